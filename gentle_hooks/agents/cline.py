@@ -30,7 +30,6 @@ from gentle_hooks.agents.event import (
     RuntimeEvent,
     derived_call_id,
     tool_call,
-    writes_file,
 )
 from gentle_hooks.agents.payload import hook_input, member, model_name, object_member, text
 from gentle_hooks.values.frozen import replace
@@ -99,7 +98,7 @@ def decode(data: bytes) -> RuntimeEvent:
         tool_call_id=derived_call_id(
             NAME, call.session, event.get("timestamp"), call.tool, call.args
         ),
-        writes=call.hook in (EVENT, None) and writes_file(call.tool, call.args, WRITE_TOOLS),
+        writes=call.writes_on((EVENT,), WRITE_TOOLS),
         model=model_name(member(event, "model", "slug")),
         effort=None,
         failed=failure(post),

@@ -164,6 +164,13 @@ class ToolCall:
             source, self.session, *moment, self.tool, self.args
         )
 
+    def writes_on(self, events: tuple[str, ...], write_tools: tuple[str, ...]) -> bool:
+        """Whether this input, from one of ``events`` (or naming no hook event), is a
+        call that writes a file (:func:`writes_file` for ``write_tools``)."""
+        return (self.hook is None or self.hook in events) and writes_file(
+            self.tool, self.args, write_tools
+        )
+
     def snake_event(
         self,
         source: str,

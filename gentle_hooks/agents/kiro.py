@@ -37,7 +37,6 @@ from gentle_hooks.agents.event import (
     replacement_pairs,
     result_failure,
     snake_tool_call,
-    writes_file,
 )
 from gentle_hooks.values.frozen import replace
 
@@ -59,8 +58,7 @@ def decode(data: bytes) -> RuntimeEvent:
     out = call.runtime_event(
         NAME,
         tool_call_id=derived_call_id(NAME, call.session, call.cwd, call.tool, call.args, response),
-        writes=(call.hook is None or call.hook in EVENTS)
-        and writes_file(call.tool, call.args, WRITE_TOOLS),
+        writes=call.writes_on(EVENTS, WRITE_TOOLS),
         model=None,
         effort=None,
         failed=result_failure(response, "tool_response"),

@@ -33,7 +33,7 @@ File-writing tools: ``write``, ``edit``, ``multiedit`` (``filePath``) and ``appl
 
 from __future__ import annotations
 
-from gentle_hooks.agents.event import OUR_EFFORTS, RuntimeEvent, map_effort, tool_call, writes_file
+from gentle_hooks.agents.event import OUR_EFFORTS, RuntimeEvent, map_effort, tool_call
 from gentle_hooks.agents.patch import patch_paths
 from gentle_hooks.agents.payload import hook_input, member, text
 from gentle_hooks.values.frozen import replace
@@ -63,8 +63,7 @@ def decode(data: bytes) -> RuntimeEvent:
     return call.runtime_event(
         NAME,
         tool_call_id=call.own_id(NAME, "callID", call.session),
-        writes=call.hook in ("tool.execute.after", None)
-        and writes_file(call.tool, call.args, WRITE_TOOLS),
+        writes=call.writes_on(("tool.execute.after",), WRITE_TOOLS),
         model=text(member(event, "model", "modelID")),
         effort=map_effort(effort_name, EFFORTS) if effort_name else None,
         agent=(text(event.get("agent")) or "subagent") if parent else None,

@@ -23,7 +23,6 @@ from gentle_hooks.agents.event import (
     RuntimeEvent,
     map_effort,
     tool_call,
-    writes_file,
 )
 from gentle_hooks.agents.payload import hook_input, member, text
 
@@ -44,8 +43,7 @@ def decode(data: bytes) -> RuntimeEvent:
     return call.runtime_event(
         NAME,
         tool_call_id=call.own_id(NAME, "toolCallId", call.session),
-        writes=call.hook in ("tool_result", None)
-        and writes_file(call.tool, call.args, WRITE_TOOLS),
+        writes=call.writes_on(("tool_result",), WRITE_TOOLS),
         model=text(member(event, "model", "id")),
         effort=map_effort(level, OUR_EFFORTS) if level else None,
         failed="failed (isError)" if event.get("isError") is True else None,

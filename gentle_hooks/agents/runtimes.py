@@ -19,6 +19,9 @@ its documented route instead of writing anything.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from types import ModuleType
+
 from gentle_hooks.agents import (
     amp,
     augment,
@@ -34,16 +37,60 @@ from gentle_hooks.agents import (
     pi,
     windsurf,
 )
+from gentle_hooks.agents.event import SettingsWriter
 from gentle_hooks.agents.runtime_rows import Runtime as Runtime
 from gentle_hooks.agents.runtime_rows import Wiring as Wiring
 
+
+def _row(
+    agent: ModuleType,
+    title: str,
+    wiring: Wiring,
+    markers: tuple[str, ...],
+    *,
+    ack: str = "",
+    settings_writer: SettingsWriter | None = None,
+    efforts: Mapping[str, str] | None = None,
+    guest: Callable[[bytes, Mapping[str, str]], str | None] | None = None,
+    project_markers: tuple[str, ...] = (),
+) -> Runtime:
+    """The row of the runtime whose decoder module is ``agent``: its ``NAME`` and ``decode``,
+    its page ``docs/agents/NAME.md``; the rest as :class:`Runtime` says."""
+    doc = f"docs/agents/{agent.NAME}.md"
+    return Runtime(
+        agent.NAME,
+        title,
+        doc,
+        agent.decode,
+        ack,
+        wiring,
+        markers,
+        settings_writer=settings_writer,
+        efforts=efforts,
+        guest=guest,
+        project_markers=project_markers,
+    )
+
+
+def _own_file(project: str, user: str, event: str, *notes: str, file_mode: int = 0o644) -> Wiring:
+    """The wiring of a ``file`` runtime (the hook is a file we own whole): ``project`` and
+    ``user`` as :class:`Wiring` says, its ``event``, and the ``notes`` said after install."""
+    return Wiring(
+        project=project,
+        user=user,
+        shape="file",
+        event=event,
+        matcher=None,
+        entry=(),
+        notes=notes,
+        file_mode=file_mode,
+    )
+
+
 RUNTIMES: tuple[Runtime, ...] = (
-    Runtime(
-        name=claude_code.NAME,
+    _row(
+        claude_code,
         title="Claude Code",
-        doc="docs/agents/claude-code.md",
-        decode=claude_code.decode,
-        ack="",
         wiring=Wiring(
             project=".claude/settings.json",
             user=".claude/settings.json",
@@ -70,12 +117,9 @@ RUNTIMES: tuple[Runtime, ...] = (
         markers=(".claude",),
         project_markers=("CLAUDE.md",),
     ),
-    Runtime(
-        name=codex.NAME,
+    _row(
+        codex,
         title="Codex CLI",
-        doc="docs/agents/codex.md",
-        decode=codex.decode,
-        ack="",
         wiring=Wiring(
             project=".codex/hooks.json",
             user=".codex/hooks.json",
@@ -103,11 +147,9 @@ RUNTIMES: tuple[Runtime, ...] = (
         markers=(".codex",),
         project_markers=("AGENTS.md",),
     ),
-    Runtime(
-        name=gemini_cli.NAME,
+    _row(
+        gemini_cli,
         title="Gemini CLI",
-        doc="docs/agents/gemini-cli.md",
-        decode=gemini_cli.decode,
         ack="{}",
         wiring=Wiring(
             project=".gemini/settings.json",
@@ -144,11 +186,9 @@ RUNTIMES: tuple[Runtime, ...] = (
         markers=(".gemini",),
         project_markers=("GEMINI.md",),
     ),
-    Runtime(
-        name=cursor.NAME,
+    _row(
+        cursor,
         title="Cursor",
-        doc="docs/agents/cursor.md",
-        decode=cursor.decode,
         ack="{}",
         wiring=Wiring(
             project=".cursor/hooks.json",
@@ -164,12 +204,9 @@ RUNTIMES: tuple[Runtime, ...] = (
         ),
         markers=(".cursor",),
     ),
-    Runtime(
-        name=copilot.NAME,
+    _row(
+        copilot,
         title="GitHub Copilot (CLI and cloud agent)",
-        doc="docs/agents/copilot.md",
-        decode=copilot.decode,
-        ack="",
         settings_writer=copilot.settings_writer,
         wiring=Wiring(
             project=".github/hooks/gentle-hooks.json",
@@ -207,12 +244,9 @@ RUNTIMES: tuple[Runtime, ...] = (
             ".github/copilot/settings.local.json",
         ),
     ),
-    Runtime(
-        name=windsurf.NAME,
+    _row(
+        windsurf,
         title="Windsurf (Cascade)",
-        doc="docs/agents/windsurf.md",
-        decode=windsurf.decode,
-        ack="",
         wiring=Wiring(
             project=".windsurf/hooks.json",
             user=".codeium/windsurf/hooks.json",
@@ -223,12 +257,9 @@ RUNTIMES: tuple[Runtime, ...] = (
         ),
         markers=(".windsurf", ".codeium/windsurf"),
     ),
-    Runtime(
-        name=droid.NAME,
+    _row(
+        droid,
         title="Factory Droid",
-        doc="docs/agents/droid.md",
-        decode=droid.decode,
-        ack="",
         wiring=Wiring(
             project=".factory/settings.json",
             user=".factory/settings.json",
@@ -245,12 +276,9 @@ RUNTIMES: tuple[Runtime, ...] = (
         ),
         markers=(".factory",),
     ),
-    Runtime(
-        name=augment.NAME,
+    _row(
+        augment,
         title="Augment Code (Auggie CLI)",
-        doc="docs/agents/augment.md",
-        decode=augment.decode,
-        ack="",
         wiring=Wiring(
             # docs.augmentcode.com/cli/hooks, "Settings File Locations" and "Structure"
             project=".augment/settings.json",
@@ -270,105 +298,71 @@ RUNTIMES: tuple[Runtime, ...] = (
         ),
         markers=(".augment",),
     ),
-    Runtime(
-        name=cline.NAME,
+    _row(
+        cline,
         title="Cline",
-        doc="docs/agents/cline.md",
-        decode=cline.decode,
-        ack="",
-        wiring=Wiring(
+        wiring=_own_file(
             # docs.cline.bot/customization/hooks, "Hook Locations"; cline/cline
             # apps/vscode/src/core/controller/file/refreshHooks.ts @ 21cb8d25
-            project=".clinerules/hooks/PostToolUse",
-            user="Documents/Cline/Hooks/PostToolUse",
-            shape="file",
-            event=cline.EVENT,
-            matcher=None,
-            entry=(),
+            ".clinerules/hooks/PostToolUse",
+            "Documents/Cline/Hooks/PostToolUse",
+            cline.EVENT,
+            "Cline runs hooks only once they are enabled: switch on Hooks in Cline's "
+            "settings (CLI: cline config set hooks-enabled=true) and this hook in its "
+            "Hooks tab",
             file_mode=0o755,
-            notes=(
-                "Cline runs hooks only once they are enabled: switch on Hooks in Cline's "
-                "settings (CLI: cline config set hooks-enabled=true) and this hook in its "
-                "Hooks tab",
-            ),
         ),
         markers=(".clinerules", "Documents/Cline"),
     ),
-    Runtime(
-        name=opencode.NAME,
+    _row(
+        opencode,
         efforts=opencode.EFFORTS,
         title="OpenCode",
-        doc="docs/agents/opencode.md",
-        decode=opencode.decode,
-        ack="",
-        wiring=Wiring(
+        wiring=_own_file(
             # opencode.ai/docs/plugins, "From local files"
-            project=".opencode/plugins/gentle-hooks.js",
-            user=".config/opencode/plugins/gentle-hooks.js",
-            shape="file",
-            event="tool.execute.after",
-            matcher=None,
-            entry=(),
-            notes=("OpenCode loads plugins at startup: restart it",),
+            ".opencode/plugins/gentle-hooks.js",
+            ".config/opencode/plugins/gentle-hooks.js",
+            "tool.execute.after",
+            "OpenCode loads plugins at startup: restart it",
         ),
         markers=(".opencode", ".config/opencode"),
     ),
-    Runtime(
-        name=pi.NAME,
+    _row(
+        pi,
         title="Pi",
-        doc="docs/agents/pi.md",
-        decode=pi.decode,
-        ack="",
-        wiring=Wiring(
+        wiring=_own_file(
             # earendil-works/pi packages/coding-agent/docs/extensions.md, "Extension Locations"
-            project=".pi/extensions/gentle-hooks.ts",
-            user=".pi/agent/extensions/gentle-hooks.ts",
-            shape="file",
-            event="tool_result",
-            matcher=None,
-            entry=(),
-            notes=("Pi loads extensions at startup: run /reload in Pi, or restart it",),
+            ".pi/extensions/gentle-hooks.ts",
+            ".pi/agent/extensions/gentle-hooks.ts",
+            "tool_result",
+            "Pi loads extensions at startup: run /reload in Pi, or restart it",
         ),
         markers=(".pi",),
     ),
-    Runtime(
-        name=kiro.NAME,
+    _row(
+        kiro,
         title="Kiro CLI",
-        doc="docs/agents/kiro.md",
-        decode=kiro.decode,
-        ack="",
-        wiring=Wiring(
+        wiring=_own_file(
             # kiro.dev/docs/cli/v3/hooks; ~/.kiro/hooks/: kiro.dev/changelog/cli/2-13/
-            project=".kiro/hooks/gentle-hooks.json",
-            user=".kiro/hooks/gentle-hooks.json",
-            shape="file",
-            event="PostToolUse",
-            matcher=None,
-            entry=(),
-            notes=("Kiro CLI 3 reads .kiro/hooks/ at the start of a session",),
+            ".kiro/hooks/gentle-hooks.json",
+            ".kiro/hooks/gentle-hooks.json",
+            "PostToolUse",
+            "Kiro CLI 3 reads .kiro/hooks/ at the start of a session",
         ),
         markers=(".kiro",),
     ),
-    Runtime(
-        name=amp.NAME,
+    _row(
+        amp,
         efforts=amp.EFFORTS,
         title="Amp",
-        doc="docs/agents/amp.md",
-        decode=amp.decode,
-        ack="",
-        wiring=Wiring(
+        wiring=_own_file(
             # ampcode.com/manual/plugin-api: ".amp/plugins/ (project) or
             # ~/.config/amp/plugins/ (system)"
-            project=".amp/plugins/gentle-hooks.ts",
-            user=".config/amp/plugins/gentle-hooks.ts",
-            shape="file",
-            event="tool.result",
-            matcher=None,
-            entry=(),
-            notes=(
-                "Amp runs plugins only when started with PLUGINS=all (PLUGINS=all amp); "
-                "in a running Amp, run 'plugins: reload' from its command palette",
-            ),
+            ".amp/plugins/gentle-hooks.ts",
+            ".config/amp/plugins/gentle-hooks.ts",
+            "tool.result",
+            "Amp runs plugins only when started with PLUGINS=all (PLUGINS=all amp); "
+            "in a running Amp, run 'plugins: reload' from its command palette",
         ),
         markers=(".amp", ".config/amp"),
     ),

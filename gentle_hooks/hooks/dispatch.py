@@ -85,17 +85,25 @@ def _commit_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
     return applies_to_all(where.root, env, lambda key: config_value(key, env))
 
 
+def _message_file(call: HookCall) -> str | None:
+    """The text of the message file a commit-msg or prepare-commit-msg hook names (its first
+    argument, which the caller checked is there); None when it cannot be read."""
+    from gentle_hooks.bounded import InputFileError
+    from gentle_hooks.hooks.call import read_message
+
+    try:
+        return read_message(call.args[0])
+    except InputFileError:
+        return None
+
+
 def _message_may_be_delegated(call: HookCall, env: Mapping[str, str]) -> bool:
     """False when the commit-msg hook's message file plainly shows no AI attribution; True
     when it does, or when it cannot be read (the gate then says why)."""
     if not call.args:
         return True
-    from gentle_hooks.bounded import InputFileError
-    from gentle_hooks.hooks.call import read_message
-
-    try:
-        message = read_message(call.args[0])
-    except InputFileError:
+    message = _message_file(call)
+    if message is None:
         return True
     from gentle_hooks.policy.delegation import message_evidence, strip_comments
 
@@ -172,15 +180,12 @@ def _brings_writer_trailer(call: HookCall) -> bool:
     too when the file cannot be read (the recorder then says why)."""
     if not call.args:
         return False
-    from gentle_hooks.bounded import InputFileError
-    from gentle_hooks.hooks.call import read_message
-    from gentle_hooks.policy.markers import MARKERS
-
-    try:
-        message = read_message(call.args[0])
-    except InputFileError:
+    message = _message_file(call)
+    if message is None:
         return True
     import re
+
+    from gentle_hooks.policy.markers import MARKERS
 
     ours = next(m.pattern for m in MARKERS if m.id == "T-gentle-writer")
     return re.search(ours, message) is not None

@@ -273,6 +273,29 @@ def _lacking_events(doc: dict[str, object], rt: Runtime) -> list[str]:
     ]
 
 
+def _entry_flaw(matcher: object, doc: dict[str, object], rt: Runtime) -> str | None:
+    """Why an entry of ours in ``doc`` under a group of ``matcher`` does not record every
+    write, said after "but" (the first of: its matcher misses a file-writing tool, its fixed
+    fields are wrong, it lacks a subagent event), each ending in the fix; None when none."""
+    assert rt.wiring is not None
+    missed = wiring.misses(matcher, rt.wiring)
+    if missed:
+        return (
+            f"its matcher '{matcher}' misses {', '.join(missed)}: those writes are not "
+            "recorded; install the recorder again"
+        )
+    broken = _broken_entries(doc, rt)
+    if broken:
+        return f"{broken}: {rt.title} does not run it; install the recorder again"
+    lacking = _lacking_events(doc, rt)
+    if lacking:
+        return (
+            f"not to {' and '.join(lacking)}: a subagent's writes record as the parent's "
+            "model; install the recorder again"
+        )
+    return None
+
+
 def check_runtime(
     rt: Runtime, root: str | None, env: Mapping[str, str], run: Versions | None = None
 ) -> AgentCheck | None:
@@ -334,37 +357,10 @@ def _placement_check(
                 where = (
                     got.where if got.status == "found" else f"'{got.where}' not checked ({got.why})"
                 )
-                missed = wiring.misses(matcher, rt.wiring)
-                if missed:
-                    check = AgentCheck(
-                        name,
-                        False,
-                        f"wired in {path} ({scope}), but its matcher '{matcher}' misses "
-                        f"{', '.join(missed)}: those writes are not recorded; install the "
-                        "recorder again",
-                        _install(rt, scope, env, run),
-                    )
-                    return _marked(check, project)
-                broken = _broken_entries(doc or {}, rt)
-                if broken:
-                    check = AgentCheck(
-                        name,
-                        False,
-                        f"wired in {path} ({scope}), but {broken}: "
-                        f"{rt.title} does not run it; install the recorder again",
-                        _install(rt, scope, env, run),
-                    )
-                    return _marked(check, project)
-                lacking = _lacking_events(doc or {}, rt)
-                if lacking:
-                    check = AgentCheck(
-                        name,
-                        False,
-                        f"wired in {path} ({scope}), but not to {' and '.join(lacking)}: a "
-                        "subagent's writes record as the parent's model; install the recorder "
-                        "again",
-                        _install(rt, scope, env, run),
-                    )
+                flaw = _entry_flaw(matcher, doc or {}, rt)
+                if flaw is not None:
+                    fix = _install(rt, scope, env, run)
+                    check = AgentCheck(name, False, f"wired in {path} ({scope}), but {flaw}", fix)
                     return _marked(check, project)
                 commands.append(command)
                 wired.append(f"{path} ({scope}) -> {where}")

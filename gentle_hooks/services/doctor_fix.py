@@ -12,12 +12,15 @@ finds what it repairs, and never deletes a record.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from gentle_hooks.errors import Command, GentleError, cli
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.diagnose import diagnose, is_damaged
 from gentle_hooks.ledger.location import ledger_path
+
+_Moved = TypeVar("_Moved")
 
 
 def _ledger_of(cwd: str | None) -> str:
@@ -40,6 +43,25 @@ def _repair(cwd: str | None, check: str, repair: Callable[[str], list[str]]) -> 
     if not any(c.name == check and c.fixable for c in diagnose(path)):
         return []
     return repair(path)
+
+
+def _moved_aside(
+    path: str,
+    move: Callable[[str, str], _Moved],
+    said: Callable[[_Moved], list[str]],
+    failed: Callable[[OSError], str],
+) -> list[str]:
+    """``move(path, stamp)``, the stamp the UTC time (``YYYYmmddTHHMMSSZ``): the lines
+    ``said`` makes of what it returns, or the one line ``failed`` makes of its
+    :class:`OSError` (nothing was moved)."""
+    import time
+
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    try:
+        moved = move(path, stamp)
+    except OSError as exc:
+        return [failed(exc)]
+    return said(moved)
 
 
 def restore_schema(cwd: str | None) -> list[str]:
@@ -163,17 +185,15 @@ def set_journal_aside(cwd: str | None) -> list[str]:
     Raises:
         GitError: ``cwd`` is not in a repository.
     """
-    import time
-
     from gentle_hooks.ledger.diagnose import move_journal_aside
 
     def move(path: str) -> list[str]:
-        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-        try:
-            moved = move_journal_aside(path, stamp)
-        except OSError as exc:
-            return [f"could not move the stale journal of {path} aside: {exc.strerror}"]
-        return [f"moved the stale rollback journal aside: {moved}"] if moved else []
+        return _moved_aside(
+            path,
+            move_journal_aside,
+            lambda moved: [f"moved the stale rollback journal aside: {moved}"] if moved else [],
+            lambda exc: f"could not move the stale journal of {path} aside: {exc.strerror}",
+        )
 
     return _repair(cwd, "journal", move)
 
@@ -187,20 +207,20 @@ def set_state_aside(cwd: str | None) -> list[str]:
     Raises:
         GitError: ``cwd`` is not in a repository.
     """
-    import time
-
     from gentle_hooks.ledger.diagnose import move_state_aside, state_not_directory
 
     path = _ledger_of(cwd)
     if state_not_directory(path) is None:
         return []
     directory = os.path.dirname(path)
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    try:
-        moved = move_state_aside(path, stamp)
-    except OSError as exc:
-        return [f"could not move {directory} aside: {exc.strerror}"]
-    return [f"moved {directory} (not a directory) aside: {moved}; made the state directory"]
+    return _moved_aside(
+        path,
+        move_state_aside,
+        lambda moved: [
+            f"moved {directory} (not a directory) aside: {moved}; made the state directory"
+        ],
+        lambda exc: f"could not move {directory} aside: {exc.strerror}",
+    )
 
 
 def set_odd_companions_aside(cwd: str | None) -> list[str]:
@@ -213,17 +233,15 @@ def set_odd_companions_aside(cwd: str | None) -> list[str]:
     Raises:
         GitError: ``cwd`` is not in a repository.
     """
-    import time
-
     from gentle_hooks.ledger.diagnose import move_odd_companions_aside
 
     def move(path: str) -> list[str]:
-        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-        try:
-            moved = move_odd_companions_aside(path, stamp)
-        except OSError as exc:
-            return [f"could not move {exc.filename} aside: {exc.strerror}"]
-        return [f"moved {old} ({kind}) aside: {new}" for kind, old, new in moved]
+        return _moved_aside(
+            path,
+            move_odd_companions_aside,
+            lambda moved: [f"moved {old} ({kind}) aside: {new}" for kind, old, new in moved],
+            lambda exc: f"could not move {exc.filename} aside: {exc.strerror}",
+        )
 
     return _repair(cwd, "store", move)
 
@@ -258,18 +276,17 @@ def repair_ledger(cwd: str | None) -> list[str]:
     Raises:
         GitError: ``cwd`` is not in a repository.
     """
-    import time
-
     from gentle_hooks.ledger.diagnose import move_aside
 
     path = _ledger_of(cwd)
     if not is_damaged(path, diagnose(path)):
         return []
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    try:
-        return [f"moved the damaged ledger aside: {path} -> {move_aside(path, stamp)}"]
-    except OSError as exc:
-        return [f"could not move {path} aside: {exc.strerror}"]
+    return _moved_aside(
+        path,
+        move_aside,
+        lambda moved: [f"moved the damaged ledger aside: {path} -> {moved}"],
+        lambda exc: f"could not move {path} aside: {exc.strerror}",
+    )
 
 
 def salvage_ledgers(cwd: str | None) -> list[tuple[str, Command | None]]:
@@ -283,33 +300,32 @@ def salvage_ledgers(cwd: str | None) -> list[tuple[str, Command | None]]:
     Raises:
         GitError: ``cwd`` is not in a repository.
     """
-    from gentle_hooks.ledger.quarantine import way_out
+    from gentle_hooks.ledger.records import QuarantineRecord
     from gentle_hooks.ledger.salvage import damaged_files, salvage
     from gentle_hooks.ledger.store import Ledger
+    from gentle_hooks.services.doctor_spool import each_kept_file
 
     path = _ledger_of(cwd)
-    out: list[tuple[str, Command | None]] = []
-    for damaged in damaged_files(path):
-        try:
-            with Ledger.open(path, fold=False) as led:  # the spool is folded after the rows
-                done = salvage(led, damaged)
-        except GentleError as exc:
-            out.append((f"could not recover the rows of {damaged}: {exc.message}", None))
-            continue
-        except OSError as exc:
-            out.append((f"could not recover the rows of {damaged}: {exc.strerror}", None))
-            continue
+
+    def recover(led: Ledger, damaged: str) -> tuple[str, Sequence[QuarantineRecord]]:
+        done = salvage(led, damaged)
         rows = sum(done.recovered.values())
-        out.append((f"recovered {rows} row(s) of {damaged} into {path}; kept as {done.kept}", None))
-        for rec in done.held:
-            out.append(
-                (
-                    f"held as quarantine {rec.id}: {rec.why}; it keeps the gates closed until a "
-                    "person who recorded that work again (or abandons it) discards it",
-                    way_out(rec)[0],
-                )
-            )
-    return out
+        return f"recovered {rows} row(s) of {damaged} into {path}; kept as {done.kept}", done.held
+
+    return each_kept_file(
+        path,
+        damaged_files(path),
+        recover,
+        lambda damaged, exc: (
+            f"could not recover the rows of {damaged}: "
+            + (exc.message if isinstance(exc, GentleError) else str(exc.strerror))
+        ),
+        lambda rec: (
+            f"held as quarantine {rec.id}: {rec.why}; it keeps the gates closed until a "
+            "person who recorded that work again (or abandons it) discards it"
+        ),
+        fold=False,  # the spool is folded after the rows
+    )
 
 
 def held_way_out(path: str) -> tuple[str, Command | None]:

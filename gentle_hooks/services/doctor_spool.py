@@ -11,10 +11,16 @@ files of lines no fold could read (:func:`fold_kept_spools`).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
 
-from gentle_hooks.errors import Command, cli, shown
+from gentle_hooks.errors import Command, GentleError, cli, shown
 from gentle_hooks.ledger import spool
 from gentle_hooks.ledger.location import REST_PREFIX
+
+if TYPE_CHECKING:
+    from gentle_hooks.ledger.records import QuarantineRecord
+    from gentle_hooks.ledger.store import Ledger
 
 
 def spool_findings(path: str) -> list[tuple[str, Command | None]]:
@@ -80,34 +86,61 @@ def fold_kept_spools(cwd: str | None) -> list[tuple[str, Command | None]]:
     Raises:
         GitError: ``cwd`` is not in a repository.
     """
-    from gentle_hooks.errors import GentleError
     from gentle_hooks.git.repository import Repository
     from gentle_hooks.ledger.location import ledger_path
-    from gentle_hooks.ledger.quarantine import way_out
     from gentle_hooks.ledger.spool_fold import fold_kept
-    from gentle_hooks.ledger.store import Ledger
 
     path = ledger_path(Repository.open(cwd, allow_bare=True).paths.common_dir)
+
+    def fold(led: Ledger, kept: str) -> tuple[str, Sequence[QuarantineRecord]]:
+        stored, held = fold_kept(led, kept)
+        return f"folded {stored} spooled writer record(s) from {kept} into the ledger", held
+
+    def failed(kept: str, exc: GentleError | OSError) -> str:
+        if isinstance(exc, GentleError):
+            return f"could not fold {kept} in: {exc.message}"
+        return f"folded {kept} in, but could not rename it: {exc.strerror}"
+
+    return each_kept_file(
+        path,
+        spool.kept_aside(path),
+        fold,
+        failed,
+        lambda rec: (
+            f"held {rec.why} as quarantine {rec.id}: it keeps the gates closed until "
+            "a person who recorded its writes again (or abandons them) discards it"
+        ),
+    )
+
+
+def each_kept_file(
+    path: str,
+    files: Iterable[str],
+    act: Callable[[Ledger, str], tuple[str, Sequence[QuarantineRecord]]],
+    failed: Callable[[str, GentleError | OSError], str],
+    held: Callable[[QuarantineRecord], str],
+    *,
+    fold: bool = True,
+) -> list[tuple[str, Command | None]]:
+    """``doctor --fix`` over files kept aside beside the ledger at ``path``: per file of
+    ``files``, ``act`` on the ledger opened (``fold``: its spool folded in first), which
+    returns the line saying what it did and the quarantine rows it now holds; that line,
+    then per held row the line ``held`` makes of it with the command that ends it
+    (:func:`~gentle_hooks.ledger.quarantine.way_out`). A :class:`GentleError` or
+    :class:`OSError` stops that file only: the line ``failed`` makes of it, no command."""
+    from gentle_hooks.ledger.quarantine import way_out
+    from gentle_hooks.ledger.store import Ledger
+
     out: list[tuple[str, Command | None]] = []
-    for kept in spool.kept_aside(path):
+    for kept in files:
         try:
-            with Ledger.open(path) as led:
-                stored, held = fold_kept(led, kept)
-        except GentleError as exc:
-            out.append((f"could not fold {kept} in: {exc.message}", None))
+            with Ledger.open(path, fold=fold) as led:
+                done, rows = act(led, kept)
+        except (GentleError, OSError) as exc:
+            out.append((failed(kept, exc), None))
             continue
-        except OSError as exc:
-            out.append((f"folded {kept} in, but could not rename it: {exc.strerror}", None))
-            continue
-        out.append((f"folded {stored} spooled writer record(s) from {kept} into the ledger", None))
-        for rec in held:
-            out.append(
-                (
-                    f"held {rec.why} as quarantine {rec.id}: it keeps the gates closed until "
-                    "a person who recorded its writes again (or abandons them) discards it",
-                    way_out(rec)[0],
-                )
-            )
+        out.append((done, None))
+        out.extend((held(rec), way_out(rec)[0]) for rec in rows)
     return out
 
 

@@ -248,14 +248,18 @@ def _no_agent_env(names: str) -> str:
 """
 
 
+def _idle(helpers: str, body: str) -> str:
+    """The ``sh`` functions of a fast path's check: :data:`_LEDGER_IDLE`, ``helpers`` (more
+    functions it calls), then ``gh_idle``, whose lines are ``body``: it returns 0 only when
+    nothing here can apply."""
+    return f"{_LEDGER_IDLE}{helpers}    gh_idle() {{\n{body}    }}\n"
+
+
 def _commit_check() -> str:
     names = "".join(f"${{{n}-}}" for n in env_names())
-    return (
-        _LEDGER_IDLE
-        + _SMALL
-        + _ENDED
-        + f"""\
-    gh_idle() {{
+    return _idle(
+        _SMALL + _ENDED,
+        f"""\
 {_no_agent_env(names)}        gh_where || return 1
         gh_i=
         gh_ledger_idle "$gh_common" || return 1
@@ -270,8 +274,7 @@ def _commit_check() -> str:
         fi
         git config --get {git_key("applies_to")} >/dev/null 2>&1
         [ $? -eq 1 ]
-    }}
-"""
+""",
     )
 
 
@@ -281,12 +284,9 @@ def _ledger_check() -> str:
     names = "".join(f"${{{n}-}}" for n in dict.fromkeys(n for n, _, _ in RUNTIME_ENV))
     # a message that brings a writer's trailer along (a rebase's pick, ``-C``/``-c``): Python
     # decides whether the commit still carries that writer's content (else the trailer goes)
-    return (
-        _LEDGER_IDLE
-        + _SMALL
-        + _ENDED
-        + f"""\
-    gh_idle() {{
+    return _idle(
+        _SMALL + _ENDED,
+        f"""\
 {_no_agent_env(names)}        gh_i=
         gh_where && gh_ledger_idle "$gh_common" && gh_ended "$gh_i" || return 1
         [ $# -ge 1 ] || return 0
@@ -294,8 +294,7 @@ def _ledger_check() -> str:
         LC_ALL=C grep -q -E -e '{ere_word(MESSAGE_WORDS["T-gentle-writer"])}' -- "$gh_f" \\
             >/dev/null 2>&1
         [ $? -eq 1 ]
-    }}
-"""
+""",
     )
 
 
@@ -317,18 +316,15 @@ def _recorder_check() -> str:
     # post-commit records a commit an agent's marker shows (its note is what CI reads),
     # so an idle ledger passes only when HEAD's commit object holds no marker word (and
     # its change no ended writer blob: a claimed one gets a note)
-    return (
-        _LEDGER_IDLE
-        + _HEAD_ENDED
-        + f"""\
-    gh_idle() {{
+    return _idle(
+        _HEAD_ENDED,
+        f"""\
         gh_i=
         gh_where && gh_ledger_idle "$gh_common" && gh_head_ended "$gh_i" || return 1
         git cat-file commit HEAD 2>/dev/null |
             LC_ALL=C grep -q -E -e '{message_pattern()}' >/dev/null 2>&1
         [ $? -eq 1 ]
-    }}
-"""
+""",
     )
 
 
@@ -336,19 +332,15 @@ def _message_check() -> str:
     # commit-msg also puts back a writer's trailer the editor took out
     # (:func:`gentle_hooks.hooks.trailers.restore_trailers`): a message with no marker word
     # passes only while the ledger holds nothing pending and no ended writer blob is staged
-    return (
-        _LEDGER_IDLE
-        + _SMALL
-        + _ENDED
-        + f"""\
-    gh_idle() {{
+    return _idle(
+        _SMALL + _ENDED,
+        f"""\
         [ $# -ge 1 ] && gh_small "$1" || return 1
         LC_ALL=C grep -q -E -e '{message_pattern()}' -- "$gh_f" >/dev/null 2>&1
         [ $? -eq 1 ] || return 1
         gh_i=
         gh_where && gh_ledger_idle "$gh_common" && gh_ended "$gh_i"
-    }}
-"""
+""",
     )
 
 

@@ -228,6 +228,33 @@ def holds_writer_content(
     return bool(placements(content) & rec.delta.placed)
 
 
+def _checked_out(
+    repo: Repository, entries: Sequence[WriterEntryRecord]
+) -> list[tuple[WriterEntryRecord, WriterEntry, list[tuple[str | None, bytes | None]]]]:
+    """Per entry of ``entries``: itself, as the pure rule reads it (:func:`policy_entry`),
+    and its path's (blob, content) in this work tree, then in the index (None: absent
+    there). All blobs are read in one go.
+
+    Raises:
+        GitError: git failed.
+    """
+    paths = sorted({e.path for e in entries})
+    versions: list[dict[str, str | None]] = [
+        dict(repo.hash_worktree(paths)),
+        dict(repo.blobs_staged(paths)),
+    ]
+    blobs = {b for v in versions for b in v.values() if b} | entry_blobs(entries)
+    contents = repo.read_blobs(sorted(blobs))
+    return [
+        (
+            rec,
+            policy_entry(rec, contents),
+            [(v.get(rec.path), contents.get(v.get(rec.path) or "")) for v in versions],
+        )
+        for rec in entries
+    ]
+
+
 def content_away(repo: Repository, entries: Sequence[WriterEntryRecord]) -> list[int]:
     """Ids of the text ``entries`` (with added lines) whose writer content neither this work
     tree nor its index holds (:func:`holds_writer_content`): it waits in a stash, a branch
@@ -242,22 +269,11 @@ def content_away(repo: Repository, entries: Sequence[WriterEntryRecord]) -> list
     text = list({e.id: e for e in entries if e.added and not e.binary}.values())
     if not text or repo.paths.toplevel is None:
         return []
-    paths = sorted({e.path for e in text})
-    versions: list[dict[str, str | None]] = [
-        dict(repo.hash_worktree(paths)),
-        dict(repo.blobs_staged(paths)),
+    return [
+        rec.id
+        for rec, rule, copies in _checked_out(repo, text)
+        if not any(holds_writer_content(rule, blob, content) for blob, content in copies)
     ]
-    blobs = {b for v in versions for b in v.values() if b} | entry_blobs(text)
-    contents = repo.read_blobs(sorted(blobs))
-    away = []
-    for rec in text:
-        rule = policy_entry(rec, contents)
-        if not any(
-            holds_writer_content(rule, v.get(rec.path), contents.get(v.get(rec.path) or ""))
-            for v in versions
-        ):
-            away.append(rec.id)
-    return away
 
 
 def own_lines_kept(repo: Repository, entries: Sequence[WriterEntryRecord]) -> list[str]:
@@ -270,20 +286,11 @@ def own_lines_kept(repo: Repository, entries: Sequence[WriterEntryRecord]) -> li
     """
     if not entries or repo.paths.toplevel is None:
         return []
-    paths = sorted({e.path for e in entries})
-    versions: list[dict[str, str | None]] = [
-        dict(repo.hash_worktree(paths)),
-        dict(repo.blobs_staged(paths)),
-    ]
-    blobs = {b for v in versions for b in v.values() if b} | entry_blobs(entries)
-    contents = repo.read_blobs(sorted(blobs))
-    kept = set()
-    for rec in entries:
-        rule = policy_entry(rec, contents)
-        for v in versions:
-            blob = v.get(rec.path)
-            if holds_writer_content(rule, blob, contents.get(blob or ""), own=True):
-                kept.add(rec.path)
+    kept = {
+        rec.path
+        for rec, rule, copies in _checked_out(repo, entries)
+        if any(holds_writer_content(rule, blob, content, own=True) for blob, content in copies)
+    }
     return sorted(kept)
 
 
