@@ -17,6 +17,7 @@ defines a pytest check: :mod:`gentle_hooks.policy.checkdefs`), ``LANG``, ``TZ``,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from gentle_hooks.values.frozen import frozen
@@ -75,3 +76,52 @@ def loading_env(env: Mapping[str, str]) -> tuple[tuple[str, LoadEnvRow], ...]:
         if row is not None:
             found.append((name, row))
     return tuple(found)
+
+
+#: The rows a receipt's command or a re-run's inherited environment may not use: every row
+#: but ``E-git``, and ``E-shell`` without ``ENV`` (git's variables change which repository
+#: git reads, not what a test runner loads; a git tool's own tests set them).
+RUN_ROWS: tuple[LoadEnvRow, ...] = tuple(
+    # ``ENV`` only reaches an interactive sh, and ``ENV=test make test`` is a common line
+    LoadEnvRow(r.id, r.loads, r.names - {"ENV"}, r.prefixes)
+    for r in LOAD_ENV_ROWS
+    if r.id != "E-git"
+)
+
+
+def _assignment_re(rows: tuple[LoadEnvRow, ...]) -> re.Pattern[str]:
+    names = sorted({n for r in rows for n in r.names}, key=len, reverse=True)
+    prefixes = [re.escape(p) + r"\w*" for r in rows for p in r.prefixes]
+    name = "(?:" + "|".join([*map(re.escape, names), *prefixes]) + ")"
+    # NAME=value before a program or after ``env`` (at any quoting depth: ``sh -c 'env
+    # PYTEST_ADDOPTS=--co pytest'`` holds it as text), or ``export NAME`` of the caller's
+    return re.compile(
+        rf"(?<![\w$.\-/])({name})=|\b(?:export|declare\s+-x|typeset\s+-x)\s+({name})\b"
+    )
+
+
+_RUN_ASSIGNMENT = _assignment_re(RUN_ROWS)
+
+
+def loading_assignments(command: str) -> tuple[str, ...]:
+    """The variables of :data:`RUN_ROWS` the shell line ``command`` sets or exports for what
+    it runs (``PYTEST_ADDOPTS=--co pytest``, ``env PYTEST_ADDOPTS=--co pytest``, ``sh -c
+    'export PYTEST_ADDOPTS=--co; pytest'``), sorted, without repeats; empty when none.
+
+    Read as text, so an assignment inside a quoted ``sh -c`` script counts too: such a
+    receipt reports what the runner did under options the command chose for it (``--co``
+    collects and runs nothing), which its re-run would repeat (SPEC §5 "Spot check").
+    """
+    found = {a or b for a, b in _RUN_ASSIGNMENT.findall(command)}
+    return tuple(sorted(found))
+
+
+def without_loading(env: Mapping[str, str]) -> tuple[dict[str, str], tuple[str, ...]]:
+    """``env`` without the variables of :data:`RUN_ROWS` (the caller's ``PYTEST_ADDOPTS``,
+    ``NODE_OPTIONS``...), and the names left out, sorted: what a receipt run or a spot
+    check's re-run runs with, so an option in the writer's shell cannot make a test run
+    collect nothing and report success."""
+    dropped = tuple(
+        sorted(n for n in env if any(n in r.names or n.startswith(r.prefixes) for r in RUN_ROWS))
+    )
+    return {k: v for k, v in env.items() if k not in dropped}, dropped

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from gentle_hooks.policy.loadenv import loading_assignments
 from gentle_hooks.policy.nocheck import Judgement, judge_command
 from gentle_hooks.policy.nocheck import row_text as nocheck_row_text
 from gentle_hooks.policy.shell import Token, Unreadable, is_assignment, tokenize, words_of
@@ -109,6 +110,16 @@ STANDING_ROWS: tuple[StandingRow, ...] = (
         "S-undeclared",
         "the repository declares verification.commands and this is not one of them",
         lambda r, j: bool(r.declared) and not is_declared(r.command, r.declared),
+        False,
+    ),
+    StandingRow(
+        "S-load-env",
+        "the command sets a variable that changes what its test runner or interpreter loads "
+        "(PYTEST_ADDOPTS=--co: the runner collects and runs nothing): report it without",
+        lambda r, j: (
+            bool(loading_assignments(r.command))
+            and not (r.declared and is_declared(r.command, r.declared))
+        ),
         False,
     ),
     StandingRow(

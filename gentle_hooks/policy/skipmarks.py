@@ -42,16 +42,22 @@ class SkipMarkRow:
 SKIP_MARK_ROWS: tuple[SkipMarkRow, ...] = (
     SkipMarkRow(
         "K-pytest-mark",
-        "pytest's pytest.mark.skip, skipif or xfail (a decorator, a pytestmark's value, a "
-        "param's marks)",
+        "pytest's mark.skip, skipif or xfail (a decorator, a pytestmark's value, a param's "
+        "marks), through any name pytest or its mark is imported as (pt.mark.skip, "
+        "mark.skip)",
         _PY,
-        r"\bpytest\s*\.\s*mark\s*\.\s*(?:skip|skipif|xfail)\b",
+        r"\bmark\s*\.\s*(?:skip|skipif|xfail)\b",
     ),
     SkipMarkRow(
         "K-pytest-call",
-        "pytest.skip(, pytest.xfail( or pytest.importorskip( inside a test or fixture",
+        "pytest.skip(, pytest.xfail( or pytest.importorskip( inside a test or fixture, "
+        "through any name pytest is imported as (pt.skip('x'): a call given a reason or "
+        "nothing, so stream.skip(3) is none), or as a statement of its own (skip('flaky') "
+        "after from pytest import skip)",
         _PY,
-        r"\bpytest\s*\.\s*(?:skip|xfail|importorskip)\s*\(",
+        r"\bpytest\s*\.\s*(?:skip|xfail|importorskip)\s*\(|\b\w+\s*\.\s*importorskip\s*\("
+        r"|(?<!@)\b\w+\s*\.\s*(?:skip|xfail)\s*\(\s*(?:reason\s*=|[rbfu]?['\"]|\))"
+        r"|^\s*(?:skip|xfail)\s*\(",
     ),
     SkipMarkRow(
         "K-pytestmark",
@@ -60,22 +66,31 @@ SKIP_MARK_ROWS: tuple[SkipMarkRow, ...] = (
         r"^\s*pytestmark\s*[:=]",
     ),
     SkipMarkRow(
+        "K-import",
+        "a skip or expected-failure marker imported by a name of its own (from pytest "
+        "import skip, xfail; from unittest import skip..., expectedFailure, SkipTest): "
+        "the name can then skip under any alias",
+        _PY,
+        r"^\s*from\s+(?:pytest|unittest)\s+import\b.*\b(?:skip|skipif|skipIf|skipUnless|"
+        r"xfail|importorskip|expectedFailure|SkipTest)\b",
+    ),
+    SkipMarkRow(
         "K-unittest-skip",
         "unittest's @skip, @skipIf or @skipUnless (unittest.skip...)",
         _PY,
-        r"@\s*(?:unittest\s*\.\s*)?skip(?:If|Unless)?\b",
+        r"@\s*(?:\w+\s*\.\s*)?skip(?:If|Unless)?\b",
     ),
     SkipMarkRow(
         "K-unittest-skiptest",
         "self.skipTest( or raise unittest.SkipTest inside a test",
         _PY,
-        r"\.\s*skipTest\s*\(|\braise\s+(?:unittest\s*\.\s*)?SkipTest\b",
+        r"\.\s*skipTest\s*\(|\braise\s+(?:\w+\s*\.\s*)?SkipTest\b",
     ),
     SkipMarkRow(
         "K-unittest-xfail",
         "unittest's @expectedFailure",
         _PY,
-        r"@\s*(?:unittest\s*\.\s*)?expectedFailure\b",
+        r"@\s*(?:\w+\s*\.\s*)?expectedFailure\b",
     ),
     SkipMarkRow(
         "K-js-method",

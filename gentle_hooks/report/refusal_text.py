@@ -34,6 +34,10 @@ def standing_text(
         return f"reported exit {exit_code}: a failure report is not self-verification"
     if row == "S-undeclared":
         return "is not one of the declared verification.commands (" + ", ".join(declared) + ")"
+    if row == "S-load-env":
+        return (
+            "sets a variable that changes what its test runner loads: report the command without it"
+        )
     if row == "S-rewrites":
         return (
             "changed the candidate's files when the spot check re-ran it, so it tests "

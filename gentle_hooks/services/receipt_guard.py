@@ -20,6 +20,7 @@ from gentle_hooks.bounded import scratch_dir
 from gentle_hooks.errors import GitError, UsageError
 from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.git.repository import Repository
+from gentle_hooks.policy.loadenv import without_loading
 from gentle_hooks.services.checkout import candidate_checkout, run_env
 from gentle_hooks.services.runner import stopped_cleanly
 from gentle_hooks.values.candidate import Candidate, Projection
@@ -104,16 +105,20 @@ def run_place(
     ``PYTHONPYCACHEPREFIX`` names an empty directory of its own outside the tree, removed on
     exit: Python reads no ``__pycache__/*.pyc`` of the tree (a planted one compiled with
     ``UNCHECKED_HASH`` would run in place of its source and decide the receipt), as the
-    spot check's re-run and the verify room do.
+    spot check's re-run and the verify room do. The caller's variables that change what a
+    test runner loads (``PYTEST_ADDOPTS=--co`` collects and runs nothing:
+    :func:`~gentle_hooks.policy.loadenv.without_loading`) are left out, and the note says so.
 
     Raises:
         UsageError: ``cwd`` is a directory the candidate's tree does not hold.
         GitError / OSError: the checkout could not be made.
     """
     other = _OTHER_CHANGES.get(cand.projection)
+    env, dropped = without_loading(env)
+    left_out = f"ran without {', '.join(dropped)} (it changes what a test runner loads)"
     if other is None or _holds(repo, cand.tree):
         with scratch_dir("gentle-hooks-pycache-") as pycache:
-            yield RunPlace(cwd, {**env, "PYTHONPYCACHEPREFIX": pycache})
+            yield RunPlace(cwd, {**env, "PYTHONPYCACHEPREFIX": pycache}, left_out * bool(dropped))
         return
     kind = cand.projection.value
     rel = os.path.relpath(os.path.realpath(cwd), os.path.realpath(root))
@@ -128,8 +133,8 @@ def run_place(
             )
         yield RunPlace(
             run_dir,
-            run_env(co, scrubbed_env()),
+            run_env(co, without_loading(scrubbed_env())[0]),
             f"ran in a temporary linked checkout of the {kind} tree"
-            f"{co.said}: the work tree has {other}",
+            f"{co.said}: the work tree has {other}" + f"; {left_out}" * bool(dropped),
             co.root,
         )

@@ -353,8 +353,8 @@ def refusal(receipt: Receipt, st: Standing, declared: tuple[str, ...]) -> str:
         return f"it reports exit {receipt.exit_code}: a failure report is not self-verification"
     if st.row == "S-undeclared":
         return "it is not one of the declared verification.commands (" + ", ".join(declared) + ")"
-    if st.row == "S-no-tests":
-        return "its test runner ran no tests: a run of no tests verifies nothing"
+    if st.row in ("S-no-tests", "S-load-env"):  # the row's own words say it
+        return row_text(st.row).replace("the command ", "it ", 1)
     return "it verifies nothing: " + "; ".join(row_text(r) for r in st.no_check)
 
 

@@ -40,6 +40,7 @@ from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import Receipt, SpotCheck
 from gentle_hooks.ledger.store import Ledger
+from gentle_hooks.policy.loadenv import without_loading
 from gentle_hooks.policy.runnerfiles import is_runner_loaded
 from gentle_hooks.policy.selfcheck import rerun_agrees
 from gentle_hooks.policy.shellwords import shown as one_line_command
@@ -230,7 +231,9 @@ def _rerun(
     # Python's bytecode cache is no part of what the command checks, yet writing it into a
     # __pycache__/ the candidate holds (a writer's ``add -A`` commits one) would change the
     # candidate's files, and the re-run could not count
-    quiet = {**(os.environ if env is None else env), "PYTHONDONTWRITEBYTECODE": "1"}
+    # nor under the writer's PYTEST_ADDOPTS=--co & co.: a re-run runs what its command says
+    quiet = {**without_loading(os.environ if env is None else env)[0]}
+    quiet["PYTHONDONTWRITEBYTECODE"] = "1"
     # nor read from one: with a bytecode cache of its own (empty), Python never runs a
     # __pycache__/*.pyc of the tree in place of its source (an UNCHECKED_HASH one is stale)
     with scratch_dir("gentle-hooks-pycache-") as pycache:

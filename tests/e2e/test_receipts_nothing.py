@@ -148,3 +148,52 @@ def test_a_reported_command_that_checks_nothing_is_refused(native: World, line: 
     w.ok("add", "-A")
     blocked = w.git("commit", "-m", "writer")
     assert blocked.code == 1 and "BLOCKED the staged change" in blocked.err, blocked
+
+
+#: Reports whose command sets ``PYTEST_ADDOPTS=--co`` for the run (inline, through ``env``,
+#: inside ``sh -c``, exported): pytest then collects the failing test and runs nothing, and
+#: a re-run would repeat that (standing row S-load-env of :mod:`gentle_hooks.policy.selfcheck`).
+LOADING = [
+    f"PYTEST_ADDOPTS=--co {PY} -m pytest -q tests",
+    f"env PYTEST_ADDOPTS=--co {PY} -m pytest -q tests",
+    f"sh -c 'env PYTEST_ADDOPTS=--co {PY} -m pytest -q tests'",
+    f"export PYTEST_ADDOPTS=--co; {PY} -m pytest -q tests",
+]
+
+
+@pytest.mark.parametrize("line", LOADING, ids=["inline", "env", "sh -c env", "export"])
+def test_a_report_that_sets_the_runners_options_is_refused(native: World, line: str) -> None:
+    w = native
+    w.write("src/app.py", "def add(a, b):\n    return a - b\n")
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    made = w.gh("receipt", "add", f"{line}: 1 test collected", "--exit-code", "0")
+    assert made.code == 0, made
+    assert any("cannot count as self-verification: it sets a variable" in x for x in made.lines)
+    refused = w.gh("spot-check")
+    assert refused.code == 2 and "cannot count: it sets a variable" in refused.err, refused
+    assert w.ledger("SELECT count(*) FROM spot_check") == [(0,)]
+    w.ok("add", "-A")
+    blocked = w.git("commit", "-m", "writer")
+    assert blocked.code == 1 and "BLOCKED the staged change" in blocked.err, blocked
+
+
+def test_the_callers_runner_options_reach_neither_the_run_nor_the_re_run(native: World) -> None:
+    """``PYTEST_ADDOPTS=--co`` in the writer's environment: ``receipt run`` runs the tests
+    without it (they fail: a failure report), and a spot check run under it re-runs a
+    reported success without it (it disagrees): the commit stays blocked both ways."""
+    w = native
+    w.write("src/app.py", "def add(a, b):\n    return a - b\n")
+    test = "import sys\n\nsys.path.insert(0, 'src')\nfrom app import add\n\n\n"
+    w.write("tests/test_add.py", test + "def test_add():\n    assert add(2, 3) == 5\n")
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    co = {"PYTEST_ADDOPTS": "--co"}
+    made = w.gh("receipt", "run", "--", "sh", "-c", f"{PY} -m pytest -q tests", env=co)
+    assert made.code == 1, made  # the run's own exit: the test failed
+    assert any("ran without PYTEST_ADDOPTS" in x for x in made.lines), made
+    assert any("a failure report is not self-verification" in x for x in made.lines), made
+    w.gh("receipt", "add", f"{PY} -m pytest -q tests: 1 passed", "--exit-code", "0")
+    rerun = w.gh("spot-check", env=co)
+    assert rerun.code == 1 and rerun.err.splitlines()[-1].endswith(": DISAGREED"), rerun
+    w.ok("add", "-A")
+    blocked = w.git("commit", "-m", "writer")
+    assert blocked.code == 1 and "BLOCKED the staged change" in blocked.err, blocked

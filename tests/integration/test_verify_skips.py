@@ -27,7 +27,8 @@ _UNITTEST = _IMPORT + (
     "import unittest\n\n\nclass T(unittest.TestCase):\n{mark}    def test_add(self):\n"
     "        self.assertEqual(add(2, 2), 4)\n"
 )
-_PYTEST = _IMPORT + "import pytest\n{mark}\n\ndef test_add():\n    assert add(2, 2) == 4\n"
+_TEST_ADD = "def test_add():\n    assert add(2, 2) == 4\n"
+_PYTEST = _IMPORT + "import pytest\n{mark}\n\n" + _TEST_ADD
 _NODE_APP = "exports.add = (a, b) => a + b;\n"
 _NODE_TEST = (
     "const test = require('node:test');\nconst assert = require('node:assert');\n"
@@ -57,6 +58,33 @@ CASES: dict[str, tuple[dict[str, str], dict[str, str], str, str]] = {
         },
         "python3 -m pytest -q tests",
         "tests/test_app.py:8",
+    ),
+    # the names pytest, its mark or its skip are imported as (refuter r18f)
+    "pytest-mark-imported": (
+        {"tests/test_app.py": _PYTEST.format(mark="")},
+        {
+            "tests/test_app.py": _IMPORT
+            + "from pytest import mark\n\n\n@mark.skip(reason='x')\n"
+            + _TEST_ADD
+        },
+        "python3 -m pytest -q tests",
+        "tests/test_app.py:10",
+    ),
+    "pytest-skip-imported": (
+        {"tests/test_app.py": _PYTEST.format(mark="")},
+        {
+            "tests/test_app.py": _IMPORT
+            + "from pytest import skip\n\n\n"
+            + _TEST_ADD.replace("    assert", "    skip('flaky')\n    assert")
+        },
+        "python3 -m pytest -q tests",
+        "tests/test_app.py:7, tests/test_app.py:11",
+    ),
+    "pytest-alias": (
+        {"tests/test_app.py": _PYTEST.format(mark="")},
+        {"tests/test_app.py": _IMPORT + "import pytest as pt\n\n\n@pt.mark.skip\n" + _TEST_ADD},
+        "python3 -m pytest -q tests",
+        "tests/test_app.py:10",
     ),
     "node-skip-option": (
         {"src/app.js": _NODE_APP, "tests/app.test.js": _NODE_TEST.format(opts="")},

@@ -9,7 +9,12 @@ from __future__ import annotations
 import pytest
 
 from gentle_hooks.artifacts.brief import check_brief, parse_brief
-from gentle_hooks.policy.loadenv import LOAD_ENV_ROWS, loading_env
+from gentle_hooks.policy.loadenv import (
+    LOAD_ENV_ROWS,
+    loading_assignments,
+    loading_env,
+    without_loading,
+)
 
 #: (variable, value, the row that refuses it).
 CASES = [
@@ -54,3 +59,40 @@ def test_the_brief_is_rejected_by_rule_b5() -> None:
     )
     faults = check_brief(brief)
     assert len(faults) == 1 and faults[0].startswith("B5 env PYTEST_PLUGINS: "), faults
+
+
+# -- a receipt's command and a re-run's environment (standing row S-load-env) -------------
+
+#: (a receipt's command, the variables it sets for what it runs).
+ASSIGNED = [
+    ("PYTEST_ADDOPTS=--co pytest -q", ("PYTEST_ADDOPTS",)),
+    ("env PYTEST_ADDOPTS=--co python3 -m pytest", ("PYTEST_ADDOPTS",)),
+    ("sh -c 'env PYTEST_ADDOPTS=--co python3 -m pytest -q'", ("PYTEST_ADDOPTS",)),
+    ('bash -c "PYTEST_PLUGINS=plug pytest"', ("PYTEST_PLUGINS",)),
+    ("export PYTEST_ADDOPTS=--co; pytest", ("PYTEST_ADDOPTS",)),
+    ("export PYTEST_ADDOPTS; pytest", ("PYTEST_ADDOPTS",)),
+    ("NODE_OPTIONS=--require=./x.js npm test", ("NODE_OPTIONS",)),
+    ("LD_PRELOAD=./x.so make test", ("LD_PRELOAD",)),
+    ("DYLD_INSERT_LIBRARIES=x.dylib make test", ("DYLD_INSERT_LIBRARIES",)),
+    ("PYTHONSTARTUP=s.py BASH_ENV=e.sh pytest", ("BASH_ENV", "PYTHONSTARTUP")),
+    ("pytest -q", ()),
+    ("pytest -q --co", ()),  # an option on the command line: the no-check rows judge it
+    ("PYTHONPATH=src pytest", ()),
+    ("ENV=test make test", ()),
+    ("GIT_CONFIG_NOSYSTEM=1 pytest", ()),
+    ("echo $PYTEST_ADDOPTS=1 && pytest", ()),
+    ("MY_PYTEST_ADDOPTS=--co pytest", ()),
+]
+
+
+@pytest.mark.parametrize(("command", "names"), ASSIGNED, ids=[c for c, _ in ASSIGNED])
+def test_a_receipts_assignments_are_named(command: str, names: tuple[str, ...]) -> None:
+    assert loading_assignments(command) == names
+
+
+def test_a_runs_environment_loses_what_changes_what_a_runner_loads() -> None:
+    env = {"PATH": "/bin", "PYTEST_ADDOPTS": "--co", "NODE_OPTIONS": "-r x", "ENV": "e"}
+    env |= {"GIT_CONFIG_NOSYSTEM": "1", "PYTHONPATH": "src"}
+    kept, dropped = without_loading(env)
+    assert dropped == ("NODE_OPTIONS", "PYTEST_ADDOPTS")
+    assert kept == {"PATH": "/bin", "ENV": "e", "GIT_CONFIG_NOSYSTEM": "1", "PYTHONPATH": "src"}

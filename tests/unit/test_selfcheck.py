@@ -422,6 +422,19 @@ STANDINGS = [
     pytest.param(Report("no-such-runner", 127), "S-failed", False, id="S-failed-not-found"),
     pytest.param(Report("true", 1), "S-failed", False, id="S-failed-first"),
     pytest.param(Report("make lint", 0, ("pytest -q",)), "S-undeclared", False, id="S-undeclared"),
+    pytest.param(Report("PYTEST_ADDOPTS=--co pytest -q", 0), "S-load-env", False, id="S-load-env"),
+    pytest.param(
+        Report("sh -c 'env PYTEST_ADDOPTS=--co pytest'", 0), "S-load-env", False, id="S-load-env-sh"
+    ),
+    pytest.param(
+        Report("PYTEST_ADDOPTS=-x pytest", 0, ("PYTEST_ADDOPTS=-x pytest",)),
+        "S-counts",
+        True,
+        id="S-load-env-declared-counts",
+    ),
+    pytest.param(
+        Report("PYTEST_ADDOPTS=--co pytest", 1), "S-failed", False, id="S-failed-before-S-load-env"
+    ),
     pytest.param(Report("true", 0, ("true",)), "S-no-check", False, id="S-no-check-declared"),
     pytest.param(Report("true", 0), "S-no-check", False, id="S-no-check"),
     pytest.param(
