@@ -222,7 +222,7 @@ def _spooled_unopened(
     """Keep a mutation in the spool when another process's lock (``refused.busy``) or a
     stale rollback journal (:attr:`~gentle_hooks.ledger.sqlite_file.StoreError.journal`)
     refuses the ledger's open: measured from git alone (no earlier write of the writer can
-    be read), durable, and folded in by the next command that opens the ledger (for a
+    be read) or from the file just before an edit (:func:`from_preimage`), durable, and folded in by the next command that opens the ledger (for a
     journal, once ``doctor --fix`` moved it aside: the reason then names the journal and
     that command).
 
