@@ -222,9 +222,9 @@ def _spooled_unopened(
     """Keep a mutation in the spool when another process's lock (``refused.busy``) or a
     stale rollback journal (:attr:`~gentle_hooks.ledger.sqlite_file.StoreError.journal`)
     refuses the ledger's open: measured from git alone (no earlier write of the writer can
-    be read) or from the file just before an edit (:func:`from_preimage`), durable, and folded in by the next command that opens the ledger (for a
-    journal, once ``doctor --fix`` moved it aside: the reason then names the journal and
-    that command).
+    be read) or from the file just before an edit (:func:`from_preimage`), durable, and
+    folded in by the next command that opens the ledger (for a journal, once
+    ``doctor --fix`` moved it aside: the reason then names the journal and that command).
 
     Raises:
         StoreError: the spool cannot be written either (:func:`_spooled`).
