@@ -44,6 +44,7 @@ from gentle_hooks.agents.event import (
     OUR_EFFORTS,
     UNKNOWN,
     RuntimeEvent,
+    edit_replacements,
     map_effort,
     result_failure,
     snake_tool_call,
@@ -63,6 +64,9 @@ from gentle_hooks.values.frozen import replace
 NAME = "claude-code"
 #: The tools that write files (the matcher ``install --agent claude-code`` writes).
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
+#: The tools whose input names exactly what they changed (``old_string``/``new_string``,
+#: ``replace_all``; ``MultiEdit``'s ``edits``): :attr:`RuntimeEvent.replacements`.
+EDIT_TOOLS = ("Edit", "MultiEdit")
 #: Claude Code's shell tool: it can change files, but its input names none of them.
 SHELL_TOOL = "Bash"
 #: Why a call of :data:`SHELL_TOOL` records nothing
@@ -212,6 +216,9 @@ def decode(data: bytes) -> RuntimeEvent:
     )
     if call.tool == SHELL_TOOL and not decoded.writes:
         decoded = replace(decoded, not_written=SHELL_NOT_RECORDED)
+    if call.tool in EDIT_TOOLS:  # what the call changed: the file it started from
+        pairs, every = edit_replacements(call.args)
+        decoded = replace(decoded, replacements=pairs, replace_all=every)
     if inherited is None:
         return replace(decoded, notes=(unreadable_definition(kind),))
     return decoded

@@ -62,7 +62,12 @@ class RuntimeEvent:
         replacements: the text replacements ``(old, new)`` the call made in its one written
             path, in order, when the input names them (:func:`replacement_pairs`); () when
             it does not. With a derived id they tell a second identical edit from a replay
-            (:func:`gentle_hooks.policy.replacement.is_replaced_again`).
+            (:func:`gentle_hooks.policy.replacement.is_replaced_again`); undone on the
+            file the call left, they give the file it started from
+            (:func:`gentle_hooks.policy.preimage.preimage`).
+        replace_all: the indexes of ``replacements`` the call made at every occurrence of
+            their old text (Claude Code's ``replace_all``, Gemini CLI's
+            ``expected_replacements`` above one); the others replaced one occurrence.
         not_written: for a call of a tool that can write files whose input names none it
             wrote (``writes`` false: a shell command that runs no patch), what is recorded
             from that tool and why this call is not (one phrase, following ``the <tool>
@@ -98,6 +103,7 @@ class RuntimeEvent:
     proposal: str | None = None
     edited: str | None = None
     replacements: tuple[tuple[str, str], ...] = ()
+    replace_all: frozenset[int] = frozenset()
     not_written: str | None = None
     patch_results: tuple[tuple[str, PatchResult], ...] = ()
     roots: tuple[str, ...] = ()
@@ -348,6 +354,31 @@ def replacement_pairs(edits: object, old: str, new: str) -> tuple[tuple[str, str
             return ()
         pairs.append((before, after))
     return tuple(pairs)
+
+
+def edit_replacements(args: object) -> tuple[tuple[tuple[str, str], ...], frozenset[int]]:
+    """The replacements of an edit tool's arguments ``args`` and the indexes of those made at
+    every occurrence (:attr:`RuntimeEvent.replacements`, :attr:`RuntimeEvent.replace_all`):
+    one ``old_string``/``new_string`` pair (Claude Code's ``Edit``, Gemini CLI's
+    ``replace``), else an ``edits`` list of them (Claude Code's ``MultiEdit``). A pair is
+    made at every occurrence when its ``replace_all`` is true or its
+    ``expected_replacements`` a number above one. ((), frozenset()) for anything else."""
+    if not isinstance(args, dict):
+        return (), frozenset()
+    edits = [args] if "old_string" in args else args.get("edits")
+    pairs = replacement_pairs(edits, "old_string", "new_string")
+    if not pairs or not isinstance(edits, list):
+        return (), frozenset()
+    every = frozenset(
+        i
+        for i, edit in enumerate(edits)
+        if isinstance(edit, dict)
+        and (
+            edit.get("replace_all") is True
+            or (type(n := edit.get("expected_replacements")) is int and n > 1)
+        )
+    )
+    return pairs, every
 
 
 def unique(paths: list[str]) -> tuple[str, ...]:

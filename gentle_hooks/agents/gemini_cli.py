@@ -53,7 +53,13 @@ import os
 from collections.abc import Generator, Mapping
 
 from gentle_hooks.agents.definitions import declared, own_model, project_dirs
-from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, snake_tool_call, writes_file
+from gentle_hooks.agents.event import (
+    RuntimeEvent,
+    derived_call_id,
+    edit_replacements,
+    snake_tool_call,
+    writes_file,
+)
 from gentle_hooks.agents.payload import (
     SCAN_LIMIT,
     json_lines,
@@ -319,6 +325,9 @@ def decode(data: bytes) -> RuntimeEvent:
     )
     if call.tool == SHELL_TOOL and not event.writes:
         event = replace(event, not_written=SHELL_NOT_RECORDED)
+    if call.tool == "replace":  # what the call changed: the file it started from
+        pairs, every = edit_replacements(call.args)
+        event = replace(event, replacements=pairs, replace_all=every)
     if edited_by is None:
         return event
     return replace(event, edited_by=edited_by, proposal=proposal, edited=edited)

@@ -11,13 +11,15 @@ fields git-ai-project/git-ai reads (``src/commands/checkpoint_agent/presets/wind
 4faf11e1a022ba150963d366eaebe57ef74691a8).
 
 The input names no tool call: the replay id is derived from the trajectory, the execution,
-the file and its edits. A ``model_name`` of ``Unknown`` (or none) names no model. Cascade
+the file and its edits. The ``edits`` name what the call changed
+(:attr:`~gentle_hooks.agents.event.RuntimeEvent.replacements`): undone on the file, they
+give the file it started from. A ``model_name`` of ``Unknown`` (or none) names no model. Cascade
 exposes no effort: it is unknown unless ``GENTLE_WRITER_EFFORT`` says.
 """
 
 from __future__ import annotations
 
-from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, unique
+from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, replacement_pairs, unique
 from gentle_hooks.agents.patch import PATH_KEYS, written_paths
 from gentle_hooks.agents.payload import hook_input, model_name, object_member, text
 
@@ -58,4 +60,5 @@ def decode(data: bytes) -> RuntimeEvent:
         effort=None,
         hook_event=action,
         unreadable=unreadable,
+        replacements=replacement_pairs(info.get("edits"), "old_string", "new_string"),
     )

@@ -69,6 +69,7 @@ One module per table or rule set:
 * :mod:`.proposal` — a writer's proposal a person modified: which lines stay the writer's
 * :mod:`.replacement` — whether a file is an edit tool's replacements made once more (a
   derived call id's replay or a new call)
+* :mod:`.preimage` — a file as it was before an edit tool wrote it: its replacements undone
 * :mod:`.renames` — which deleted and added paths of a change are one path renamed
 * :mod:`.boilerplate` — lines every project writes alike: idioms are nobody's evidence alone
 * :mod:`.wholefile` — a file the writer created, moved or copied whole to another path

@@ -426,6 +426,7 @@ def _record_in(
             allow_unknown=True,
             proposal=event.proposal if event.edited_by else None,
             replacements=event.replacements,
+            replace_all=event.replace_all,
             edited=event.edited if event.edited_by else None,
         ),
         env,

@@ -60,7 +60,9 @@ class MutationRequest:
         replacements: the text replacements ``(old, new)`` the call made in its one path
             (:attr:`gentle_hooks.agents.event.RuntimeEvent.replacements`): a derived id
             recorded already is a new call when they explain the file
-            (:func:`repeated_edit`).
+            (:func:`repeated_edit`); undone on the file the call left, they give the file
+            it started from, which the write is measured from (:func:`from_preimage`).
+        replace_all: the indexes of ``replacements`` made at every occurrence.
     """
 
     cwd: str | None = None
@@ -75,6 +77,7 @@ class MutationRequest:
     proposal: str | None = None
     edited: str | None = None
     replacements: tuple[tuple[str, str], ...] = ()
+    replace_all: frozenset[int] = frozenset()
 
 
 def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
@@ -131,7 +134,7 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
         if exc.journal is None and not exc.busy:
             raise
         rec = PendingMutation(root, model, effort_value, source, session_id, tool_call_id, paths)
-        return _spooled_unopened(repo, rec, exc)
+        return _spooled_unopened(repo, rec, exc, req)
     measured: list[WriterEntryRecord] | None = None
     with led:
         try:
@@ -153,6 +156,8 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
             if since is not None:
                 # the edit made once more after a person's edit: only its lines are its own
                 entries = measured_from(repo, entries, since.encode("utf-8"))
+            else:  # lines the file held before the edit (a person's unsaved ones) are not its
+                entries = from_preimage(repo, entries, req)
             proposed = _utf8(req.proposal) if len(paths) == 1 else None
             if proposed is not None:
                 entries = confined(repo, entries, proposed, _utf8(req.edited) or b"")
@@ -174,7 +179,7 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
                 root, model, effort_value, source, session_id, tool_call_id, paths
             )
             if measured is None:
-                measured = entries_for_write(repo, None, root, paths)
+                measured = from_preimage(repo, entries_for_write(repo, None, root, paths), req)
             return _spooled(led.path, rec, measured, exc)
         if not new:
             return Recorded(led.path, stored, notes=(replay_note(stored),), replayed=True)
@@ -211,18 +216,20 @@ def _spooled(
     return Recorded(path, rec, spooled=where)
 
 
-def _spooled_unopened(repo: Repository, rec: PendingMutation, refused: StoreError) -> Recorded:
+def _spooled_unopened(
+    repo: Repository, rec: PendingMutation, refused: StoreError, req: MutationRequest
+) -> Recorded:
     """Keep a mutation in the spool when another process's lock (``refused.busy``) or a
     stale rollback journal (:attr:`~gentle_hooks.ledger.sqlite_file.StoreError.journal`)
     refuses the ledger's open: measured from git alone (no earlier write of the writer can
-    be read), durable, and folded in by the next command that opens the ledger (for a
-    journal, once ``doctor --fix`` moved it aside: the reason then names the journal and
-    that command).
+    be read) or from the file just before an edit (:func:`from_preimage`), durable, and
+    folded in by the next command that opens the ledger (for a journal, once
+    ``doctor --fix`` moved it aside: the reason then names the journal and that command).
 
     Raises:
         StoreError: the spool cannot be written either (:func:`_spooled`).
     """
-    entries = entries_for_write(repo, None, rec.root, rec.paths)
+    entries = from_preimage(repo, entries_for_write(repo, None, rec.root, rec.paths), req)
     spooled = _spooled(refused.path, rec, entries, refused)
     if refused.journal is None:
         return spooled
@@ -323,6 +330,32 @@ def repeated_edit(
     except (KeyError, UnicodeDecodeError):  # a blob gone, or not text: no edit explains it
         return None
     return replaced_again_from(before, after, replacements)
+
+
+def from_preimage(
+    repo: Repository, entries: list[WriterEntryRecord], req: MutationRequest
+) -> list[WriterEntryRecord]:
+    """``entries`` of a call whose input names what it changed (``req.replacements``, in its
+    one path), measured from the file as it was just before the call: the replacements
+    undone on what it left (:func:`~gentle_hooks.policy.preimage.preimage`). A person's
+    unsaved lines there are not the writer's. ``entries`` as they are (measured from the
+    writer's last write, the index or ``HEAD``: fail closed) when there are no
+    replacements, when the file is not UTF-8 text, or when they cannot be undone exactly.
+
+    Raises:
+        GitError: git failed.
+    """
+    if not req.replacements or len(req.paths) != 1 or len(entries) != 1 or not entries[0].blob:
+        return entries  # replacements are of a call's one path
+    from gentle_hooks.policy.preimage import preimage
+
+    written = repo.read_blobs([entries[0].blob]).get(entries[0].blob)
+    try:
+        after = written.decode("utf-8") if written is not None else None
+    except UnicodeDecodeError:
+        return entries
+    start = preimage(after, req.replacements, req.replace_all) if after is not None else None
+    return entries if start is None else measured_from(repo, entries, start.encode("utf-8"))
 
 
 def measured_from(

@@ -131,9 +131,10 @@ def test_a_humans_own_uncommitted_lines_stay_the_humans(served: World) -> None:
     """Open, and not fixable by a sound rule with what the recorder is given.
 
     The writer's content should be the delta of its tool call against the file just before
-    the call. The generic ``record`` runs after the write and names only paths (so do the
-    runtime decoders: :class:`gentle_hooks.agents.event.RuntimeEvent` carries paths, never
-    a file's earlier text). The human's ``h_a``/``h_b`` were never staged, committed or
+    the call. The generic ``record`` runs after the write and names only paths. (A runtime
+    edit whose input names its replacements is measured from the file just before it, the
+    replacements undone: tests/e2e/test_attribution_unsaved.py; a full-file write is not.)
+    The human's ``h_a``/``h_b`` were never staged, committed or
     recorded, so the file before the write is in no object git or the ledger holds: the
     starts :func:`gentle_hooks.services.attribution.entries_for_write` can choose from (the
     root's last open entry, the index, ``HEAD``) all lack those lines, and the file after
@@ -146,11 +147,12 @@ def test_a_humans_own_uncommitted_lines_stay_the_humans(served: World) -> None:
     What would make it sound is a state captured before the tool call: a pre-tool hook
     (Claude Code's ``PreToolUse`` before ``Write``/``Edit``) recording the blob of each path
     the call will write, kept as the entry's start; or the pre-image some post-tool inputs
-    carry (Claude Code's ``Edit`` ``tool_response.originalFile``; the ``old_string`` /
-    ``new_string`` pairs of Cursor and Windsurf edits, whose added lines are the writer's),
-    which the decoders drop today (:mod:`gentle_hooks.agents.stream` even blanks long
-    strings before decoding). Neither helps this generic ``record``, which would need a
-    ``record`` before the write as well.
+    carry (Claude Code's ``Edit`` ``tool_response.originalFile``, read by no decoder; the
+    ``old_string``/``new_string`` replacements, undone by
+    :func:`gentle_hooks.policy.preimage.preimage` where exact;
+    :mod:`gentle_hooks.agents.stream` blanks long strings, and then nothing is undone).
+    Neither helps this generic ``record``, which would need a ``record`` before the write
+    as well.
     """
     w = served
     mine = 'h_a = "human a"\nh_b = "human b"\n'
