@@ -38,4 +38,9 @@ up this list:
 * :mod:`.probe` — the hook pass path's question: is there writer work here?
 * :mod:`.fails` — observed ``verify run`` failures no later pass of the same checks settled.
 * :mod:`.facts` — one candidate's records as the policy's inputs.
+
+The modules use SQLite through ``_sqlite3``, the C module ``sqlite3`` re-exports: the same
+``connect``, ``Connection``, ``Row``, errors and ``register_adapter``, without the
+package's ``dbapi2`` (which imports :mod:`datetime` to register date adapters and converters
+that no column here uses: ≈ 2 ms of the gates' start).
 """

@@ -8,8 +8,8 @@ or deletes anything.
 
 from __future__ import annotations
 
+import _sqlite3 as sqlite3  # the C module: see the ledger package docstring
 import os
-import sqlite3
 
 from gentle_hooks.ledger import lock_wait
 from gentle_hooks.ledger.error_cause import (

@@ -9,8 +9,8 @@ cause and the command that fixes it.
 
 from __future__ import annotations
 
+import _sqlite3 as sqlite3  # the C module: see the ledger package docstring
 import os
-import sqlite3
 import stat
 
 from gentle_hooks.ledger import lock_wait

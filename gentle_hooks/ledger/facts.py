@@ -44,7 +44,6 @@ from gentle_hooks.policy.selfcheck import (
     receipt_standing,
     rerun_agrees,
 )
-from gentle_hooks.policy.shortfall import CreatedFiles
 from gentle_hooks.policy.stakes import verifier_identity
 from gentle_hooks.policy.vocabulary import ReviewOutcome
 from gentle_hooks.policy.writer import WriterProfile, parse_effort
@@ -281,6 +280,16 @@ class LedgerFacts:
             if v.json != group[0].json
         )
         mixed = mixed_failures(self.verify_runs)
+        creating = next(
+            (
+                (r.created, r.command, r.cwd)
+                for r in reversed(usable)
+                if r.created and r.exit_code == 0
+            ),
+            None,
+        )
+        if creating is not None:  # a counting report that created files (most create none)
+            from gentle_hooks.policy.shortfall import CreatedFiles
         return Satisfaction(
             repeated_verdicts=repeats,
             spot_check_agreed=agreed,
@@ -299,14 +308,7 @@ class LedgerFacts:
             refused=refused,
             declared=declared,
             earlier=tuple(c for c in self.earlier_commands if standing(c, 0).counts),
-            created=next(
-                (
-                    CreatedFiles(r.created, r.command, r.cwd)
-                    for r in reversed(usable)
-                    if r.created and r.exit_code == 0
-                ),
-                None,
-            ),
+            created=None if creating is None else CreatedFiles(*creating),
         )
 
 

@@ -12,8 +12,8 @@ it fails with the holder named when Linux says who it is (:func:`lock_holders`, 
 
 from __future__ import annotations
 
+import _sqlite3 as sqlite3  # the C module: see the ledger package docstring
 import os
-import sqlite3
 
 #: Seconds a write transaction waits for another process's lock: well under the shortest
 #: agent-runtime hook limit (Claude Code's 60 s, others' 30 s).

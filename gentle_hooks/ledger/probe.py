@@ -270,7 +270,7 @@ class _Queries:
 
     def found(self, sql: str, params: Sequence[str]) -> bool | None:
         """Whether ``sql`` finds a row; None when the ledger cannot be read this way."""
-        import sqlite3
+        import _sqlite3 as sqlite3
 
         if self.usable is None:
             self.usable = self._open()
@@ -286,7 +286,7 @@ class _Queries:
         whose SQL is not ours (:func:`~gentle_hooks.ledger.schema.foreign_triggers`); a
         schema that cannot be read counts as one (the gate then reads it). One query of
         ``sqlite_master`` on this connection (tens of microseconds)."""
-        import sqlite3
+        import _sqlite3 as sqlite3
 
         from gentle_hooks.ledger.schema import TRIGGERS_SQL, foreign_triggers
 
@@ -298,7 +298,7 @@ class _Queries:
             return True
 
     def _open(self) -> bool:
-        import sqlite3
+        import _sqlite3 as sqlite3
 
         from gentle_hooks.ledger.location import sql_text
         from gentle_hooks.ledger.schema import SCHEMA_VERSION

@@ -21,7 +21,7 @@ marked discarded with who and why, its values still kept).
 
 from __future__ import annotations
 
-import sqlite3
+import _sqlite3 as sqlite3  # the C module: see the ledger package docstring
 
 from gentle_hooks.errors import Command, UsageError, cli
 from gentle_hooks.ledger.connection import LedgerConnection, insert

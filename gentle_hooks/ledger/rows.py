@@ -9,8 +9,8 @@ as ``\\uDCxx`` escapes, in a column as the BLOB of its bytes
 
 from __future__ import annotations
 
+import _sqlite3 as sqlite3  # the C module: see the ledger package docstring
 import math
-import sqlite3
 
 from gentle_hooks.ledger.location import from_sql_text
 from gentle_hooks.ledger.records import (

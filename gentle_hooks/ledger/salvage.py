@@ -24,9 +24,9 @@ recorded since, nothing is merged, and the whole file is held in quarantine inst
 
 from __future__ import annotations
 
+import _sqlite3 as sqlite3  # the C module: see the ledger package docstring
 import os
 import shutil
-import sqlite3
 
 from gentle_hooks.bounded import scratch_dir
 from gentle_hooks.ledger.connection import LedgerConnection, insert

@@ -18,7 +18,7 @@ there; no row changes).
 
 from __future__ import annotations
 
-import sqlite3
+import _sqlite3 as sqlite3  # the C module: see the ledger package docstring
 from collections.abc import Callable
 
 from gentle_hooks.ledger.error_cause import text_rows

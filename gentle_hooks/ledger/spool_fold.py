@@ -13,9 +13,9 @@ holds in quarantine the ones still unreadable.
 
 from __future__ import annotations
 
+import _sqlite3 as sqlite3  # the C module: see the ledger package docstring
 import contextlib
 import os
-import sqlite3
 from collections.abc import Sequence
 
 from gentle_hooks.ledger import spool

@@ -28,9 +28,9 @@ Guarantees:
 
 from __future__ import annotations
 
+import _sqlite3 as sqlite3  # the C module: see the ledger package docstring
 import contextlib
 import os
-import sqlite3
 import stat
 import time
 from collections.abc import Iterator

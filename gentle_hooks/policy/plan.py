@@ -12,16 +12,14 @@ from gentle_hooks.policy.escalation import Escalation
 from gentle_hooks.policy.rdd import ResolvedRdd
 from gentle_hooks.policy.review import ResolvedReview, ReviewEvidence, resolve_review_outcome
 from gentle_hooks.policy.selfcheck import Disagreement, RefusedReceipt
-from gentle_hooks.policy.shortfall import (
-    CreatedFiles,
-    PlanShortfall,
-    SpotCheckShortfall,
-    VerifierShortfall,
-)
 from gentle_hooks.policy.stakes import Stakes, stakes_satisfied, verifiers_required
 from gentle_hooks.policy.vocabulary import Missing, NativeRisk, PlanRisk, Verification
 from gentle_hooks.policy.writer import ResolvedWriter, WriterProfile, resolve_writer
 from gentle_hooks.values.frozen import field, frozen
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from gentle_hooks.policy.shortfall import CreatedFiles, PlanShortfall
 
 
 @frozen
@@ -319,7 +317,10 @@ def decide(plan: Plan, done: Satisfaction, applies: bool) -> Decision:
     else:
         verifier_ok = done.accepted_verdicts >= plan.verifiers
     shortfalls: list[PlanShortfall] = []
+    # the shortfall types are imported where one is built: a gate that passes builds none
     if not verifier_ok:
+        from gentle_hooks.policy.shortfall import VerifierShortfall
+
         shortfalls.append(
             VerifierShortfall(
                 items=tuple(e.item for e in plan.escalations),
@@ -336,6 +337,8 @@ def decide(plan: Plan, done: Satisfaction, applies: bool) -> Decision:
             )
         )
     if not spot_ok:
+        from gentle_hooks.policy.shortfall import SpotCheckShortfall
+
         shortfalls.append(
             SpotCheckShortfall(
                 risk=plan.risk,

@@ -31,13 +31,6 @@ from gentle_hooks.ledger.records import (
     WriterEntryRecord,
 )
 from gentle_hooks.ledger.store import Ledger
-from gentle_hooks.policy.attribution import (
-    CONTENT_ROWS,
-    carries_row,
-    carries_row_across,
-    holds_own_lines,
-    writer_delta,
-)
 from gentle_hooks.values.frozen import frozen
 
 
@@ -123,6 +116,12 @@ def carried_by_change(
     if not live:
         return out
     # imported here: only live writer work is compared (a push of recorded commits has none)
+    from gentle_hooks.policy.attribution import (
+        CONTENT_ROWS,
+        carries_row,
+        carries_row_across,
+        holds_own_lines,
+    )
     from gentle_hooks.services.across import AcrossIndex, path_change, renamed_changes
     from gentle_hooks.services.settle import (
         content_away,
@@ -296,6 +295,7 @@ def entries_for_write(
     Raises:
         GitError: git failed; StoreError: the ledger cannot be read.
     """
+    from gentle_hooks.policy.attribution import writer_delta
     from gentle_hooks.policy.starts import nearest_start
 
     head = repo.head()

@@ -29,8 +29,6 @@ from gentle_hooks.ledger.facts import LedgerFacts, facts_from
 from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.ledger.records import WriterEntryRecord
 from gentle_hooks.ledger.store import Ledger
-from gentle_hooks.policy.attribution import reapplies
-from gentle_hooks.policy.linekeys import any_line_keys, line_keys, telling_keys
 from gentle_hooks.services.attribution import Carried, carried_of
 from gentle_hooks.values.candidate import Candidate
 
@@ -86,6 +84,9 @@ def reapplied_by_change(
         by_path.setdefault(rec.path, []).append(rec)
     if not by_path:
         return {}
+    # imported here: a change of no path with settled writer work compares no lines
+    from gentle_hooks.policy.linekeys import any_line_keys, line_keys, telling_keys
+
     todo = {k: [c for c in cs if c.path in by_path] for k, cs in todo.items()}
     blobs = sorted({b for cs in todo.values() for c in cs for b in (c.old_blob, c.new_blob) if b})
     contents = repo.read_blobs(blobs)
@@ -103,6 +104,7 @@ def reapplied_by_change(
     if not maybe:
         return {}
     # imported here: most changes re-apply nothing (a push's commits take no settled work)
+    from gentle_hooks.policy.attribution import reapplies
     from gentle_hooks.services.across import path_change
     from gentle_hooks.services.settle import entry_blobs, policy_entry
 

@@ -7,8 +7,6 @@ digests, byte for byte. Where an interpreter lacks them, ``hashlib`` is used.
 
 from __future__ import annotations
 
-import importlib
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -18,7 +16,7 @@ def _first(*names: str, attr: str) -> Any:
     """``attr`` of the first of the modules ``names`` this interpreter has."""
     for name in names:
         try:
-            return getattr(importlib.import_module(name), attr)
+            return getattr(__import__(name), attr)  # top-level names: the module itself
         except (ImportError, AttributeError):
             continue
     raise ImportError(attr)
