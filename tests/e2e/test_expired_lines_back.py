@@ -116,3 +116,24 @@ def test_a_human_edit_of_an_expired_path_with_common_lines_passes(native: World)
     assert TRAILER not in _message(w)
     pushed = w.git("push", "origin", "main")
     assert pushed.code == 0, pushed
+
+
+def test_the_printed_discard_claims_parked_work_brought_back(native: World) -> None:
+    """A human who says the brought-back work is theirs runs the block's ``discard`` as
+    printed: it claims the expired entry (recorded like an override), and the commit passes
+    with no trailer, its note naming the claim."""
+    w = native
+    patch = _parked_then_human_commit(w, "patch")
+    _bring_back(w, "patch", patch)
+    blocked = w.git("commit", "-qam", "apply wip")
+    _blocked_staged(blocked)
+    offered = [s for s in blocked.said if " discard " in s]
+    assert len(offered) == 1 and "human: " in offered[0], blocked
+    done = w.run(["sh", "-c", offered[0].split("human: ", 1)[1]])
+    assert done.code == 0, done
+    assert w.ledger("SELECT state FROM writer_entry") == [("discarded",)]
+    passed = w.git("commit", "-qam", "apply wip")
+    assert passed.code == 0, passed
+    assert TRAILER not in _message(w)
+    note = w.ok("notes", "--ref", "gentle-hooks", "show", "HEAD")
+    assert "writer content claimed: src/app.py" in note, note
