@@ -71,7 +71,10 @@ def _bring_back(w: World, how: str, patch: str) -> None:
         applied = w.run(["git", "apply"], input=patch.encode())
         assert applied.code == 0, applied
     else:
-        w.write("src/app.py", (w.work / "src" / "app.py.orig").read_text(encoding="utf-8"))
+        # the copy put back over the human's docstring, the docstring kept: not the
+        # writer's blob byte for byte, only its lines
+        orig = (w.work / "src" / "app.py.orig").read_text(encoding="utf-8")
+        w.write("src/app.py", DOC.splitlines(keepends=True)[0] + orig)
 
 
 @pytest.mark.parametrize("how", ["patch", "orig"])
