@@ -65,10 +65,11 @@ class HookRow:
 
 def _commit_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
     """The commit gate applies, or may: an agent runtime in the environment, a staged path
-    a writer wrote or a staged blob an ended writer entry wrote (whether the change carries
-    the writer's content is the gate's to decide), or ``gate.applies_to = all``."""
+    a writer wrote, a staged blob an ended writer entry wrote or a staged path of an expired
+    or discarded one (whether the change carries the writer's content is the gate's to
+    decide), or ``gate.applies_to = all``."""
     from gentle_hooks.git.probe import commit_paths, config_value, locate, staged_blobs
-    from gentle_hooks.ledger.probe import ended_blobs_staged, writer_paths_touched
+    from gentle_hooks.ledger.probe import ended_blobs_staged, ended_paths_in, writer_paths_touched
     from gentle_hooks.policy.delegation import runtime_evidence
 
     if runtime_evidence(env) is not None:
@@ -79,6 +80,8 @@ def _commit_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
     if writer_paths_touched(where.common_dir, lambda: commit_paths(env)):
         return True
     if ended_blobs_staged(where.common_dir, lambda: staged_blobs(env)):
+        return True
+    if ended_paths_in(where.common_dir, lambda: commit_paths(env)):
         return True
     from gentle_hooks.config.probe import applies_to_all
 
@@ -117,13 +120,20 @@ def _commit_msg_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
     if _message_may_be_delegated(call, env):
         return True
     from gentle_hooks.git.probe import commit_paths, locate, staged_blobs
-    from gentle_hooks.ledger.probe import ended_blobs_staged, ledger_exists, writer_paths_touched
+    from gentle_hooks.ledger.probe import (
+        ended_blobs_staged,
+        ended_paths_in,
+        ledger_exists,
+        writer_paths_touched,
+    )
 
     where = locate(env)
     if where is None or where.root is None or not ledger_exists(where.common_dir):
         return False
-    return writer_paths_touched(where.common_dir, lambda: commit_paths(env)) or (
-        ended_blobs_staged(where.common_dir, lambda: staged_blobs(env))
+    return (
+        writer_paths_touched(where.common_dir, lambda: commit_paths(env))
+        or ended_blobs_staged(where.common_dir, lambda: staged_blobs(env))
+        or ended_paths_in(where.common_dir, lambda: commit_paths(env))
     )
 
 
@@ -146,6 +156,7 @@ def _recorder_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
     from gentle_hooks.ledger.probe import (
         discarded_blob_in,
         ended_blobs_staged,
+        ended_paths_in,
         escalation_waiting,
         ledger_exists,
         writer_paths_touched,
@@ -163,6 +174,8 @@ def _recorder_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
             return True
         if ended_blobs_staged(where.common_dir, lambda: staged_blobs(env)):
             return True
+        if ended_paths_in(where.common_dir, lambda: commit_paths(env)):
+            return True
         return _brings_writer_trailer(call)
     if call.name == "post-commit":
         return (
@@ -170,6 +183,7 @@ def _recorder_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
             or escalation_waiting(where.common_dir, where.root)
             or _shows_agent(head_message(env))
             or discarded_blob_in(where.common_dir, lambda: head_blobs(env))
+            or ended_paths_in(where.common_dir, lambda: head_paths(env))
         )
     return True
 

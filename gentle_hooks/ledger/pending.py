@@ -279,6 +279,14 @@ class PendingWork(LedgerConnection):
             return []
         return self._select_in(WriterEntryRecord, "blob", blobs, "state = 'expired'")
 
+    def expired_entries_of_paths(self, paths: Sequence[str]) -> list[WriterEntryRecord]:
+        """Expired entries of ``paths``, oldest first (the ``(path, state)`` index): their
+        distinctive writer lines brought back make a change of the path the writer's again
+        (:func:`~gentle_hooks.policy.distinctive.brought_back`)."""
+        if not paths:
+            return []
+        return self._select_in(WriterEntryRecord, "path", paths, "state = 'expired'")
+
     def take_entries(
         self, entry_ids: Sequence[int], commit_id: str, identity: str, hook: str
     ) -> None:

@@ -100,9 +100,21 @@ def discarded_blob_in(common_dir: str, blobs: Callable[[], Sequence[str]]) -> bo
     return _blob_of(common_dir, blobs, "state = 'discarded' AND blob IS NOT NULL")
 
 
-def _blob_of(common_dir: str, blobs: Callable[[], Sequence[str]], where: str) -> bool:
-    """Whether an entry matching ``where`` has one of ``blobs`` as its writer blob (read
-    only when an entry matches ``where`` at all); True when the ledger cannot be read."""
+def ended_paths_in(common_dir: str, paths: Callable[[], Sequence[str]]) -> bool:
+    """True when one of ``paths`` (the change's) is the path of an expired or discarded
+    entry: the change may bring that work's distinctive lines back
+    (:func:`gentle_hooks.policy.distinctive.brought_back`; the gate decides from contents).
+    ``paths`` is read only when the ledger has such an entry (the ``(path, state)`` index);
+    a ledger this probe cannot read answers True."""
+    return _blob_of(common_dir, paths, "state IN ('expired', 'discarded')", "path")
+
+
+def _blob_of(
+    common_dir: str, blobs: Callable[[], Sequence[str]], where: str, column: str = "blob"
+) -> bool:
+    """Whether an entry matching ``where`` has one of ``blobs`` as its writer blob (or as
+    its ``column``: ``path``) (read only when an entry matches ``where`` at all); True when
+    the ledger cannot be read."""
     path = ledger_path(common_dir)
     if not os.path.lexists(path):
         return False
@@ -115,7 +127,7 @@ def _blob_of(common_dir: str, blobs: Callable[[], Sequence[str]], where: str) ->
         for i in range(0, len(staged), 500):  # under SQLite's bound-parameter limit
             chunk = staged[i : i + 500]
             marks = ", ".join("?" for _ in chunk)
-            sql = f"SELECT 1 FROM writer_entry WHERE {where} AND blob IN ({marks}) LIMIT 1"
+            sql = f"SELECT 1 FROM writer_entry WHERE {where} AND {column} IN ({marks}) LIMIT 1"
             if queries.found(sql, chunk) is not False:
                 return True
         return False

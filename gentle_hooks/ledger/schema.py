@@ -444,6 +444,32 @@ ENDED_BLOBS_SQL = (
     "AND blob IS NOT NULL AND blob != '' ORDER BY blob"
 )
 
+#: The paths of expired and discarded entries: the idle sentinel lists each after a tab
+#: (:func:`sentinel_path_lines`), so a commit changing one (the work's distinctive lines may
+#: be brought back: :func:`gentle_hooks.policy.distinctive.brought_back`) is judged in Python.
+ENDED_PATHS_SQL = (
+    "SELECT DISTINCT path FROM writer_entry WHERE state IN ('expired', 'discarded') ORDER BY path"
+)
+_C_ESCAPES = {7: b"\\a", 8: b"\\b", 9: b"\\t", 10: b"\\n", 11: b"\\v", 12: b"\\f", 13: b"\\r"}
+
+
+def sentinel_path_lines(path: str | bytes) -> bytes:
+    """The idle sentinel's lines for an ended entry's ``path``: a tab and the path as
+    ``git diff --raw`` prints it, unquoted (``core.quotePath`` false; left out when git
+    always quotes it) and C-quoted (git's default), each a fixed string ``grep -F`` finds."""
+    raw = path if isinstance(path, bytes) else path.encode("utf-8", "surrogateescape")
+    quoted = b"".join(
+        _C_ESCAPES.get(c)
+        or (b"\\" + bytes([c]) if c in b'"\\' else None)
+        or (b"\\%03o" % c if c < 0x20 or c >= 0x7F else bytes([c]))
+        for c in raw
+    )
+    lines = [] if any(c < 0x20 or c == 0x7F for c in raw) else [b"\t" + raw + b"\n"]
+    if quoted != raw:
+        lines.append(b'\t"' + quoted + b'"\n')
+    return b"".join(dict.fromkeys(lines))
+
+
 #: Tables holding records, for counts (doctor) and tests.
 RECORD_TABLES: tuple[str, ...] = (
     "pending_mutation",

@@ -43,11 +43,13 @@ from gentle_hooks.ledger.header import check_header
 from gentle_hooks.ledger.location import SPOOL_FILE, idle_path, sql_text
 from gentle_hooks.ledger.schema import (
     ENDED_BLOBS_SQL,
+    ENDED_PATHS_SQL,
     MIGRATIONS,
     PENDING_SQL,
     SCHEMA_VERSION,
     TRIGGERS_SQL,
     foreign_triggers,
+    sentinel_path_lines,
 )
 
 # Every parameter bound by this process: a non-UTF-8 path (kept by surrogateescape) is
@@ -181,7 +183,8 @@ def idle_problem(path: str) -> str | None:
 
 def settle_idle(conn: sqlite3.Connection, path: str) -> bool:
     """Create the idle sentinel when the store holds nothing pending, listing the writer
-    blobs of ended entries (:data:`~gentle_hooks.ledger.schema.ENDED_BLOBS_SQL`); whether it
+    blobs of ended entries (:data:`~gentle_hooks.ledger.schema.ENDED_BLOBS_SQL`) and the paths
+    of expired and discarded ones (:data:`~gentle_hooks.ledger.schema.ENDED_PATHS_SQL`); whether it
     exists now.
 
     Runs its own ``BEGIN IMMEDIATE`` transaction (it writes nothing to the database): under
@@ -212,11 +215,12 @@ def settle_idle(conn: sqlite3.Connection, path: str) -> bool:
             return False
         if foreign_triggers(conn.execute(TRIGGERS_SQL)):
             return False  # a trigger may have emptied the tables: only the gate may decide
-        ended = "".join(f"{b}\n" for (b,) in conn.execute(ENDED_BLOBS_SQL))
+        ended = "".join(f"{b}\n" for (b,) in conn.execute(ENDED_BLOBS_SQL)).encode("ascii")
+        ended += b"".join(sentinel_path_lines(p) for (p,) in conn.execute(ENDED_PATHS_SQL))
         # written whole to a private file first: a sentinel never lists part of them
         fd, tmp = new_private_file(os.path.dirname(sentinel), "idle-", 0o644)
         try:
-            with os.fdopen(fd, "w", encoding="ascii") as out:
+            with os.fdopen(fd, "wb") as out:
                 out.write(ended)
             os.replace(tmp, sentinel)
         finally:

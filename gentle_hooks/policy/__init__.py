@@ -74,7 +74,7 @@ One module per table or rule set:
 * :mod:`.boilerplate` — lines every project writes alike: idioms are nobody's evidence alone
 * :mod:`.wholefile` — a file the writer created, moved or copied whole to another path
 * :mod:`.distinctive` — lines nobody types alike by chance: one of the writer's counts at
-  another path
+  another path, and brings expired writer work back at its own
 * :mod:`.writer` — writer profile resolution (seed 000)
 * :mod:`.review` — review outcome resolution (seed 000)
 * :mod:`.escalation` — naming one Task Size high-risk item raises the plan to ``high``

@@ -29,6 +29,11 @@ A string's prefix (``f"..."``, ``rb'...'``) is not a name; names inside a litera
 words (D2), not the line's names (D4). Whitespace and quote style never change a row:
 two lines with one key (:func:`~gentle_hooks.policy.linekeys.stripped_key`) are of the
 same row, save a shell command whose words were run together.
+
+:func:`brought_back` reads a change of a path whose writer work ended without being
+delivered (expired, or discarded): the distinctive writer lines it adds make it the
+writer's again (a patch of the work re-applied, a copy put back); a human's own lines,
+common ones the writer also wrote and bare definition headers never do.
 """
 
 from __future__ import annotations
@@ -41,6 +46,8 @@ from gentle_hooks.policy.linekeys import (
     COMMON_WORDS,
     LINES_KEPT,
     SHELL_COMMANDS,
+    any_line_keys,
+    header_keys,
     is_action,
     joined_lines,
     stripped_key,
@@ -139,3 +146,17 @@ def distinctive_keys(data: bytes | None, among: Set[str] | None = None) -> froze
 def _distinctive_keys(data: bytes) -> frozenset[str]:
     lines = [*(line.strip() for line in data.splitlines()), *joined_lines(data)]
     return frozenset(stripped_key(s) for s in lines if s and is_distinctive(s))
+
+
+def brought_back(old: bytes | None, new: bytes | None, telling: frozenset[str]) -> frozenset[str]:
+    """The keys of the writer's ``telling`` lines (:attr:`~gentle_hooks.policy.attribution.
+    WriterDelta.telling`) that a change ``old`` -> ``new`` of their path adds (``new`` holds
+    them, ``old`` does not) and that are distinctive there (rows D2-D4), a bare definition
+    header (:func:`~gentle_hooks.policy.linekeys.header_keys`) never: empty when the change
+    brings none of them back."""
+    if not new or not telling:
+        return frozenset()
+    added = (any_line_keys(new) - any_line_keys(old)) & telling
+    if not added:
+        return frozenset()
+    return added & distinctive_keys(new) - header_keys(new)

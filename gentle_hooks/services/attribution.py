@@ -99,10 +99,12 @@ def carried_by_change(
     entries: Sequence[WriterEntryRecord] | None = None,
 ) -> dict[str, Carried]:
     """:func:`carried` for many changes (keyed by commit id, ``""``: the change made here)
-    of ``entries`` (None: the live ones, and the expired ones whose writer blob is a new
-    blob of a change: expired content that came back) at once. Another worktree than an
-    entry's needs firmer evidence (``elsewhere``) unless it took it; a commit is made where
-    its recorded worktree says (hooks off: where it is judged)."""
+    of ``entries`` (None: the live ones, and the expired ones whose content came back: their
+    writer blob is a new blob of a change, or a change of their path adds one of their
+    distinctive writer lines, :func:`~gentle_hooks.policy.distinctive.brought_back`: a
+    patch of the work re-applied, an ignored copy put back) at once. Another worktree than
+    an entry's needs firmer evidence (``elsewhere``) unless it took it; a commit is made
+    where its recorded worktree says (hooks off: where it is judged)."""
     out = dict.fromkeys(changes, NOTHING)
     if led is None:
         return out
@@ -110,9 +112,14 @@ def carried_by_change(
     if not paths:
         return out
     live = led.live_entries() if entries is None else list(entries)
+    lined: set[int] = set()  # expired entries a change holds only by their distinctive lines
     if entries is None:  # expired work whose blob came back (a dropped stash restored)
         new = sorted({c.new_blob for cs in changes.values() for c in cs if c.new_blob})
-        live += led.expired_entries_of_blobs(new)
+        back = led.expired_entries_of_blobs(new)
+        seen = {e.id for e in back}
+        lines = [e for e in led.expired_entries_of_paths(paths) if e.id not in seen]
+        live += back + lines
+        lined = {e.id for e in lines}
     if not live:
         return out
     # imported here: only live writer work is compared (a push of recorded commits has none)
@@ -122,6 +129,7 @@ def carried_by_change(
         carries_row_across,
         holds_own_lines,
     )
+    from gentle_hooks.policy.distinctive import brought_back
     from gentle_hooks.services.across import AcrossIndex, path_change, renamed_changes
     from gentle_hooks.services.settle import (
         content_away,
@@ -137,7 +145,7 @@ def carried_by_change(
         return out
     # a change of a path with no entry of its own may hold another path's writer content
     # (a rename, a copy): every changed path is compared, against every entry
-    across = [e for es in by_path.values() for e in es if not e.binary]
+    across = [e for es in by_path.values() for e in es if not e.binary and e.id not in lined]
     relevant = {
         k: [c for c in cs if c.path in by_path or (across and c.new_blob)]
         for k, cs in changes.items()
@@ -171,6 +179,12 @@ def carried_by_change(
         for c in cs:
             change = renamed.get(c.path) or path_change(c, contents)
             for rec in by_path.get(c.path, []):
+                if rec.id in lined:  # ended work: only its distinctive lines bring it back
+                    d = rules[rec.id].delta
+                    if brought_back(change.old, change.new, d.added | d.telling):
+                        hold(key, rec, "A2")
+                        found.setdefault(key, []).append(rec)
+                    continue
                 elsewhere = rec.root not in makers[key] and (rec.id, key) not in took
                 row = carries_row(change, rules[rec.id], elsewhere=elsewhere)
                 if row in CONTENT_ROWS:
@@ -421,14 +435,17 @@ def expire_gone(
 
 
 def expiry_lines(expired: Sequence[WriterEntryRecord]) -> list[str]:
-    """One status line per path whose pending writer work expired."""
+    """One status line per path whose pending writer work expired: what was searched (the
+    path in every local version, :func:`expire_gone`), and that the work's distinctive
+    lines brought back are the writer's again (:func:`carried_by_change`)."""
     if not expired:
         return []
     from gentle_hooks.policy.shellwords import shown_path
 
     paths = [shown_path(p) for p in sorted({e.path for e in expired})]
     return [
-        f"pending writer work on {p} expired: its content is no longer in any worktree, "
-        "index, HEAD, unpushed commit or stash"
+        f"pending writer work on {p} expired: no worktree, index, HEAD, unpushed commit or "
+        "stash holds its content at that path (copies elsewhere, ignored ones too, are not "
+        "searched); its distinctive lines brought back are the writer's again"
         for p in paths
     ]

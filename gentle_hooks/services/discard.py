@@ -168,22 +168,21 @@ def _change_trees(repo: Repository) -> tuple[str, list[str]]:
 
 
 def came_back(repo: Repository, led: Ledger) -> list[WriterEntryRecord]:
-    """The expired entries whose writer blob this work tree's change holds again at their
-    path (the work tree as ``git add -A`` would stage it, or the index, against ``HEAD``):
-    the gates judge such a change the writer's (content decides), so a ``discard`` reaches
-    them.
+    """The expired entries this work tree's change carries again (the work tree as ``git
+    add -A`` would stage it, or the index, against ``HEAD``): their writer blob, or their
+    distinctive writer lines brought back
+    (:func:`~gentle_hooks.services.attribution.carried_by_change`). The gates judge such a
+    change the writer's (content decides), so a ``discard`` reaches them.
 
     Raises:
         GitError: git failed; StoreError: the ledger cannot be read.
     """
     base, trees = _change_trees(repo)
-    held = {
-        (c.path, c.new_blob) for tree in trees for c in repo.tree_delta(base, tree) if c.new_blob
-    }
-    if not held:
-        return []
-    blobs = sorted({b for _, b in held})
-    return [e for e in led.expired_entries_of_blobs(blobs) if (e.path, e.blob) in held]
+    found: dict[int, WriterEntryRecord] = {}
+    for tree in trees:
+        work = carried(repo, led, repo.tree_delta(base, tree))
+        found.update((e.id, e) for e in work.entries if e.state == "expired")
+    return [found[i] for i in sorted(found)]
 
 
 def carried_here(repo: Repository, led: Ledger, ids: Sequence[int]) -> set[int]:

@@ -289,8 +289,9 @@ def test_after_reset_hard_a_human_commit_passes_with_no_trailer(served: World) -
     r = w.git("commit", "-qam", "human: app")
     _passes_quietly(r)
     assert r.said == [
-        "gentle-hooks: pending writer work on src/app.py expired: its content is no longer in "
-        "any worktree, index, HEAD, unpushed commit or stash"
+        "gentle-hooks: pending writer work on src/app.py expired: no worktree, index, HEAD, "
+        "unpushed commit or stash holds its content at that path (copies elsewhere, ignored "
+        "ones too, are not searched); its distinctive lines brought back are the writer's again"
     ], r
     assert TRAILER not in _message(w)
     _passes_quietly(w.git("push", "origin"))

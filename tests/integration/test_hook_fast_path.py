@@ -278,7 +278,8 @@ def test_the_chained_hook_runs_once_on_either_path(tmp_path: Path, repo: Path) -
 def test_ended_writer_blobs_send_only_the_commits_that_stage_them_to_python(
     tmp_path: Path, repo: Path
 ) -> None:
-    """The idle sentinel lists the writer blobs of ended entries: a human commit that
+    """The idle sentinel lists the writer blobs of ended entries (and, after a tab, the
+    paths of expired and discarded ones): a human commit that
     stages none of them stays in ``sh``; one that stages one again (expired writer content
     restored) starts Python for pre-commit, which blocks it, as the plain hooks do."""
     fast, plain = _pair(tmp_path, repo, "ended")
@@ -293,7 +294,7 @@ def test_ended_writer_blobs_send_only_the_commits_that_stage_them_to_python(
             conn.execute("UPDATE writer_entry SET state = 'expired'")
         conn.close()
         Ledger.open(w.ledger).close()  # a writer opening the store settles the sentinel
-    assert Path(idle_path(fast.ledger)).read_text() == f"{blob}\n"
+    assert Path(idle_path(fast.ledger)).read_text() == f"{blob}\n\ttool.py\n"
     assert fast.commit("-m", "human") == plain.commit("-m", "human") == (0, [])
     assert fast.started() == []
     results = []

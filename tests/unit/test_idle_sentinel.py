@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gentle_hooks.ledger.location import idle_path, ledger_path
-from gentle_hooks.ledger.probe import escalation_waiting, writer_paths_touched
+from gentle_hooks.ledger.probe import ended_paths_in, escalation_waiting, writer_paths_touched
 from gentle_hooks.ledger.records import EscalationRecord, PendingMutation, WriterEntryRecord
-from gentle_hooks.ledger.schema import PENDING_SQL, SCHEMA_VERSION
+from gentle_hooks.ledger.schema import PENDING_SQL, SCHEMA_VERSION, sentinel_path_lines
 from gentle_hooks.ledger.store import Ledger
 
 ROOTS = ("/w/a", "/w/b")
@@ -153,3 +153,25 @@ def test_an_older_store_gets_its_sentinel_when_migrated(tmp_path: Path) -> None:
     conn.close()
     assert writer_paths_touched(str(tmp_path), lambda: list(PATHS)) is False  # migrates
     assert os.path.isfile(idle_path(path))
+
+
+def test_the_sentinel_lists_ended_paths_as_git_diff_raw_prints_them() -> None:
+    assert sentinel_path_lines("src/app.py") == b"\tsrc/app.py\n"
+    # git's default quoting (core.quotePath) and the unquoted form (quotePath false)
+    assert sentinel_path_lines("caf\u00e9.py") == b'\tcaf\xc3\xa9.py\n\t"caf\\303\\251.py"\n'
+    assert sentinel_path_lines('a"b.py') == b'\ta"b.py\n\t"a\\"b.py"\n'
+    # a control character is always quoted: no unquoted line (it would split the pattern)
+    assert sentinel_path_lines("a\tb.py") == b'\t"a\\tb.py"\n'
+
+
+def test_the_probe_finds_a_path_of_an_expired_entry(tmp_path: Path) -> None:
+    common = str(tmp_path)
+    path = ledger_path(common)
+    with Ledger.open(path) as led:
+        row = WriterEntryRecord(0, "/w/a", "x.py", "b" * 40, None, None, ("k",), (), False)
+        led.add_mutation(PendingMutation(root="/w/a", model="m", effort="low"), [row])
+        assert not ended_paths_in(common, lambda: ["x.py"])  # open: the live probe's
+        led.set_entry_state([e.id for e in led.live_entries()], "expired")
+    assert ended_paths_in(common, lambda: ["x.py", "y.py"])
+    assert not ended_paths_in(common, lambda: ["y.py"])
+    assert b"\tx.py\n" in Path(idle_path(path)).read_bytes()
