@@ -99,12 +99,15 @@ def open_gate(env: Mapping[str, str]) -> tuple[Repository, LoadedConfig]:
     return repo, load_config(repo.paths.toplevel, repo.gentle_config(), env)
 
 
-def block_lines(j: Judged, explain: bool = False, targets: Sequence[str] = ()) -> list[str]:
+def block_lines(
+    j: Judged, explain: bool = False, targets: Sequence[str] = (), again: Sequence[str] = ()
+) -> list[str]:
     """The lines that explain one blocked candidate: what is missing, why, the commands to
     run (labelled ``run:``/``prefix:``, :func:`gentle_hooks.report.fixes.steps`), then the
     candidate. Row ids are in the JSON decision, and in words' place only with ``explain``
     (``GENTLE_HOOKS_EXPLAIN`` set: a ``decision rows:`` line after the candidate).
-    ``targets``: every ref the block applies to (:func:`labelled`)."""
+    ``targets``: every ref the block applies to (:func:`labelled`); ``again``: the git
+    command the hook runs under, as typed (:func:`~gentle_hooks.hooks.decision.typed_again`)."""
     # only a block reads the fix commands' words (their imports cost a gate that passes)
     from gentle_hooks.report.base_text import empty_base_lines
     from gentle_hooks.report.discard_text import discard_lines
@@ -135,6 +138,7 @@ def block_lines(j: Judged, explain: bool = False, targets: Sequence[str] = ()) -
                     after=j.after,
                     at_top=True,
                     remote=j.remote,
+                    again=again,
                 )
             )
         )
@@ -262,12 +266,15 @@ def _conclude(
 
     explain = bool(env.get("GENTLE_HOOKS_EXPLAIN", "").strip())
     # a pushed commit is one judgement whatever the refs sending it: one block names them all
+    from gentle_hooks.hooks.decision import typed_again
+
+    again = typed_again(call.name)
     refs: dict[tuple[str, str, str | None], list[Judged]] = {}
     for j in blocked:
         refs.setdefault((j.label, j.result.candidate.identity, j.commit), []).append(j)
     for same in refs.values():
         targets = [j.target for j in same if j.target] if len(same) > 1 else []
-        lines.extend(block_lines(same[0], explain, targets))
+        lines.extend(block_lines(same[0], explain, targets, again))
     why = env.get("GENTLE_HOOKS_SKIP", "").strip()
     overridden = [(j.result, j.target) for j in blocked]
     if why:

@@ -22,6 +22,7 @@ from gentle_hooks.report.brief_fault_text import brief_fault_words, mixed_fault_
 from gentle_hooks.report.program_text import WRITER_CLI
 from gentle_hooks.report.program_text import program as program
 from gentle_hooks.report.range_text import UNSHALLOW
+from gentle_hooks.report.refuted_text import refuted_steps
 from gentle_hooks.report.shortfall_text import NO_RECEIPT as NO_RECEIPT
 from gentle_hooks.report.shortfall_text import PREFIX_NOTE as PREFIX_NOTE
 from gentle_hooks.report.shortfall_text import headline as headline
@@ -128,6 +129,7 @@ def steps(
     at_top: bool = False,
     writer: bool = False,
     remote: str = "",
+    again: Sequence[str] = (),
 ) -> list[Step]:
     """What to do about ``s`` for the candidate ``binding`` names, as labelled lines
     (:data:`LABELS`); every ``run`` line runs exactly as printed, and every command keeps
@@ -140,7 +142,12 @@ def steps(
     user is): the writer's report is named with ``--cwd`` that top (:func:`_at_top`).
     ``writer`` (implied by ``share``): the writer's lines name :data:`WRITER_CLI`; a line
     for here (the fetch of a note already on the remote) keeps :func:`program`. ``remote``:
-    the remote a pre-push judged the push to (:func:`to_remote`)."""
+    the remote a pre-push judged the push to (:func:`to_remote`). A re-run that disagreed
+    (``s.disagreements``) leaves only the ways :func:`refuted_steps` prints, ``again``
+    the git command the hook ran under (as typed; empty: not known)."""
+    if isinstance(s, SpotCheckShortfall) and s.disagreements:
+        committed = binding.projection is Projection.COMMITTED
+        return refuted_steps(s.disagreements, commit, share, again, committed)
     first: list[Step] = [(c.label, command_text(c)) for c in prepare]
     last: list[Step] = [(c.label, command_text(c)) for c in after]
     if last:
@@ -292,14 +299,6 @@ def _candidate_steps(
             )
         )
         out.append(("run", f"{gh} verify prepare{flags} --brief {path}"))
-        return out
-    if s.disagreements:
-        # A disagreement stays with this candidate: only a changed candidate, reported
-        # again and spot-checked again, can satisfy the requirement.
-        again = runnable(s.disagreements[-1].command)
-        out.append(("do", "fix the change (its own test fails), then report it again"))
-        out.append(("run", f"{gh} receipt run{here('.')} -- {again}"))
-        out.append(("run", f"{gh} spot-check{flags}"))
         return out
     if s.no_receipt:
         failed = [r for r in s.refused if r.standing.row == "S-failed"]
