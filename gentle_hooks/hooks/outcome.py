@@ -19,6 +19,7 @@ from gentle_hooks.config.load import LoadedConfig, load_config
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, Command, quoted
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.call import HookCall
+from gentle_hooks.policy.shortfall import VerifierShortfall
 from gentle_hooks.report.text import short
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
@@ -173,8 +174,10 @@ ASIDE_NOTE = (
 
 def changes_aside(repo: Repository, judged: Sequence[Judged]) -> Sequence[Judged]:
     """``judged`` with, for each blocked candidate bound to a commit that is not HEAD (the
-    push gate's ``commit``: its fix starts with ``git switch --detach``, which uncommitted
-    changes may stop) whose fix runs here, ``git stash push`` before its fix commands and
+    push gate's ``commit``) whose fix runs here and starts with ``git switch --detach``
+    (a verifier's run; a spot check runs in a worktree of the commit's own,
+    :func:`gentle_hooks.report.worktree_text.worktree_steps`), which uncommitted changes
+    may stop, ``git stash push`` before its fix commands and
     ``git stash pop`` after them when tracked files differ from HEAD. HEAD's own fix needs
     nothing set aside: ``receipt run --committed`` and ``spot-check --committed`` run in a
     temporary checkout of the commit when the work tree holds more. Unchanged (and no git
@@ -186,6 +189,7 @@ def changes_aside(repo: Repository, judged: Sequence[Judged]) -> Sequence[Judged
         and j.result.binding.projection is Projection.COMMITTED
         and j.commit is not None
         and not (j.prepare or j.after)
+        and any(isinstance(s, VerifierShortfall) for s in j.result.decision.shortfalls)
     ]
     if not wanted or not repo.has_dirty_tracked():
         return judged

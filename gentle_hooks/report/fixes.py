@@ -173,12 +173,13 @@ def _steps(
     switch: list[Step] = [("run", f"git switch --detach {commit}")] if commit else []
     # ``checkout -`` returns to a detached HEAD too (``switch -`` wants a branch)
     back: list[Step] = [("run", "git checkout -")] if commit else []
-    if commit and share and isinstance(s, SpotCheckShortfall) and not s.disagreements:
-        # the writer's report and its spot check, in a worktree of the commit's own
+    if commit and isinstance(s, SpotCheckShortfall):
+        # the writer's report and its spot check, in a worktree of the commit's own: a
+        # switch would stop at an untracked file the commit tracks, or at changes
         declared = runnable(s.declared[0]) if s.declared else None
         from gentle_hooks.report.worktree_text import worktree_steps
 
-        return worktree_steps(commit, gh, declared, report=s.no_receipt)
+        return worktree_steps(commit, gh, declared, report=s.no_receipt, share=share)
     if isinstance(s, (VerifierShortfall, SpotCheckShortfall)):
         core = _candidate_steps(s, binding, gh, at_top)
         ending = [*([("run", f"{gh} sync push")] if share else []), *back]
@@ -206,9 +207,9 @@ def _steps(
         *back,
         ("run", f"{gh} sync push"),
     ]
-    if commit and share:
-        # CI and the server cannot know the user's work tree (uncommitted changes stop a
-        # switch): the commit is verified in a linked worktree of its own, never touching it
+    if commit:
+        # uncommitted changes or an untracked file the commit tracks stop a switch: the
+        # commit is verified in a linked worktree of its own, never touching the user's
         from gentle_hooks.report.worktree_text import worktree_steps
 
         verify = worktree_steps(commit, gh)

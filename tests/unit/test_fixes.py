@@ -306,14 +306,18 @@ def test_the_path_line_runs_where_one_framework_is_absent(tmp_path: Path, shell:
     assert (ran.returncode, ran.stdout, ran.stderr) == (0, "copy-0 sync push\n", "")
 
 
-def test_a_commit_judged_by_the_local_push_gate_is_switched_to() -> None:
+def test_a_commit_judged_by_the_local_push_gate_is_checked_out_in_a_worktree() -> None:
+    # a switch stops at an untracked file the commit tracks (or at changes): the spot check
+    # runs in a worktree of the commit's own, and the clone's own records need no sync push
     got = steps(SPOT, COMMITTED, commit="c" * 40)
+    where = f'"$(git rev-parse --git-common-dir)/gentle-hooks/verify-{"c" * 12}"'
     assert got == [
-        ("where", f"with commit {'c' * 12} checked out"),
-        ("run", f"git switch --detach {'c' * 40}"),
-        ("run", "gentle-hook spot-check --committed"),
-        ("run", "git checkout -"),
+        ("do", f"check commit {'c' * 12} out in a worktree of its own (yours stays as it is)"),
+        ("run", f"git worktree add -q --detach {where} {'c' * 40}"),
+        ("run", f"gentle-hook spot-check --committed --cwd {where}"),
+        ("run", f"git worktree remove --force {where}"),
     ]
+    assert not any("switch" in t or "checkout -" in t for _, t in got)
 
 
 def test_step_lines_label_what_runs() -> None:
