@@ -44,7 +44,10 @@ def test_a_commit_block_prints_the_override_with_the_users_own_git_command() -> 
         "afresh",
     )
     assert got[2][0] == "otherwise"
-    line = "GENTLE_HOOKS_SKIP='a re-run of this change disagreed (flaky test?)' git commit -q -m 'writer change'"
+    line = (
+        "GENTLE_HOOKS_SKIP='a re-run of this change disagreed (flaky test?)' "
+        "git commit -q -m 'writer change'"
+    )
     assert got[3] == ("run", line)
     assert shlex.split(line) == [f"GENTLE_HOOKS_SKIP={SKIP_REASON}", *again]
     assert len(got) == 4
