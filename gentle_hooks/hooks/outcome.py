@@ -19,7 +19,6 @@ from gentle_hooks.config.load import LoadedConfig, load_config
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, Command, quoted
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.call import HookCall
-from gentle_hooks.policy.shortfall import VerifierShortfall
 from gentle_hooks.report.text import short
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
@@ -189,7 +188,15 @@ def changes_aside(repo: Repository, judged: Sequence[Judged]) -> Sequence[Judged
         and j.result.binding.projection is Projection.COMMITTED
         and j.commit is not None
         and not (j.prepare or j.after)
-        and any(isinstance(s, VerifierShortfall) for s in j.result.decision.shortfalls)
+    ]
+    if not wanted:
+        return judged
+    from gentle_hooks.policy.shortfall import VerifierShortfall  # only once something blocks
+
+    wanted = [
+        i
+        for i in wanted
+        if any(isinstance(s, VerifierShortfall) for s in judged[i].result.decision.shortfalls)
     ]
     if not wanted or not repo.has_dirty_tracked():
         return judged
