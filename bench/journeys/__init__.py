@@ -8,6 +8,8 @@
   retries, and classifies the block (:data:`.agent.CLASSES`);
 * :mod:`.catalog` — the journeys: each builds its fixture, proves its edge case from git,
   then lets the agent walk through;
+* :mod:`.refuted` — journeys of a change a re-run refuted (commit, push, CI) and of a push
+  whose commit tracks a file untracked here;
 * :mod:`.results` — the ``gentle-hooks.journeys/v1`` JSON document and the table.
 
 ``python bench/journeys.py`` runs them (``--fast`` the subset the test suite runs).

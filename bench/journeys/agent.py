@@ -257,6 +257,8 @@ class Agent:
     blocks: list[Block] = field(default_factory=list)
     #: The brief the agent writes once a block says its brief is at fault (empty: none).
     corrected_brief: str = ""
+    #: The run of a printed command that did the action itself (:func:`runs_action`).
+    _action_step: Step | None = None
 
     def attempt(
         self,
@@ -313,7 +315,11 @@ class Agent:
                 # a command runs where the block was printed, unless the block sends it to
                 # another clone (the journey's ``where``: the writer's)
                 placed = [(c, (where or cwd) if there else cwd) for c, there in way]
-                failed, recovered = self._run_all(placed, alts)
+                self._action_step = None
+                failed, recovered = self._run_all(placed, alts, action)
+                if not failed and self._action_step is not None:
+                    step = self._action_step  # a printed override ran the action itself
+                    break
                 step = self.sb.sh(cwd, action, who="writer", env=run_env)
                 if failed:
                     failed_ways.append(f"way {number} failed: {failed}")
@@ -336,16 +342,25 @@ class Agent:
         return step
 
     def _run_all(
-        self, cmds: list[tuple[str, Path]], alts: dict[str, list[str]] | None = None
+        self,
+        cmds: list[tuple[str, Path]],
+        alts: dict[str, list[str]] | None = None,
+        action: str = "",
     ) -> tuple[str, str]:
         """Run the printed commands in order, each in its directory (a failed one's printed
         ``or:`` alternatives next, until one works), in one shell: after a command that sets
         PATH, each runs after it (:data:`_SETS_PATH`): (why one failed, how one
-        self-recovered)."""
+        self-recovered). A command that is ``action`` itself with an environment set in
+        front (:func:`runs_action`: the recorded override) is kept in ``_action_step``: it
+        did the action, which is not run again."""
         recovered = ""
         shell = ""  # the commands that set PATH, run before each command after them
         for cmd, cwd in cmds:
             s = self.sb.sh(cwd, shell + cmd, who="agent")
+            if s.exit == 0 and action and runs_action(cmd, action):
+                # the override did the action: the block it prints, let through, is done
+                self._action_step = s
+                continue
             for alt in (alts or {}).get(cmd, []) if s.exit != 0 else []:
                 s = self.sb.sh(cwd, shell + alt, who="agent")
                 if s.exit == 0:
@@ -392,6 +407,23 @@ class Agent:
             block.why = f"{block.why}; got past only by: {'; '.join(manual)}"
             block.cls = "out_of_band"
         return step
+
+
+#: Environment assignments in front of a command (``NAME='value' ``), as a shell reads them.
+_ASSIGNMENTS = re.compile(r"""^(?:[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|[^\s'"]+)\s+)+""")
+
+
+def runs_action(cmd: str, action: str) -> bool:
+    """Whether a printed command is ``action`` itself with environment assignments in front
+    (the recorded override: ``GENTLE_HOOKS_SKIP='...' git commit -q -m '...'``): run, it did
+    the action."""
+    m = _ASSIGNMENTS.match(cmd)
+    if not m:
+        return False
+    try:
+        return shlex.split(cmd[m.end() :]) == shlex.split(action)
+    except ValueError:
+        return False
 
 
 def _by_design(block: Block, by_design: ByDesign | None, step: Step, ran: str = "") -> Step:

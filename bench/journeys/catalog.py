@@ -1198,4 +1198,5 @@ _BRIEF = """{
 }
 """
 from bench.journeys import handoffs as _handoffs  # noqa: E402,F401 (registers its journeys)
+from bench.journeys import refuted as _refuted  # noqa: E402,F401 (registers its journeys)
 from bench.journeys import ways_out as _ways_out  # noqa: E402,F401 (registers its journeys)

@@ -369,11 +369,25 @@ def sequencer_pick(env: Mapping[str, str]) -> bool:
     return bool(found) and b"commit" not in (found or ())
 
 
-def _nearest_git() -> list[bytes] | None:
-    """The arguments of the nearest ``git commit`` or sequencer process above this one
-    (through the hook script and the pre-commit framework); empty when the chain up to init
-    holds none; None where ``/proc`` does not tell (absent, an ancestor gone, or more than
-    six levels up)."""
+def invoking_git(verb: str) -> list[str] | None:
+    """The words the user typed for the nearest ``git`` process above this one whose
+    arguments hold ``verb`` (``commit``, ``push``): ``git`` then its arguments as given (a
+    ``-C DIR`` or ``-c KEY=VALUE`` before the verb included), so the same git command can
+    be printed again; None when no such process is found or ``/proc`` does not tell, and
+    for a sequencer's commit (:func:`sequencer_pick`: its arguments are git's, not the
+    user's)."""
+    found = _nearest_git(frozenset({verb.encode()}))
+    if not found or _SEQUENCERS.intersection(found):
+        return None
+    words = found[1:-1] if found[-1] == b"" else found[1:]  # cmdline ends with a NUL
+    return ["git", *(a.decode("utf-8", "surrogateescape") for a in words)]
+
+
+def _nearest_git(verbs: frozenset[bytes] = frozenset({b"commit"})) -> list[bytes] | None:
+    """The arguments of the nearest ``git`` process above this one holding one of ``verbs``
+    (``commit``), or a sequencer's (through the hook script and the pre-commit framework);
+    empty when the chain up to init holds none; None where ``/proc`` does not tell (absent,
+    an ancestor gone, or more than six levels up)."""
     pid = os.getppid()
     for _ in range(6):
         try:
@@ -384,7 +398,7 @@ def _nearest_git() -> list[bytes] | None:
         except OSError:
             return None
         is_git = bool(argv) and os.path.basename(argv[0]) == b"git"
-        if is_git and (b"commit" in argv or _SEQUENCERS.intersection(argv)):
+        if is_git and (verbs.intersection(argv) or _SEQUENCERS.intersection(argv)):
             return argv
         parent = stat.rsplit(b")", 1)[-1].split()
         if len(parent) < 2 or not parent[1].isdigit() or int(parent[1]) <= 1:

@@ -52,6 +52,23 @@ def then_run(hook: str) -> list[str]:
     return [CONCLUDE_MERGE] if hook == "pre-merge-commit" else []
 
 
+#: The git command each gate runs under (pre-merge-commit: none, its merge is concluded
+#: with :data:`CONCLUDE_MERGE` instead of run again).
+_VERB = {"pre-commit": "commit", "commit-msg": "commit", "pre-push": "push"}
+
+
+def typed_again(hook: str) -> list[str]:
+    """The git command ``hook`` runs under, as the user typed it (its arguments kept:
+    :func:`gentle_hooks.git.probe.invoking_git`), for a block's override line; empty when
+    it is not known (no ``/proc``, a sequencer's commit, a merge)."""
+    verb = _VERB.get(hook)
+    if verb is None:
+        return []
+    from gentle_hooks.git.probe import invoking_git
+
+    return invoking_git(verb) or []
+
+
 def output_format(env: Mapping[str, str]) -> tuple[str, str | None]:
     """(``text``, ``json`` or ``both``; a note when ``GENTLE_HOOKS_FORMAT`` holds another
     value, which then prints text)."""
@@ -68,14 +85,16 @@ def output_format(env: Mapping[str, str]) -> tuple[str, str | None]:
     return "text", note
 
 
-def _candidate(v: Verdict) -> dict[str, object]:
+def _candidate(v: Verdict, again: Sequence[str]) -> dict[str, object]:
     from gentle_hooks.report.fixes import reason, steps, way_one
 
     label, target, r, fix_note, commit, prepare, after = v
     cand, plan, d = r.candidate, r.plan, r.decision
     missing = []
     for s in d.shortfalls:
-        labelled = steps(s, r.binding, commit, prepare=prepare, after=after, at_top=True)
+        labelled = steps(
+            s, r.binding, commit, prepare=prepare, after=after, at_top=True, again=again
+        )
         first_way = way_one(labelled)
         run = [text for kind, text in first_way if kind == "run"]
         item: dict[str, object] = {"what": s.what.value, "why": reason(s), "run": run}
@@ -126,6 +145,7 @@ def decision_object(
     from gentle_hooks.report.fixes import override_words
 
     blocked = any(v[2].decision.blocked for v in judged)
+    again = typed_again(call.name) if exit_code else []
     decision = "blocked" if exit_code else ("let-through" if blocked else "allowed")
     return {
         "schema": SCHEMA,
@@ -135,7 +155,7 @@ def decision_object(
         "let_through": let_through,
         # words: the git command is theirs (a merge's is concluded with git commit)
         "override": override_words(call.name) if decision == "blocked" else None,
-        "candidates": [_candidate(v) for v in judged if v[2].decision.applies],
+        "candidates": [_candidate(v, again) for v in judged if v[2].decision.applies],
         # run after every candidate's steps, whichever way resolved them
         "then_run": then_run(call.name) if decision == "blocked" else [],
         "lines": list(lines),

@@ -99,12 +99,15 @@ def open_gate(env: Mapping[str, str]) -> tuple[Repository, LoadedConfig]:
     return repo, load_config(repo.paths.toplevel, repo.gentle_config(), env)
 
 
-def block_lines(j: Judged, explain: bool = False, targets: Sequence[str] = ()) -> list[str]:
+def block_lines(
+    j: Judged, explain: bool = False, targets: Sequence[str] = (), again: Sequence[str] = ()
+) -> list[str]:
     """The lines that explain one blocked candidate: what is missing, why, the commands to
     run (labelled ``run:``/``prefix:``, :func:`gentle_hooks.report.fixes.steps`), then the
     candidate. Row ids are in the JSON decision, and in words' place only with ``explain``
     (``GENTLE_HOOKS_EXPLAIN`` set: a ``decision rows:`` line after the candidate).
-    ``targets``: every ref the block applies to (:func:`labelled`)."""
+    ``targets``: every ref the block applies to (:func:`labelled`); ``again``: the git
+    command the hook runs under, as typed (:func:`~gentle_hooks.hooks.decision.typed_again`)."""
     # only a block reads the fix commands' words (their imports cost a gate that passes)
     from gentle_hooks.report.base_text import empty_base_lines
     from gentle_hooks.report.discard_text import discard_lines
@@ -135,6 +138,7 @@ def block_lines(j: Judged, explain: bool = False, targets: Sequence[str] = ()) -
                     after=j.after,
                     at_top=True,
                     remote=j.remote,
+                    again=again,
                 )
             )
         )
@@ -169,8 +173,10 @@ ASIDE_NOTE = (
 
 def changes_aside(repo: Repository, judged: Sequence[Judged]) -> Sequence[Judged]:
     """``judged`` with, for each blocked candidate bound to a commit that is not HEAD (the
-    push gate's ``commit``: its fix starts with ``git switch --detach``, which uncommitted
-    changes may stop) whose fix runs here, ``git stash push`` before its fix commands and
+    push gate's ``commit``) whose fix runs here and starts with ``git switch --detach``
+    (a verifier's run; a spot check runs in a worktree of the commit's own,
+    :func:`gentle_hooks.report.worktree_text.worktree_steps`), which uncommitted changes
+    may stop, ``git stash push`` before its fix commands and
     ``git stash pop`` after them when tracked files differ from HEAD. HEAD's own fix needs
     nothing set aside: ``receipt run --committed`` and ``spot-check --committed`` run in a
     temporary checkout of the commit when the work tree holds more. Unchanged (and no git
@@ -182,6 +188,15 @@ def changes_aside(repo: Repository, judged: Sequence[Judged]) -> Sequence[Judged
         and j.result.binding.projection is Projection.COMMITTED
         and j.commit is not None
         and not (j.prepare or j.after)
+    ]
+    if not wanted:
+        return judged
+    from gentle_hooks.policy.shortfall import VerifierShortfall  # only once something blocks
+
+    wanted = [
+        i
+        for i in wanted
+        if any(isinstance(s, VerifierShortfall) for s in judged[i].result.decision.shortfalls)
     ]
     if not wanted or not repo.has_dirty_tracked():
         return judged
@@ -262,12 +277,15 @@ def _conclude(
 
     explain = bool(env.get("GENTLE_HOOKS_EXPLAIN", "").strip())
     # a pushed commit is one judgement whatever the refs sending it: one block names them all
+    from gentle_hooks.hooks.decision import typed_again
+
+    again = typed_again(call.name)
     refs: dict[tuple[str, str, str | None], list[Judged]] = {}
     for j in blocked:
         refs.setdefault((j.label, j.result.candidate.identity, j.commit), []).append(j)
     for same in refs.values():
         targets = [j.target for j in same if j.target] if len(same) > 1 else []
-        lines.extend(block_lines(same[0], explain, targets))
+        lines.extend(block_lines(same[0], explain, targets, again))
     why = env.get("GENTLE_HOOKS_SKIP", "").strip()
     overridden = [(j.result, j.target) for j in blocked]
     if why:

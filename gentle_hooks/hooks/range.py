@@ -24,6 +24,8 @@ from gentle_hooks.hooks.range_local import with_local_work
 from gentle_hooks.notes.codec import NOTES_REF
 from gentle_hooks.notes.sync import remote_notes_refs
 from gentle_hooks.notes.trust import load_trust
+from gentle_hooks.policy.selfcheck import Disagreement
+from gentle_hooks.policy.shortfall import SpotCheckShortfall
 from gentle_hooks.report import range_text
 from gentle_hooks.report.text import short
 from gentle_hooks.services.reverify import Claim, rerun_claims
@@ -276,9 +278,18 @@ def reverify_verdicts(
                 lines += [f"  | {t}" for t in r.output_tail]
             else:
                 lines.append(f"re-run agrees: {r.command!r} {r.observed}")
-        refuted = any(r.refuted for r in reruns)
+        refuted = tuple(
+            Disagreement(0, None, r.command, 0, r.exit_code) for r in reruns if r.refuted
+        )
         counted = any(r.ran and not r.refuted and r.exit_code == 0 for r in reruns)
         if not counted and not refuted:
             lines.append("no claimed spot check could be re-verified: blocked")
-        out.append(replace(v, blocked=refuted or not counted, reruns=tuple(lines)))
+        # a refuted claim is missing as a disagreeing re-run is: both results, its ways out
+        missing = (SpotCheckShortfall(v.result.plan.risk, disagreements=refuted),)
+        shortfalls = v.shortfalls + (missing if refuted else ())
+        out.append(
+            replace(
+                v, blocked=bool(refuted) or not counted, shortfalls=shortfalls, reruns=tuple(lines)
+            )
+        )
     return out

@@ -11,6 +11,8 @@ Room ``report``. Only this room turns policy values into words and shell command
 * :mod:`.discard_text` — the ``discard`` a block offers a human for work not in the change
 * :mod:`.brief_fault_text` — why a verify run failed only on its brief, in words
 * :mod:`.refusal_text` — why a receipt cannot count, and a failed re-run, in words
+* :mod:`.refuted_text` — a candidate a re-run refuted: both results, and the ways out that
+  can work (a changed change, the recorded override)
 * :mod:`.reason_words` — the native assessment's reason codes and signals in words
 * :mod:`.program_text` — how the user types the CLI in a printed command, and the
   framework's copy of it where `gentle-hook` is not on PATH

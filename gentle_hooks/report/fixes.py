@@ -22,6 +22,7 @@ from gentle_hooks.report.brief_fault_text import brief_fault_words, mixed_fault_
 from gentle_hooks.report.program_text import WRITER_CLI
 from gentle_hooks.report.program_text import program as program
 from gentle_hooks.report.range_text import UNSHALLOW
+from gentle_hooks.report.refuted_text import refuted_steps
 from gentle_hooks.report.shortfall_text import NO_RECEIPT as NO_RECEIPT
 from gentle_hooks.report.shortfall_text import PREFIX_NOTE as PREFIX_NOTE
 from gentle_hooks.report.shortfall_text import headline as headline
@@ -128,6 +129,7 @@ def steps(
     at_top: bool = False,
     writer: bool = False,
     remote: str = "",
+    again: Sequence[str] = (),
 ) -> list[Step]:
     """What to do about ``s`` for the candidate ``binding`` names, as labelled lines
     (:data:`LABELS`); every ``run`` line runs exactly as printed, and every command keeps
@@ -140,7 +142,12 @@ def steps(
     user is): the writer's report is named with ``--cwd`` that top (:func:`_at_top`).
     ``writer`` (implied by ``share``): the writer's lines name :data:`WRITER_CLI`; a line
     for here (the fetch of a note already on the remote) keeps :func:`program`. ``remote``:
-    the remote a pre-push judged the push to (:func:`to_remote`)."""
+    the remote a pre-push judged the push to (:func:`to_remote`). A re-run that disagreed
+    (``s.disagreements``) leaves only the ways :func:`refuted_steps` prints, ``again``
+    the git command the hook ran under (as typed; empty: not known)."""
+    if isinstance(s, SpotCheckShortfall) and s.disagreements:
+        committed = binding.projection is Projection.COMMITTED
+        return refuted_steps(s.disagreements, commit, share, again, committed)
     first: list[Step] = [(c.label, command_text(c)) for c in prepare]
     last: list[Step] = [(c.label, command_text(c)) for c in after]
     if last:
@@ -166,12 +173,13 @@ def _steps(
     switch: list[Step] = [("run", f"git switch --detach {commit}")] if commit else []
     # ``checkout -`` returns to a detached HEAD too (``switch -`` wants a branch)
     back: list[Step] = [("run", "git checkout -")] if commit else []
-    if commit and share and isinstance(s, SpotCheckShortfall) and not s.disagreements:
-        # the writer's report and its spot check, in a worktree of the commit's own
+    if commit and isinstance(s, SpotCheckShortfall):
+        # the writer's report and its spot check, in a worktree of the commit's own: a
+        # switch would stop at an untracked file the commit tracks, or at changes
         declared = runnable(s.declared[0]) if s.declared else None
         from gentle_hooks.report.worktree_text import worktree_steps
 
-        return worktree_steps(commit, gh, declared, report=s.no_receipt)
+        return worktree_steps(commit, gh, declared, report=s.no_receipt, share=share)
     if isinstance(s, (VerifierShortfall, SpotCheckShortfall)):
         core = _candidate_steps(s, binding, gh, at_top)
         ending = [*([("run", f"{gh} sync push")] if share else []), *back]
@@ -199,9 +207,9 @@ def _steps(
         *back,
         ("run", f"{gh} sync push"),
     ]
-    if commit and share:
-        # CI and the server cannot know the user's work tree (uncommitted changes stop a
-        # switch): the commit is verified in a linked worktree of its own, never touching it
+    if commit:
+        # uncommitted changes or an untracked file the commit tracks stop a switch: the
+        # commit is verified in a linked worktree of its own, never touching the user's
         from gentle_hooks.report.worktree_text import worktree_steps
 
         verify = worktree_steps(commit, gh)
@@ -292,14 +300,6 @@ def _candidate_steps(
             )
         )
         out.append(("run", f"{gh} verify prepare{flags} --brief {path}"))
-        return out
-    if s.disagreements:
-        # A disagreement stays with this candidate: only a changed candidate, reported
-        # again and spot-checked again, can satisfy the requirement.
-        again = runnable(s.disagreements[-1].command)
-        out.append(("do", "fix the change (its own test fails), then report it again"))
-        out.append(("run", f"{gh} receipt run{here('.')} -- {again}"))
-        out.append(("run", f"{gh} spot-check{flags}"))
         return out
     if s.no_receipt:
         failed = [r for r in s.refused if r.standing.row == "S-failed"]

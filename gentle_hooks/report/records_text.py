@@ -19,6 +19,7 @@ from gentle_hooks.ledger.records import (
 )
 from gentle_hooks.policy.plan import Plan
 from gentle_hooks.policy.shellwords import shown
+from gentle_hooks.policy.shortfall import SpotCheckShortfall
 from gentle_hooks.report.fixes import reason, receipt_hints, step_lines, steps
 from gentle_hooks.report.program_text import program
 from gentle_hooks.values.ruled import without_rule_id
@@ -145,7 +146,10 @@ def render_status(s: StatusResult, explain: bool = False) -> str:
         lines.append("status: not delegated; the gate does not apply")
         lines.extend(f"note: {h}" for h in _own_hints(s))
         return "\n".join(lines)
-    lines.append("spot check: " + ("satisfied" if d.spot_check_satisfied else "MISSING"))
+    refuted = any(isinstance(m, SpotCheckShortfall) and m.disagreements for m in s.missing)
+    # an agreeing spot check after a disagreeing one changes nothing: the candidate is refuted
+    missing = "REFUTED (a re-run of this change disagreed)" if refuted else "MISSING"
+    lines.append("spot check: " + ("satisfied" if d.spot_check_satisfied else missing))
     lines.append(_verifier_line(r.plan, accepted))
     if s.satisfied:
         lines.append("status: satisfied")

@@ -13,11 +13,11 @@ from gentle_hooks.policy.shellwords import shown
 
 
 def disagreement_text(d: Disagreement) -> str:
-    """One disagreeing re-run: which spot check, which receipt and command, both results."""
-    return (
-        f"spot check #{d.spot_check_id} re-ran receipt #{d.receipt_id} ({shown(d.command)}): "
-        f"reported exit {d.reported_exit}, observed exit {d.observed_exit}"
-    )
+    """One disagreeing re-run: which spot check, which receipt and command, both results
+    (``a re-run of`` the command when the ids are not known: a note's, or CI's own)."""
+    who = f"spot check #{d.spot_check_id} re-ran" if d.spot_check_id else "a re-run of"
+    what = f"receipt #{d.receipt_id} ({shown(d.command)})" if d.receipt_id else shown(d.command)
+    return f"{who} {what}: reported exit {d.reported_exit}, observed exit {d.observed_exit}"
 
 
 def refusal_text(r: RefusedReceipt, declared: Sequence[str] = ()) -> str:

@@ -99,11 +99,12 @@ def path_steps(fix: Sequence[Step]) -> list[Step]:
 
 
 def worktree_steps(
-    commit: str, gh: str, declared: str | None = None, report: bool = True
+    commit: str, gh: str, declared: str | None = None, report: bool = True, share: bool = True
 ) -> list[Step]:
     """Verify ``commit`` in a linked worktree under the repository's common git directory
     (a name no earlier step made; each line runs from anywhere in the user's clone and
-    leaves the user's work tree, index and HEAD as they are), share the note, remove it.
+    leaves the user's work tree, index and HEAD as they are), share the note (``share``:
+    CI and a server read notes; a local pre-push reads the clone's own records), remove it.
     ``report``: no report that counts is recorded for it, so the writer makes one there:
     ``declared``, the declared verification command (shell words), else its own after a
     prefix."""
@@ -138,6 +139,6 @@ def worktree_steps(
         ("run", f"git worktree add -q --detach {where} {commit}"),
         *reported,
         ("run", f"{gh} spot-check --committed --cwd {where}"),
-        ("run", f"{gh} sync push"),
+        *([("run", f"{gh} sync push")] if share else []),
         ("run", f"git worktree remove --force {where}"),
     ]

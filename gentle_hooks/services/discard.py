@@ -144,7 +144,9 @@ def refusal(paths: Sequence[str]) -> str:
     return (
         f"{', '.join(shown_paths(paths))}: still holds the writer's change; a discard would "
         "not make it yours (the commit and push gates judge a change holding it the "
-        "writer's): verify it with the spot check the block names, or take it out with "
+        "writer's): verify it as the gate's block says (a change a re-run refuted is "
+        "changed, or let through with the recorded GENTLE_HOOKS_SKIP line the block prints), "
+        "or take it out with "
         f"`git restore --source=HEAD --staged --worktree -- {named}` (it drops every "
         "uncommitted change of them) and discard then"
     )

@@ -45,7 +45,9 @@ def test_a_discard_is_refused_while_the_writers_own_lines_are_here(served: World
     assert r.err.splitlines() == [
         "gentle-hook: error: src/app.py: still holds the writer's change; a discard would "
         "not make it yours (the commit and push gates judge a change holding it the "
-        "writer's): verify it with the spot check the block names, or take it out with "
+        "writer's): verify it as the gate's block says (a change a re-run refuted is "
+        "changed, or let through with the recorded GENTLE_HOOKS_SKIP line the block prints), "
+        "or take it out with "
         "`git restore --source=HEAD --staged --worktree -- ':(top,literal)src/app.py'` (it "
         "drops every uncommitted change of them) and discard then"
     ], r

@@ -163,3 +163,15 @@ def test_a_printed_line_that_sets_path_holds_for_every_way_of_its_block(tmp_path
     ran = [s.argv[-1] for s in agent.sb.steps if s.who == "agent"]
     set_path = 'PATH="$PWD/bin:$PATH"'
     assert ran == [set_path, f"{set_path}\nfalse", set_path, f"{set_path}\nonly-here"], ran
+
+
+def test_a_printed_override_that_runs_the_action_itself_completes_it() -> None:
+    from bench.journeys.agent import runs_action
+
+    action = "git commit -q -m 'writer change'"
+    skip = "GENTLE_HOOKS_SKIP='a re-run of this change disagreed (flaky test?)'"
+    assert runs_action(f"{skip} git commit -q -m 'writer change'", action)
+    assert runs_action(f'A=1 {skip} git commit -q -m "writer change"', action)
+    assert not runs_action(f"{skip} git commit -q -m other", action)
+    assert not runs_action("git commit -q -m 'writer change'", action)  # no override: a retry
+    assert not runs_action(f"{skip} gentle-hook spot-check", action)

@@ -50,9 +50,14 @@ def test_push_of_an_older_commit_with_a_file_changed_since_and_edited(native: Wo
     w.write("src/app.py", "def add(a, b):\n    return a + b  # v2, edited again\n")
     blocked = w.git("push", "origin", "main")
     assert blocked.code == 1, blocked
+    status = w.ok("status", "--porcelain")
     ran = paste_first_way(w, blocked.said, w.work, shlex.join(TOP_TEST))
-    assert ran[:2] == ["git stash push --quiet", f"git switch --detach {w.rev('HEAD~1')}"], ran
-    assert ran[-2:] == ["git checkout -", "git stash pop --index --quiet"], ran
+    # the commit is checked out in a worktree of its own: nothing set aside, no switch
+    where = f'"$(git rev-parse --git-common-dir)/gentle-hooks/verify-{w.rev("HEAD~1")[:12]}"'
+    assert ran[0] == f"git worktree add -q --detach {where} {w.rev('HEAD~1')}", ran
+    assert ran[-1] == f"git worktree remove --force {where}", ran
+    assert not any("stash" in c or "switch" in c for c in ran), ran
+    assert w.ok("status", "--porcelain") == status
     assert w.git("push", "origin", "main").code == 0
     assert "edited again" in (w.work / "src/app.py").read_text()
     assert w.ok("symbolic-ref", "--short", "HEAD").strip() == "main"
@@ -227,3 +232,30 @@ def test_ci_s_way_out_runs_in_a_framework_only_clone_after_its_path_line(native:
     w.ok(*fetch, cwd=ci)
     passed = w.gh("gate", "--range", "HEAD~1..HEAD", cwd=ci)
     assert passed.code == 0, passed
+
+
+def test_push_of_a_branch_tracking_a_file_untracked_here_is_checked_in_a_worktree(
+    native: World,
+) -> None:
+    """The pushed commit tracks a file this work tree holds untracked (not HEAD's): ``git
+    switch --detach`` would refuse to overwrite it, so the printed way checks the commit out
+    in a worktree of its own, pasted as printed, and the push then passes."""
+    w = native
+    w.ok("switch", "-q", "-c", "topic")
+    w.write("test_app.py", "print('tracked on topic')\n")
+    topic = w.unverified(V2)
+    w.ok("switch", "-q", "main")
+    w.write("test_app.py", "print('mine, untracked here')\n")
+    assert w.ok("status", "--porcelain", "--", "test_app.py") == "?? test_app.py\n"
+    switched = w.git("switch", "--detach", topic)  # the old way out: refused
+    assert switched.code != 0 and "untracked working tree files" in switched.err, switched
+    blocked = w.git("push", "origin", "topic")
+    assert blocked.code == 1, blocked
+    ran = paste_first_way(w, blocked.said, w.work, shlex.join(TOP_TEST))
+    assert ran[0].startswith("git worktree add -q --detach "), ran
+    assert ran[-1].startswith("git worktree remove --force "), ran
+    assert not any("switch" in c or "checkout" in c or "stash" in c for c in ran), ran
+    assert w.git("push", "origin", "topic").code == 0
+    assert w.ok("branch", "--show-current").strip() == "main"
+    assert (w.work / "test_app.py").read_text() == "print('mine, untracked here')\n"
+    assert w.ok("worktree", "list").count("\n") == 1

@@ -119,22 +119,26 @@ def test_root_commit_to_an_empty_remote(world: World) -> None:
 def test_a_blocked_commit_below_head_says_to_check_it_out_and_head_does_not(
     world: World,
 ) -> None:
-    """The fix of a blocked commit other than HEAD checks it out first and switches back
-    last; HEAD's own block carries no checkout (HEAD is read only when something is
+    """The fix of a blocked commit other than HEAD checks it out in a worktree of its own
+    first and removes it last (a switch would stop at an untracked file the commit
+    tracks); HEAD's own block carries no checkout (HEAD is read only when something is
     blocked)."""
     first = world.unverified(V2, "writer: first")
     second = world.unverified("def add(a, b):\n    return a + b  # v3\n", "writer: second")
     r = world.git("push", "origin", "main")
     assert r.code == 1, r
     text = "\n".join(r.said)
-    # the checkout is a command of its own, run first; the switch back runs last
-    at = r.said.index(f"gentle-hooks:   with commit {first[:12]} checked out")
+    where = f'"$(git rev-parse --git-common-dir)/gentle-hooks/verify-{first[:12]}"'
+    at = r.said.index(
+        f"gentle-hooks:   check commit {first[:12]} out in a worktree of its own (yours stays "
+        "as it is)"
+    )
     assert r.said[at + 1 : at + 4] == [
-        f"gentle-hooks:   run: git switch --detach {first}",
-        "gentle-hooks:   run: gentle-hook spot-check --committed",
-        "gentle-hooks:   run: git checkout -",
+        f"gentle-hooks:   run: git worktree add -q --detach {where} {first}",
+        f"gentle-hooks:   run: gentle-hook spot-check --committed --cwd {where}",
+        f"gentle-hooks:   run: git worktree remove --force {where}",
     ]
-    assert f"git switch --detach {second[:12]}" not in text, text
+    assert "switch" not in text and f"verify-{second[:12]}" not in text, text
 
 
 def test_from_a_detached_head_the_printed_way_back_returns_to_it(world: World) -> None:
@@ -143,8 +147,9 @@ def test_from_a_detached_head_the_printed_way_back_returns_to_it(world: World) -
     world.ok("switch", "-q", "--detach", "HEAD")
     r = world.git("push", "origin", "HEAD:main")
     assert r.code == 1, r
-    at = r.said.index(f"gentle-hooks:   run: git switch --detach {first}")
-    back = next(x for x in r.said[at:] if x.startswith("gentle-hooks:   run: git checkout"))
+    # the commit is checked out in a worktree of its own: HEAD stays where it is
+    at = next(i for i, x in enumerate(r.said) if "run: git worktree add" in x and first in x)
+    back = next(x for x in r.said[at:] if "run: git worktree remove" in x)
     for line in (r.said[at], back):  # the way there and back, exactly as printed
         done = world.run(["sh", "-c", line.split("run: ", 1)[1]])
         assert done.code == 0, (line, done)

@@ -305,17 +305,20 @@ def test_a_reported_command_is_rerun_with_sh_and_a_lie_blocks(cli: Cli, repo: Pa
     assert ok.code == 0  # agreed, but the earlier disagreement still blocks the candidate
     s = cli("status", cwd=repo)
     assert s.code == 0
-    assert "spot check: MISSING" in s.lines
+    assert "spot check: REFUTED (a re-run of this change disagreed)" in s.lines
     assert (
         "  missing: a spot check failed after the writer reported success: spot check #1 "
         "re-ran receipt #1 (exit 1): reported exit 0, observed exit 1"
     ) in s.lines
-    # runnable as printed once the change is fixed: exit is a shell builtin, so sh -c
-    at = s.lines.index("  fix the change (its own test fails), then report it again")
-    assert s.lines[at + 1 : at + 3] == [
-        "  run: gentle-hook receipt run -- sh -c 'exit 1'",
-        "  run: gentle-hook spot-check",
-    ]
+    # the disagreement stays with the candidate: no report or spot check of it is offered
+    # (the agreeing spot check above changed nothing), only a changed change or the override
+    assert (
+        "  this change is refuted, a re-run of it disagreed: the writer's report (receipt #1: "
+        "exit 1) said exit 0; its re-run (spot check #1) observed exit 1; both results are "
+        "recorded and stay with it, so no new report or spot check of the same change can "
+        "satisfy the gate"
+    ) in s.lines
+    assert not any(line.startswith("  run: ") for line in s.lines), s.lines
 
 
 def test_a_rerun_that_changes_the_candidates_files_does_not_count(cli: Cli, repo: Path) -> None:

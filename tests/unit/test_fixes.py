@@ -40,6 +40,7 @@ from gentle_hooks.report.fixes import (
     step_lines,
     steps,
 )
+from gentle_hooks.report.refuted_text import refuted_steps
 from gentle_hooks.report.worktree_text import GIT_SHARE_NOTES, PATH_LINE, PATH_WORDS, path_steps
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
@@ -131,24 +132,6 @@ STEPS = [
         id="spot-check-or-readback",
     ),
     pytest.param(
-        DISAGREED,
-        [
-            ("do", "fix the change (its own test fails), then report it again"),
-            ("run", "gentle-hook receipt run{f} -- pytest"),
-            ("run", "gentle-hook spot-check{f}"),
-        ],
-        id="spot-check-disagreed",
-    ),
-    pytest.param(
-        DISAGREED_SHELL,
-        [
-            ("do", "fix the change (its own test fails), then report it again"),
-            ("run", "gentle-hook receipt run{f} -- sh -c 'pytest -q && echo ok'"),
-            ("run", "gentle-hook spot-check{f}"),
-        ],
-        id="spot-check-disagreed-shell-line",
-    ),
-    pytest.param(
         NoValidNote(stale=False),
         [
             ("where", "here, when the note is on the remote but not fetched yet: fetch it"),
@@ -192,6 +175,25 @@ def test_steps(
         assert label in LABELS
         if label in ("run", "prefix", "or"):
             assert "<" not in text and ">" not in text, text  # nothing a shell would redirect
+
+
+@pytest.mark.parametrize("shortfall", [DISAGREED, DISAGREED_SHELL])
+@pytest.mark.parametrize(("binding", "flags"), BINDINGS)
+def test_a_refuted_candidate_is_offered_no_report_or_spot_check_of_itself(
+    shortfall: SpotCheckShortfall, binding: Binding, flags: str
+) -> None:
+    # a disagreement stays with the candidate: a report and spot check of it cannot satisfy
+    # the gate, so the steps are the refuted ones (words; the override when the git command
+    # is known), never a receipt run or spot-check line
+    for commit, share in ((None, False), ("c" * 40, False), ("c" * 40, True)):
+        got = steps(shortfall, binding, commit, share=share, again=("git", "commit", "-q"))
+        committed = binding.projection is Projection.COMMITTED
+        d = shortfall.disagreements
+        assert got == refuted_steps(d, commit, share, ("git", "commit", "-q"), committed)
+        runs = [t for label, t in got if label in ("run", "prefix", "or")]
+        assert not any("receipt run" in t or "spot-check" in t for t in runs), got
+    assert command(shortfall, binding) == ""
+    assert first_command(shortfall, binding) is None
 
 
 def test_a_commit_judged_elsewhere_is_checked_out_for_its_fix() -> None:
@@ -304,14 +306,18 @@ def test_the_path_line_runs_where_one_framework_is_absent(tmp_path: Path, shell:
     assert (ran.returncode, ran.stdout, ran.stderr) == (0, "copy-0 sync push\n", "")
 
 
-def test_a_commit_judged_by_the_local_push_gate_is_switched_to() -> None:
+def test_a_commit_judged_by_the_local_push_gate_is_checked_out_in_a_worktree() -> None:
+    # a switch stops at an untracked file the commit tracks (or at changes): the spot check
+    # runs in a worktree of the commit's own, and the clone's own records need no sync push
     got = steps(SPOT, COMMITTED, commit="c" * 40)
+    where = f'"$(git rev-parse --git-common-dir)/gentle-hooks/verify-{"c" * 12}"'
     assert got == [
-        ("where", f"with commit {'c' * 12} checked out"),
-        ("run", f"git switch --detach {'c' * 40}"),
-        ("run", "gentle-hook spot-check --committed"),
-        ("run", "git checkout -"),
+        ("do", f"check commit {'c' * 12} out in a worktree of its own (yours stays as it is)"),
+        ("run", f"git worktree add -q --detach {where} {'c' * 40}"),
+        ("run", f"gentle-hook spot-check --committed --cwd {where}"),
+        ("run", f"git worktree remove --force {where}"),
     ]
+    assert not any("switch" in t or "checkout -" in t for _, t in got)
 
 
 def test_step_lines_label_what_runs() -> None:

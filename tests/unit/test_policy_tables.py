@@ -21,6 +21,7 @@ from gentle_hooks.policy.review import (
     resolve_review_outcome,
 )
 from gentle_hooks.policy.selfcheck import Disagreement
+from gentle_hooks.policy.shortfall import SpotCheckShortfall
 from gentle_hooks.policy.vocabulary import (
     Effort,
     Missing,
@@ -473,11 +474,15 @@ def test_decision_row(native, escalated, done, applies, blocked, missing) -> Non
     assert d.blocked is blocked
     assert d.missing == missing
     assert len(reasons(d.shortfalls)) == len(fixes) == len(missing)
-    for item, fix in zip(missing, fixes, strict=True):
+    for item, fix, s in zip(missing, fixes, d.shortfalls, strict=True):
         expected = (
             "verify run --staged --brief" if item is Missing.VERIFIER else "spot-check --staged"
         )
-        assert expected in fix
+        if isinstance(s, SpotCheckShortfall) and s.disagreements:
+            # a refuted candidate is offered no spot check of itself (it cannot satisfy)
+            assert expected not in fix and "is refuted" in fix
+        else:
+            assert expected in fix
 
 
 def test_disagreement_names_both_results() -> None:

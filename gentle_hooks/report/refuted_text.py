@@ -1,0 +1,117 @@
+"""A candidate a recorded re-run refuted: the words, and the ways out that can work.
+
+Room ``report``. SPEC §5 "Decision": a disagreeing re-run is recorded and blocks, naming
+both results; it stays with the candidate, so a new report or spot check of the same
+change cannot satisfy the gate (:class:`~gentle_hooks.policy.shortfall.SpotCheckShortfall`
+``disagreements``), and these lines never offer one. The ways out are a changed change
+(a new candidate, verified afresh), or the recorded override (SPEC §5 "Overrides"): a
+``run:`` line with the git command the hook ran under when it is known, a concrete reason
+in it; under CI and a server's gate the override counts only where
+``gate.honour_overrides`` is set, and rewriting the branch without the commit is the way.
+Labelled lines as :func:`gentle_hooks.report.fixes.steps` returns them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gentle_hooks.policy.selfcheck import Disagreement
+from gentle_hooks.policy.shellwords import quote, shown
+
+#: The reason a printed override line records (a concrete one: the user may edit it).
+SKIP_REASON = "a re-run of this change disagreed (flaky test?)"
+
+
+def both_results(d: Disagreement) -> str:
+    """The writer's reported result and the re-run's, in words (the receipt and spot
+    check named when their ids are known)."""
+    receipt = f"receipt #{d.receipt_id}: " if d.receipt_id else ""
+    check = f" (spot check #{d.spot_check_id})" if d.spot_check_id else ""
+    return (
+        f"the writer's report ({receipt}{shown(d.command)}) said exit {d.reported_exit}; "
+        f"its re-run{check} observed exit {d.observed_exit}"
+    )
+
+
+def override_line(again: Sequence[str]) -> str:
+    """``again`` (a git command's words, as typed) run with :data:`SKIP_REASON` in
+    ``GENTLE_HOOKS_SKIP``, quoted for a POSIX shell."""
+    from gentle_hooks.policy.shellwords import join
+
+    return f"GENTLE_HOOKS_SKIP={quote(SKIP_REASON)} {join(again)}"
+
+
+def refuted_steps(
+    disagreements: Sequence[Disagreement],
+    commit: str | None,
+    share: bool,
+    again: Sequence[str] = (),
+    committed: bool = False,
+) -> list[tuple[str, str]]:
+    """The lines for a candidate whose re-run disagreed (``disagreements``, non-empty).
+
+    Args:
+        commit: the commit a push, range or server gate judged (None: a staged or work-tree
+            candidate); share: the judge reads notes (CI, a server): no local override
+            line, the branch rewritten instead; again: the git command the block's hook ran
+            under, as typed (empty: not known, the override in words); committed: the
+            candidate is a commit (its change is amended, not committed again).
+    """
+    what = f"commit {commit[:12]}" if commit else "this change"
+    out = [
+        (
+            "do",
+            f"{what} is refuted, a re-run of it disagreed: {both_results(disagreements[-1])}; "
+            "both results are recorded and stay with it, so no new report or spot check of "
+            "the same change can satisfy the gate",
+        )
+    ]
+    if share and commit:
+        out.append(
+            (
+                "do",
+                "a later commit does not clear it: the way out is to rewrite the branch "
+                f"without commit {commit[:12]}, or with it changed (an interactive rebase "
+                "from its parent), verify the changed commit where it was written, and push "
+                "the rewritten branch",
+            )
+        )
+        out.append(
+            (
+                "do",
+                "when the failure is not the change's (a flaky test): a recorded "
+                "GENTLE_HOOKS_SKIP override counts here only where this gate honours "
+                "overrides (gate.honour_overrides, git config gentle.honourOverrides true: "
+                "the repository owner's decision; off by default)",
+            )
+        )
+        return out
+    amend = "amend the commit (git commit --amend)" if commit or committed else "commit again"
+    out.append(
+        (
+            "do",
+            "the way out: change the change (fix the code, or the test its re-run failed), "
+            f"stage it and {amend}: a changed change is a new candidate, reported and "
+            "spot-checked afresh",
+        )
+    )
+    reason = f"GENTLE_HOOKS_SKIP={quote(SKIP_REASON)}"
+    if not again:
+        out.append(
+            (
+                "do",
+                "or, when the failure is not the change's (a flaky test): let it through on "
+                f"purpose, recorded: run the same git commit or push with {reason} in its "
+                "environment",
+            )
+        )
+        return out
+    out.append(
+        (
+            "otherwise",
+            "when the failure is not the change's (a flaky test): let it through on purpose "
+            "(recorded: who, when, which candidate, why; edit the reason to say yours)",
+        )
+    )
+    out.append(("run", override_line(again)))
+    return out

@@ -1,0 +1,85 @@
+"""A refuted candidate's block: both results in words, and only ways out that can work."""
+
+from __future__ import annotations
+
+import shlex
+
+from gentle_hooks.policy.selfcheck import Disagreement
+from gentle_hooks.report.refusal_text import disagreement_text
+from gentle_hooks.report.refuted_text import SKIP_REASON, both_results, refuted_steps
+
+D = Disagreement(2, 1, "python3 -m pytest -q", 0, 1)
+#: A disagreement read from a note, or CI's own re-run: no ids.
+NOTE_D = Disagreement(0, None, "python3 -m pytest -q", 0, 1)
+
+REFUTED = (
+    "this change is refuted, a re-run of it disagreed: the writer's report (receipt #1: "
+    "python3 -m pytest -q) said exit 0; its re-run (spot check #2) observed exit 1; both "
+    "results are recorded and stay with it, so no new report or spot check of the same "
+    "change can satisfy the gate"
+)
+
+
+def test_both_results_are_named_with_their_ids_when_known() -> None:
+    assert both_results(D) == (
+        "the writer's report (receipt #1: python3 -m pytest -q) said exit 0; its re-run "
+        "(spot check #2) observed exit 1"
+    )
+    assert both_results(NOTE_D) == (
+        "the writer's report (python3 -m pytest -q) said exit 0; its re-run observed exit 1"
+    )
+    assert disagreement_text(NOTE_D) == (
+        "a re-run of python3 -m pytest -q: reported exit 0, observed exit 1"
+    )
+
+
+def test_a_commit_block_prints_the_override_with_the_users_own_git_command() -> None:
+    again = ["git", "commit", "-q", "-m", "writer change"]
+    got = refuted_steps([D], None, False, again)
+    assert got[0] == ("do", REFUTED)
+    assert got[1] == (
+        "do",
+        "the way out: change the change (fix the code, or the test its re-run failed), stage "
+        "it and commit again: a changed change is a new candidate, reported and spot-checked "
+        "afresh",
+    )
+    assert got[2][0] == "otherwise"
+    line = (
+        "GENTLE_HOOKS_SKIP='a re-run of this change disagreed (flaky test?)' "
+        "git commit -q -m 'writer change'"
+    )
+    assert got[3] == ("run", line)
+    assert shlex.split(line) == [f"GENTLE_HOOKS_SKIP={SKIP_REASON}", *again]
+    assert len(got) == 4
+
+
+def test_a_push_block_says_amend_and_keeps_the_push_arguments() -> None:
+    got = refuted_steps([D], "a" * 40, False, ["git", "push", "origin", "HEAD"], True)
+    assert got[0][1].startswith("commit aaaaaaaaaaaa is refuted, a re-run of it disagreed: ")
+    assert "stage it and amend the commit (git commit --amend)" in got[1][1]
+    assert got[-1] == (
+        "run",
+        "GENTLE_HOOKS_SKIP='a re-run of this change disagreed (flaky test?)' git push origin HEAD",
+    )
+
+
+def test_without_the_git_command_the_override_is_words() -> None:
+    got = refuted_steps([D], None, False, ())
+    assert [label for label, _ in got] == ["do", "do", "do"]
+    assert got[2][1] == (
+        "or, when the failure is not the change's (a flaky test): let it through on purpose, "
+        "recorded: run the same git commit or push with GENTLE_HOOKS_SKIP='a re-run of this "
+        "change disagreed (flaky test?)' in its environment"
+    )
+
+
+def test_ci_names_the_commit_and_the_rewrite_and_prints_no_local_override() -> None:
+    got = refuted_steps([NOTE_D], "b" * 40, True, ["git", "push"], True)
+    assert [label for label, _ in got] == ["do", "do", "do"]
+    assert got[1][1] == (
+        "a later commit does not clear it: the way out is to rewrite the branch without "
+        "commit bbbbbbbbbbbb, or with it changed (an interactive rebase from its parent), "
+        "verify the changed commit where it was written, and push the rewritten branch"
+    )
+    assert "gate.honour_overrides" in got[2][1]
+    assert not any("GENTLE_HOOKS_SKIP=" in t for _, t in got)
