@@ -403,7 +403,7 @@ def _verify_in(
         checks_env = {**room_env(env, *_pointers(bound)), **(plan.brief.env or {})}
         resolved = resolve_programs(plan.checks, checks_env.get("PATH", os.defpath), room.tree)
         ran = [x.path for p in resolved for x in p]  # an editable install imports the room's
-        checks_env, mapped = for_room(checks_env, ran, _pointers(bound)[2:], room.tree)
+        checks_env, mapped = for_room(checks_env, ran, bound.repo.worktree_paths(), room.tree)
         allowed = refuse_programs(
             resolved, plan.checks, _pointers(bound), room.path, allow_shared=shared
         )
