@@ -36,6 +36,8 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.cleanroom` — the verifier's clean room on disk
 * :mod:`.room_run` — a verify run's checks run in its clean room, observed
 * :mod:`.room_env` — the environment a verify run's checks get in its clean room
+* :mod:`.editable` — where an editable install makes Python import a work tree's code, and
+  the same places in a room or temporary checkout
 * :mod:`.carried` — the checks an earlier candidate of the change failed, re-run by a
   verify run of this one
 * :mod:`.room_programs` — which files a verify run's checks start, and whether they may

@@ -14,11 +14,14 @@ not hold — a virtual environment, ``node_modules``. Each of
 made available as a symbolic link to the work tree's folder (shared, not copied: a run
 that installs into it changes the user's). The links are removed before the checkout.
 
-Editable installs: a virtual environment linked in may hold an editable install of the
-user's work tree (a ``.pth`` line naming ``<work tree>/src``, or a setuptools
-``__editable___*_finder.py`` mapping a package to it). Python would import the work tree's
-copy, not the candidate's: each such place is put first on ``PYTHONPATH`` at the same path
-inside the checkout (:func:`editable_redirects`, :func:`run_env`), ahead of site-packages.
+Editable installs: a virtual environment linked in, or one outside the repository that the
+run's ``PATH`` or ``VIRTUAL_ENV`` reaches, may hold an editable install of one of the
+repository's work trees (a ``.pth`` line naming ``<work tree>/src``, a setuptools
+``__editable___*_finder.py`` mapping a package to it, an ``.egg-link``). Python would
+import that work tree's copy, not the candidate's: each such place is put first on
+``PYTHONPATH`` at the same path inside the checkout (:func:`editable_redirects`,
+:func:`env_redirects`, :func:`run_env`), ahead of site-packages; a place the candidate's
+tree does not hold is named in :attr:`Checkout.said`.
 
 Cleanup: the directory holds a ``lock`` file the running spot check keeps locked
 (``flock``) and, once locked, names in it its process id and the repository (common git
@@ -50,7 +53,16 @@ from gentle_hooks.git.checkout import (
     linked_trees,
     remove_checkout,
 )
+from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.git.repository import Repository
+from gentle_hooks.services.editable import (
+    Redirect,
+    import_places,
+    in_trees,
+    python_path,
+    site_dirs,
+    unheld,
+)
 from gentle_hooks.values.candidate import Candidate, Projection
 from gentle_hooks.values.frozen import frozen
 
@@ -70,26 +82,37 @@ class Checkout:
     Attributes:
         root: its work tree root; commit: the commit checked out (a dangling one for a
             staged or snapshot tree); linked: the dependency folders linked in, relative;
-            redirected: the places (relative to the root) an editable install in a linked
-            virtual environment imports from, which :func:`run_env` puts first on
-            ``PYTHONPATH`` inside the checkout.
+            redirected: the places (relative to a work tree's root) an editable install in a
+            linked or reached virtual environment imports from, which :func:`run_env` puts
+            first on ``PYTHONPATH`` inside the checkout; trees: the repository's work trees
+            (an entry of ``PYTHONPATH`` in one is mapped into the checkout); unheld: the
+            places of those the candidate's tree does not hold (Python still imports them
+            from the work tree).
     """
 
     root: str
     commit: str
     linked: tuple[str, ...]
     redirected: tuple[str, ...] = ()
+    trees: tuple[str, ...] = ()
+    unheld: tuple[str, ...] = ()
 
     @property
     def said(self) -> str:
         """`` (linked in: .venv; its editable install of src imports the checkout's)``, or
-        ``""`` when nothing was linked."""
-        if not self.linked:
-            return ""
-        line = f" (linked in: {', '.join(self.linked)}"
+        ``""`` when nothing was linked or redirected."""
+        parts = [f"linked in: {', '.join(self.linked)}"] if self.linked else []
         if self.redirected:
-            line += f"; its editable install of {', '.join(self.redirected)} imports the checkout's"
-        return line + ")"
+            whose = "its" if self.linked else "an"
+            parts.append(
+                f"{whose} editable install of {', '.join(self.redirected)} imports the checkout's"
+            )
+        if self.unheld:
+            parts.append(
+                f"an editable install imports {', '.join(self.unheld)} from your work tree: "
+                "the candidate's tree does not hold it"
+            )
+        return f" ({'; '.join(parts)})" if parts else ""
 
 
 def is_ours(path: str) -> bool:
@@ -279,114 +302,61 @@ def link_dependencies(work_root: str, checkout: str, extra: Sequence[str]) -> tu
     return tuple(linked)
 
 
-#: The most ``.pth``/finder files read in one linked virtual environment, and bytes of each.
-_PTH_FILES = 200
-_PTH_BYTES = 1 << 20
-
-
-def _under(path: str, root: str) -> str | None:
-    """``path`` relative to ``root`` (both real paths) when it is ``root`` or under it."""
-    if path == root:
-        return "."
-    return os.path.relpath(path, root) if path.startswith(root + os.sep) else None
-
-
-def _pth_places(name: str, site: str) -> list[str]:
-    """The directories a ``.pth`` file adds to ``sys.path`` (``site``'s rules: a line
-    starting with ``import`` runs code and adds nothing; a relative line is from ``site``)."""
-    places = []
-    for line in _read(name).splitlines():
-        line = line.rstrip()
-        if not line or line.startswith("#") or line.startswith(("import ", "import\t")):
-            continue
-        places.append(os.path.join(site, line))
-    return places
-
-
-def _finder_places(name: str) -> list[str]:
-    """The parent directories of the packages and modules a setuptools editable finder's
-    literal ``MAPPING = {"pkg": "/path/to/pkg"}`` names (nothing when it has none)."""
-    import ast
-
-    try:
-        tree = ast.parse(_read(name))
-    except (SyntaxError, ValueError):
-        return []
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == "MAPPING" for t in node.targets
-        ):
-            try:
-                mapping = ast.literal_eval(node.value)
-            except ValueError:
-                return []
-            if isinstance(mapping, dict):
-                return [os.path.dirname(v) for v in mapping.values() if isinstance(v, str)]
-    return []
-
-
-def _read(name: str) -> str:
-    try:
-        with open(name, "rb") as f:
-            return f.read(_PTH_BYTES).decode("utf-8", "replace")
-    except OSError:
-        return ""
-
-
 def editable_redirects(work_root: str, linked: Sequence[str]) -> tuple[str, ...]:
     """The places in the work tree (relative to ``work_root``; ``.`` for the root itself)
     that an editable install in one of the ``linked`` virtual environments (a folder with
     ``pyvenv.cfg``) puts on ``sys.path``, outside the linked folders themselves; in the
     order found, each once."""
-    import glob
+    venvs = [os.path.join(work_root, rel) for rel in linked]
+    venvs = [v for v in venvs if os.path.isfile(os.path.join(v, "pyvenv.cfg"))]
+    sites = site_dirs({"PATH": os.pathsep.join(os.path.join(v, "bin") for v in venvs)})
+    places = import_places(sites)
+    return tuple(r.rel for r in in_trees(places, [work_root], venvs))
 
-    root = os.path.realpath(work_root)
-    skip = tuple(os.path.realpath(os.path.join(work_root, rel)) for rel in linked)
-    found: list[str] = []
-    for rel in linked:
-        venv = os.path.join(work_root, rel)
-        if not os.path.isfile(os.path.join(venv, "pyvenv.cfg")):
-            continue
-        sites = glob.glob(os.path.join(glob.escape(venv), "lib", "python*", "site-packages"))
-        for site in sites:
-            names = sorted(glob.glob(os.path.join(glob.escape(site), "*.pth")))
-            finders = sorted(glob.glob(os.path.join(glob.escape(site), "__editable__*finder.py")))
-            places = [p for n in names[:_PTH_FILES] for p in _pth_places(n, site)]
-            places += [p for n in finders[:_PTH_FILES] for p in _finder_places(n)]
-            for place in places:
-                real = os.path.realpath(place)
-                inside = _under(real, root)
-                if inside is None or any(_under(real, s) is not None for s in skip):
-                    continue
-                if inside not in found:
-                    found.append(inside)
-    return tuple(found)
+
+def env_redirects(
+    trees: Sequence[str], root: str, linked: Sequence[str], env: Mapping[str, str]
+) -> tuple[Redirect, ...]:
+    """The places of the work trees ``trees`` that the interpreters ``env`` reaches
+    (``PATH``, ``VIRTUAL_ENV``, the user's site directory:
+    :func:`~gentle_hooks.services.editable.site_dirs`) import from editably, outside the
+    folders ``linked`` into the checkout from the work tree ``root``."""
+    skip = [os.path.join(root, rel) for rel in linked]
+    return in_trees(import_places(site_dirs(env)), trees, skip)
 
 
 def run_env(co: Checkout, env: Mapping[str, str]) -> dict[str, str]:
     """``env`` with ``co``'s editable-install places first on ``PYTHONPATH`` (inside the
-    checkout), and ``PYTHONPYCACHEPREFIX`` a directory of the checkout's own temporary
-    directory, outside its tree: Python then reads no ``__pycache__/*.pyc`` of the tree (a
-    stale one compiled with ``UNCHECKED_HASH`` would run in place of its source)."""
+    checkout), an entry ``env``'s ``PYTHONPATH`` has in one of the repository's work trees
+    mapped to the same place in the checkout, and ``PYTHONPYCACHEPREFIX`` a directory of
+    the checkout's own temporary directory, outside its tree: Python then reads no
+    ``__pycache__/*.pyc`` of the tree (a stale one compiled with ``UNCHECKED_HASH`` would
+    run in place of its source)."""
     out = dict(env)
     out["PYTHONPYCACHEPREFIX"] = os.path.join(os.path.dirname(co.root), PYCACHE)
-    if co.redirected:
-        first = [os.path.normpath(os.path.join(co.root, rel)) for rel in co.redirected]
-        rest = [p for p in out.get("PYTHONPATH", "").split(os.pathsep) if p]
-        out["PYTHONPATH"] = os.pathsep.join([*first, *rest])
+    kept = out.get("PYTHONPATH", "")
+    if co.redirected or kept:
+        out["PYTHONPATH"] = python_path(co.root, co.redirected, kept, co.trees)
     return out
 
 
 @contextlib.contextmanager
 def candidate_checkout(
-    repo: Repository, root: str, cand: Candidate, dependency_dirs: Sequence[str]
+    repo: Repository,
+    root: str,
+    cand: Candidate,
+    dependency_dirs: Sequence[str],
+    env: Mapping[str, str] | None = None,
 ) -> Iterator[Checkout]:
     """A temporary linked checkout of the candidate's exact tree, removed on exit (also on
     an exception, ``KeyboardInterrupt`` or ``SystemExit``).
 
     Args:
         repo / root: the repository and its work tree root (where dependency folders are);
-        cand: the candidate; dependency_dirs: ``verification.dependency_dirs``.
+        cand: the candidate; dependency_dirs: ``verification.dependency_dirs``; env: the
+        environment commands will run with there (default: this process's, scrubbed),
+        whose interpreters' editable installs of a work tree import the checkout's copy
+        (:func:`env_redirects`, :func:`run_env`).
 
     Raises:
         GitError: the commit or the checkout could not be made.
@@ -405,7 +375,15 @@ def candidate_checkout(
         commit = checkout_commit(repo, cand)
         add_checkout(repo, path, commit)
         linked = link_dependencies(root, path, dependency_dirs)
-        yield Checkout(path, commit, linked, editable_redirects(root, linked))
+        try:
+            trees = tuple(repo.worktree_paths())
+        except GitError:
+            trees = (root,)
+        found = env_redirects(trees, root, linked, scrubbed_env() if env is None else env)
+        own = editable_redirects(root, linked)
+        redirected = tuple(dict.fromkeys((*own, *(r.rel for r in found))))
+        missing = tuple(r.place for r in unheld(path, found))
+        yield Checkout(path, commit, linked, redirected, trees, missing)
     finally:
         try:
             if os.path.isdir(path):

@@ -70,7 +70,7 @@ from gentle_hooks.policy.selection import steers_discovery
 from gentle_hooks.policy.skipmarks import SKIP_MARK_ERE, SkipMark, skip_marks
 from gentle_hooks.policy.syspath import imported_names, module_files, path_dirs, shadowed
 from gentle_hooks.policy.testdirs import shadows_beside_tests
-from gentle_hooks.services.checkout import editable_redirects
+from gentle_hooks.services.checkout import editable_redirects, env_redirects
 from gentle_hooks.services.path_shadows import path_shadows
 from gentle_hooks.services.record import Bound
 from gentle_hooks.values.candidate import Candidate
@@ -205,7 +205,7 @@ def command_defined_by_change(
     naming a directory of the work tree ``root`` by its absolute path counts as that
     directory), sorted. ``in_checkout``: the re-run runs in a temporary checkout, where
     the places an editable install in one of the dependency folders (the defaults and
-    ``dependency_dirs``) names come first on ``PYTHONPATH``
+    ``dependency_dirs``) or reached by ``env`` names come first on ``PYTHONPATH``
     (:func:`~gentle_hooks.services.checkout.run_env`: a ``src/pytest.py`` the change adds
     then comes before the installed pytest).
 
@@ -217,7 +217,9 @@ def command_defined_by_change(
     run_dir = os.path.join(root, rel)
     # the folders a checkout links in (checkout.link_dependencies): those holding a venv
     deps = (*DEFAULT_DEPENDENCY_DIRS, *dependency_dirs)
-    places = editable_redirects(root, deps) if in_checkout else ()
+    # an editable install linked in, or reached on PATH (checkout.env_redirects)
+    found = [r.rel for r in env_redirects((root,), root, deps, env)] if in_checkout else []
+    places = dict.fromkeys((*editable_redirects(root, deps), *found)) if in_checkout else {}
     entries = [
         *(os.path.join(root, p) for p in places),
         *env.get("PYTHONPATH", "").split(os.pathsep),

@@ -119,7 +119,7 @@ def rerun_claims(
             runnable.append(c)
     if not runnable:
         return out
-    with candidate_checkout(repo, root, cand, dependency_dirs) as checkout:
+    with candidate_checkout(repo, root, cand, dependency_dirs, child_env) as checkout:
         run_with = run_env(checkout, child_env)
         for c in runnable:
             buffer = io.BytesIO()

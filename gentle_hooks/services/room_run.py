@@ -43,6 +43,7 @@ from gentle_hooks.services.cleanroom import (
     swap_in,
 )
 from gentle_hooks.services.defined import added_skip_marks, defined_by_change, discovery_steered
+from gentle_hooks.services.editable import tree_relative
 from gentle_hooks.services.record import Bound
 from gentle_hooks.services.room_bounds import SCRATCH, SCRATCH_CACHE, scratch_env
 from gentle_hooks.services.room_env import env_digest
@@ -264,9 +265,9 @@ def observe_all(
     logs: dict[str, bytes] = {}
     marks: tuple[SkipMark, ...] | None = None
     tree_paths: dict[str, str] | None = None
-    for n, (check, own) in enumerate(
-        zip(checks, defined_by_change(bound, checks, env), strict=True), 1
-    ):
+    # the room's own PYTHONPATH entries (an editable install's places) as the tree's
+    defined = defined_by_change(bound, checks, tree_relative(env, room.tree))
+    for n, (check, own) in enumerate(zip(checks, defined, strict=True), 1):
         if own:  # the writer's definition: not run (row C1-own)
             outcomes.append(Outcome(check, None, 0, None, error=_own_words(own), defined_by=own))
             continue

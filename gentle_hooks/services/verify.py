@@ -69,6 +69,7 @@ from gentle_hooks.services.cleanroom import (
     sweep_rooms,
 )
 from gentle_hooks.services.declared_suite import DECLARE_HOW, DeclaredSuite, declared_suite
+from gentle_hooks.services.editable import for_room
 from gentle_hooks.services.record import Binding, Bound, bind, open_store
 from gentle_hooks.services.room_bounds import check_room_parents
 from gentle_hooks.services.room_env import dropped_note, dropped_path, pointing_in, room_env
@@ -366,9 +367,8 @@ def run(
         check_room_parents(os.path.dirname(room.path))
         flags = bound.binding.words()
         check_room_brief(room, text, plan.brief_id, flags, brief_file)
-        check_room_root(room, bound.binding.words())
-        notes = check_room(bound.repo, room, bound.candidate, bound.binding.words())
-        notes = (*notes, *said)
+        check_room_root(room, flags)
+        notes = (*check_room(bound.repo, room, bound.candidate, flags), *said)
         return _verify_in(
             bound, plan, room, env, caller, started, notes, kept=True, shared=allow_shared
         )
@@ -376,9 +376,8 @@ def run(
     with stopped_cleanly():  # SIGTERM, SIGHUP: the room goes too
         room = make_room(bound.repo, bound.candidate, text, owned=not keep)
         try:
-            notes = said
             return _verify_in(
-                bound, plan, room, env, caller, started, notes, kept=keep, shared=allow_shared
+                bound, plan, room, env, caller, started, said, kept=keep, shared=allow_shared
             )
         finally:
             if not keep:
@@ -401,9 +400,10 @@ def _verify_in(
     settings = load_config(bound.root, bound.repo.gentle_config(), env).settings
     cand = bound.candidate
     with open_store(bound.repo) as led:  # a broken store fails before anything runs
-        checks_env = room_env(env, *_pointers(bound))
-        checks_env.update(plan.brief.env or {})
+        checks_env = {**room_env(env, *_pointers(bound)), **(plan.brief.env or {})}
         resolved = resolve_programs(plan.checks, checks_env.get("PATH", os.defpath), room.tree)
+        ran = [x.path for p in resolved for x in p]  # an editable install imports the room's
+        checks_env, mapped = for_room(checks_env, ran, bound.repo.worktree_paths(), room.tree)
         allowed = refuse_programs(
             resolved, plan.checks, _pointers(bound), room.path, allow_shared=shared
         )
@@ -454,6 +454,7 @@ def _verify_in(
                 observations=recorded_observations(outcomes, verdict),
             )
         )
+    notes = (*notes, *mapped)
     if any(o.selection == "P-operand" for o in outcomes):
         notes = (*notes, f"the full suite names part of the test tree: {DECLARE_HOW}")
     dropped = dropped_path(env, *_pointers(bound))

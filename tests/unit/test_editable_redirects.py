@@ -1,6 +1,9 @@
 """Rows of :func:`gentle_hooks.services.checkout.editable_redirects`: which places of the work
 tree an editable install in a linked virtual environment imports from (the temporary
-checkout puts the same places first on ``PYTHONPATH``)."""
+checkout puts the same places first on ``PYTHONPATH``), and of
+:mod:`gentle_hooks.services.editable`: the interpreters outside the repository a run
+reaches, the places their editable installs name in a work tree, and the same places in a
+room."""
 
 from __future__ import annotations
 
@@ -9,6 +12,13 @@ from pathlib import Path
 import pytest
 
 from gentle_hooks.services.checkout import Checkout, editable_redirects, run_env
+from gentle_hooks.services.editable import (
+    import_places,
+    in_trees,
+    python_path,
+    site_dirs,
+    tree_relative,
+)
 
 
 def _site(root: Path, venv: str = ".venv") -> Path:
@@ -61,3 +71,82 @@ def test_run_env_puts_the_checkouts_places_first() -> None:
     cache = {"PYTHONPYCACHEPREFIX": "/tmp/c/pycache"}  # outside the tree: no __pycache__ read
     assert env == {"PYTHONPATH": "/tmp/c/w/src:/tmp/c/w:/opt/x", "A": "1", **cache}
     assert run_env(Checkout("/tmp/c/w", "0" * 40, ()), {"A": "1"}) == {"A": "1", **cache}
+
+
+# --- services.editable: interpreters outside the repository --------------------------------
+
+
+def _venv(where: Path, system: bool = False) -> Path:
+    """A virtual environment's skeleton at ``where``; its site-packages."""
+    (where / "bin").mkdir(parents=True)
+    cfg = "home = /usr/bin\n" + ("include-system-site-packages = true\n" if system else "")
+    (where / "pyvenv.cfg").write_text(cfg)
+    site = where / "lib" / "python3.11" / "site-packages"
+    site.mkdir(parents=True)
+    return site
+
+
+def test_the_site_dirs_of_venvs_on_path_virtual_env_and_a_shebang(tmp_path: Path) -> None:
+    on_path, active, named = (_venv(tmp_path / n) for n in ("a", "b", "c"))
+    script = tmp_path / "tool"
+    script.write_text(f"#!{tmp_path / 'c' / 'bin' / 'python'}\nimport sys\n")
+    env = {"PATH": f"{tmp_path / 'a' / 'bin'}:relative/bin", "VIRTUAL_ENV": str(tmp_path / "b")}
+    assert site_dirs(env, [str(script)], user_site=False) == (
+        str(on_path),
+        str(active),
+        str(named),
+    )
+    assert site_dirs({"PATH": str(tmp_path / "nowhere")}) == ()
+
+
+def test_the_user_site_counts_only_with_the_users_home(tmp_path: Path) -> None:
+    user = tmp_path / ".local" / "lib" / "python3.11" / "site-packages"
+    user.mkdir(parents=True)
+    assert site_dirs({"HOME": str(tmp_path)}) == (str(user),)
+    assert site_dirs({"HOME": str(tmp_path)}, user_site=False) == ()
+
+
+def test_an_annotated_setuptools_mapping_and_an_egg_link_are_read(tmp_path: Path) -> None:
+    """setuptools writes ``MAPPING: dict[str, str] = {...}``; a legacy install an
+    ``.egg-link`` whose first line is the project's directory."""
+    site = _venv(tmp_path / "v")
+    (site / "__editable___pkg_0_1_finder.py").write_text(
+        "MAPPING: dict[str, str] = {'pkg': '/r/src/pkg', 'mod': '/r/lib/mod.py'}\n"
+        "NAMESPACES: dict[str, list[str]] = {'ns': ['/r/ns/part']}\n"
+    )
+    (site / "old.egg-link").write_text("/r/legacy\n.\n")
+    places = [p for p, _ in import_places([str(site)])]
+    assert places == ["/r/src", "/r/lib", "/r/ns", "/r/legacy"]
+
+
+def test_a_place_maps_to_its_innermost_work_tree_once(tmp_path: Path) -> None:
+    outer, inner = tmp_path / "main", tmp_path / "main" / "wt" / "feat"
+    (inner / "src").mkdir(parents=True)
+    (outer / "src").mkdir(parents=True)
+    found = in_trees(
+        [(str(inner / "src"), "a.pth"), (str(outer / "src"), "b.pth"), ("/elsewhere", "c.pth")],
+        [str(outer), str(inner)],
+    )
+    assert [(r.tree, r.rel, r.source) for r in found] == [(str(inner), "src", "a.pth")]
+    assert in_trees([(str(outer / "src"), "b.pth")], [str(outer)], [str(outer / "src")]) == ()
+
+
+def test_python_path_puts_the_rooms_places_first_and_maps_the_kept_entries(
+    tmp_path: Path,
+) -> None:
+    tree = str(tmp_path / "w")
+    kept = f"lib:{tree}/vendor:/opt/x:{tree}/src"
+    assert python_path("/room/tree", ["src", "."], kept, [tree]) == (
+        "/room/tree/src:/room/tree:lib:/room/tree/vendor:/opt/x"
+    )
+    env = tree_relative({"PYTHONPATH": "/room/tree/src:lib:/opt/x", "A": "1"}, "/room/tree")
+    assert env == {"PYTHONPATH": "src:lib:/opt/x", "A": "1"}
+
+
+def test_a_checkout_says_what_it_redirected_and_what_it_cannot_hold() -> None:
+    co = Checkout("/tmp/c/w", "0" * 40, (), ("src",), ("/r",), ("/r/build/lib",))
+    assert co.said == (
+        " (an editable install of src imports the checkout's; an editable install imports "
+        "/r/build/lib from your work tree: the candidate's tree does not hold it)"
+    )
+    assert run_env(co, {"PYTHONPATH": "/r/extra"})["PYTHONPATH"] == "/tmp/c/w/src:/tmp/c/w/extra"

@@ -1,0 +1,316 @@
+"""Where an editable install makes Python import a work tree's code, and the same places
+in a room (SPEC §9: a verify run checks "the candidate's exact tree", and each criterion
+also on the base tree; §5 "Spot check": the re-run tests the candidate's tree).
+
+Room ``services``. An editable install (``pip install -e .``) leaves, in an interpreter's
+``site-packages``, a ``.pth`` line naming ``<work tree>/src``, a setuptools
+``__editable___*_finder.py`` whose ``MAPPING`` names each package's directory, or a legacy
+``*.egg-link``. Its virtual environment is often outside the repository (Poetry's and
+pipenv's default), so a check a room runs with that interpreter imports the work tree's
+copy, not the room's: a fixed work tree passes a broken candidate, a second worktree
+sharing the environment tests the other worktree's code, and the base and emptied runs of
+a criterion import the change from the work tree.
+
+* :func:`site_dirs` — without running anything, the ``site-packages`` directories the
+  interpreters a command may start read: each virtual environment whose ``bin`` is on
+  ``PATH`` or named by ``VIRTUAL_ENV`` or by a program's ``#!`` line (its base
+  installation's too with ``include-system-site-packages``), the installation of a
+  ``python3`` on ``PATH`` that is none, and the user's site directory under ``HOME``.
+* :func:`import_places` — the directories those files put on ``sys.path`` (or, for a
+  finder, the parent of each package it maps), with the file that names each.
+* :func:`in_trees` — those in one of the repository's work trees (main and linked), each
+  as a :class:`Redirect` relative to its work tree.
+* :func:`python_path` — ``PYTHONPATH`` with the same relative places inside a room first:
+  entries on ``PYTHONPATH`` precede site-packages ``.pth`` entries and setuptools' finders
+  (appended to ``sys.meta_path``), so Python imports the room's copy.
+* :func:`unheld` / :func:`unheld_note` — the places the room's tree does not hold (an
+  ignored ``build/`` directory), where Python still imports the work tree's copy, and the
+  line saying so.
+* :func:`for_room` — all of this for a verify room's checks; :func:`tree_relative` — their
+  ``PYTHONPATH`` as the rules reading a check's ``sys.path`` from its tree take it.
+
+Not followed: an interpreter reached only through a shim or wrapper script (pyenv's
+``shims/python3``), and ``import`` lines of ``.pth`` files (code, not places).
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from collections.abc import Iterable, Mapping, Sequence
+
+from gentle_hooks.values.frozen import frozen
+
+#: The most files of one kind read in one ``site-packages``, and bytes of each.
+_FILES = 200
+_BYTES = 1 << 20
+#: The interpreter names looked for in a ``PATH`` directory that is no virtual environment.
+_PYTHONS = ("python3", "python")
+
+
+@frozen
+class Redirect:
+    """One place an editable install imports from that is in a work tree of the repository.
+
+    Attributes:
+        place: its real path; tree: the work tree's real root it is in (the innermost, when
+            work trees nest); rel: ``place`` relative to ``tree`` (``.`` for the root);
+        source: the ``.pth``, finder or ``.egg-link`` file that names it.
+    """
+
+    place: str
+    tree: str
+    rel: str
+    source: str
+
+
+def site_dirs(
+    env: Mapping[str, str], programs: Sequence[str] = (), *, user_site: bool = True
+) -> tuple[str, ...]:
+    """The ``site-packages`` directories (real paths, each once, in the order found) of the
+    interpreters a command run with ``env`` may start (see the module docstring).
+
+    Args:
+        env: the command's environment (``PATH``, ``VIRTUAL_ENV``, ``HOME``).
+        programs: files the command starts (resolved), whose ``#!`` interpreter counts.
+        user_site: count ``HOME``'s ``.local/lib/python*/site-packages`` (False when the
+            command gets a fresh ``HOME``).
+    """
+    dirs = [d for d in env.get("PATH", "").split(os.pathsep) if os.path.isabs(d)]
+    venv = env.get("VIRTUAL_ENV", "")
+    if os.path.isabs(venv):
+        dirs.append(os.path.join(venv, "bin"))
+    dirs += [os.path.dirname(i) for i in map(_shebang, programs) if i]
+    found: list[str] = []
+    for d in dict.fromkeys(dirs):
+        top = os.path.dirname(d)
+        cfg = os.path.join(top, "pyvenv.cfg")
+        if os.path.isfile(cfg):
+            found += _prefix_sites(top)
+            home = _system_home(cfg)
+            if home:
+                found += _prefix_sites(os.path.dirname(os.path.realpath(home.rstrip("/"))))
+            continue
+        for name in _PYTHONS:
+            python = os.path.join(d, name)
+            if os.path.isfile(python):
+                found += _prefix_sites(os.path.dirname(os.path.dirname(os.path.realpath(python))))
+                break
+    home_dir = env.get("HOME", "")
+    if user_site and os.path.isabs(home_dir):
+        found += _globbed(home_dir, ".local", "lib", "python*", "site-packages")
+    real = (os.path.realpath(s) for s in found)
+    return tuple(s for s in dict.fromkeys(real) if os.path.isdir(s))
+
+
+def _prefix_sites(prefix: str) -> list[str]:
+    """An installation's (or virtual environment's) ``site-packages``/``dist-packages``;
+    for ``/usr`` also ``/usr/local``'s (Debian's pip installs there)."""
+    out = []
+    for p in (prefix, "/usr/local") if prefix == "/usr" else (prefix,):
+        for lib in ("lib", "lib64"):
+            out += _globbed(p, lib, "python*", "site-packages")
+            out += _globbed(p, lib, "python3*", "dist-packages")
+    return out
+
+
+def _globbed(base: str, *parts: str) -> list[str]:
+    return sorted(glob.glob(os.path.join(glob.escape(base), *parts)))
+
+
+def _system_home(cfg: str) -> str | None:
+    """``pyvenv.cfg``'s ``home`` when it says ``include-system-site-packages = true``."""
+    keys: dict[str, str] = {}
+    for line in _read(cfg).splitlines():
+        key, sep, value = line.partition("=")
+        if sep:
+            keys[key.strip().lower()] = value.strip()
+    if keys.get("include-system-site-packages", "").lower() != "true":
+        return None
+    home = keys.get("home", "")
+    return home if os.path.isabs(home) else None
+
+
+def _shebang(program: str) -> str | None:
+    """The absolute interpreter a script's ``#!`` line names (``env`` lines: none)."""
+    try:
+        with open(program, "rb") as f:
+            first = f.readline(4096)
+    except OSError:
+        return None
+    if not first.startswith(b"#!"):
+        return None
+    words = first[2:].decode("utf-8", "replace").split()
+    if not words or not words[0].startswith("/") or os.path.basename(words[0]) == "env":
+        return None
+    return words[0]
+
+
+def import_places(sites: Iterable[str]) -> list[tuple[str, str]]:
+    """(place, file naming it) for each directory the ``.pth`` files, setuptools editable
+    finders and ``.egg-link`` files of ``sites`` make Python import from (a finder's: the
+    parent of each package or module it maps; a ``.pth`` line starting with ``import``
+    runs code and adds nothing; a relative line is from its ``site-packages``)."""
+    out: list[tuple[str, str]] = []
+    for site in sites:
+        for name in _globbed(site, "*.pth")[:_FILES]:
+            out += [(p, name) for p in _pth_places(name, site)]
+        for name in _globbed(site, "__editable__*finder.py")[:_FILES]:
+            out += [(p, name) for p in finder_places(name)]
+        for name in _globbed(site, "*.egg-link")[:_FILES]:
+            lines = [x.strip() for x in _read(name).splitlines() if x.strip()]
+            if lines:
+                out.append((os.path.join(site, lines[0]), name))
+    return out
+
+
+def _pth_places(name: str, site: str) -> list[str]:
+    """The directories a ``.pth`` file adds to ``sys.path`` (``site``'s rules)."""
+    places = []
+    for line in _read(name).splitlines():
+        line = line.rstrip()
+        if not line or line.startswith("#") or line.startswith(("import ", "import\t")):
+            continue
+        places.append(os.path.join(site, line))
+    return places
+
+
+def finder_places(name: str) -> list[str]:
+    """The parent directories of the packages and modules a setuptools editable finder's
+    literal ``MAPPING`` (``MAPPING: dict[str, str] = {"pkg": "/path/to/pkg"}``, annotated
+    or not) and ``NAMESPACES`` name (nothing when it has neither)."""
+    import ast
+
+    try:
+        tree = ast.parse(_read(name))
+    except (SyntaxError, ValueError):
+        return []
+    out: list[str] = []
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets, value = [node.target], node.value
+        else:
+            continue
+        if not any(isinstance(t, ast.Name) and t.id in ("MAPPING", "NAMESPACES") for t in targets):
+            continue
+        try:
+            literal = ast.literal_eval(value)
+        except ValueError:
+            continue
+        if not isinstance(literal, dict):
+            continue
+        for v in literal.values():
+            for path in v if isinstance(v, list) else [v]:
+                if isinstance(path, str) and os.path.isabs(path):
+                    out.append(os.path.dirname(path.rstrip("/")))
+    return out
+
+
+def _read(name: str) -> str:
+    try:
+        with open(name, "rb") as f:
+            return f.read(_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def in_trees(
+    places: Iterable[tuple[str, str]], trees: Sequence[str], skip: Sequence[str] = ()
+) -> tuple[Redirect, ...]:
+    """The ``places`` (from :func:`import_places`) in one of the work trees ``trees``, each
+    once by its relative path, in the order found; none in one of ``skip`` (a room, a
+    folder linked into a checkout, whose copy is already the one imported)."""
+    roots = sorted({os.path.realpath(t) for t in trees if t}, key=len, reverse=True)
+    skipped = tuple(os.path.realpath(s) for s in skip if s)
+    out: dict[str, Redirect] = {}
+    for place, source in places:
+        real = os.path.realpath(place)
+        if any(under(real, s) is not None for s in skipped):
+            continue
+        for root in roots:  # innermost work tree first
+            rel = under(real, root)
+            if rel is not None:
+                out.setdefault(rel, Redirect(real, root, rel, source))
+                break
+    return tuple(out.values())
+
+
+def under(path: str, root: str) -> str | None:
+    """``path`` relative to ``root`` (both real paths) when it is ``root`` or under it."""
+    if path == root:
+        return "."
+    return os.path.relpath(path, root) if path.startswith(root.rstrip("/") + os.sep) else None
+
+
+def python_path(room: str, rels: Sequence[str], kept: str, trees: Sequence[str] = ()) -> str:
+    """``PYTHONPATH`` for a run in ``room`` (the candidate's tree): each of ``rels`` (places
+    relative to a work tree's root) inside it first, then each entry of ``kept`` (the
+    ``PYTHONPATH`` the run had), an absolute one in one of the work trees ``trees`` mapped
+    to the same place in the room; each once."""
+    first = [os.path.normpath(os.path.join(room, rel)) for rel in rels]
+    rest = []
+    for entry in (e for e in kept.split(os.pathsep) if e):
+        mapped = in_trees([(entry, "")], trees) if os.path.isabs(entry) else ()
+        rest.append(os.path.normpath(os.path.join(room, mapped[0].rel)) if mapped else entry)
+    return os.pathsep.join(dict.fromkeys([*first, *rest]))
+
+
+def unheld(room: str, redirects: Sequence[Redirect]) -> tuple[Redirect, ...]:
+    """The redirects whose place the room's tree ``room`` does not hold (no such
+    directory there): Python still imports those from the work tree."""
+    return tuple(r for r in redirects if not os.path.isdir(os.path.join(room, r.rel)))
+
+
+def unheld_note(missing: Sequence[Redirect]) -> str:
+    """One line naming the places of ``missing`` (:func:`unheld`) and what that means."""
+    shown = ", ".join(f"{r.place} ({r.source})" for r in missing[:3])
+    more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
+    return (
+        f"editable install: {shown}{more} is in your work tree but not in the candidate's "
+        "tree: a check importing from it tests your copy there, not the candidate's"
+    )
+
+
+def for_room(
+    env: Mapping[str, str],
+    programs: Sequence[str],
+    trees: Sequence[str],
+    room: str,
+    skip: Sequence[str] = (),
+) -> tuple[dict[str, str], tuple[str, ...]]:
+    """A verify room's checks' environment ``env`` (a fresh ``HOME``: no user site) with
+    the places of the work trees ``trees`` that the interpreters of ``env`` and
+    ``programs`` import from editably first on ``PYTHONPATH``, inside the room's tree
+    ``room`` (the same path for the candidate, base and emptied runs), and the lines for
+    the user: what was mapped, what the room's tree does not hold (:func:`unheld_note`)."""
+    redirects = in_trees(import_places(site_dirs(env, programs, user_site=False)), trees, skip)
+    if not redirects:
+        return dict(env), ()
+    rels = [r.rel for r in redirects]
+    out = {**env, "PYTHONPATH": python_path(room, rels, env.get("PYTHONPATH", ""), trees)}
+    first = redirects[0]
+    notes = [
+        f"editable install: {', '.join(rels)} of the room's tree first on PYTHONPATH "
+        f"({first.source} imports from your work tree {first.tree})"
+    ]
+    missing = unheld(room, redirects)
+    if missing:
+        notes.append(unheld_note(missing))
+    return out, tuple(notes)
+
+
+def tree_relative(env: Mapping[str, str], tree: str) -> dict[str, str]:
+    """``env`` with each absolute ``PYTHONPATH`` entry in ``tree`` made relative to it
+    (``<room>/tree/src``: ``src``), as the rules reading a check's ``sys.path`` from its
+    tree take them."""
+    value = env.get("PYTHONPATH")
+    if not value:
+        return dict(env)
+    root = os.path.realpath(tree)
+    entries = []
+    for e in value.split(os.pathsep):
+        rel = under(os.path.realpath(e), root) if os.path.isabs(e) else None
+        entries.append(e if rel is None else rel)
+    return {**env, "PYTHONPATH": os.pathsep.join(entries)}

@@ -1,0 +1,219 @@
+"""A project installed editable in a virtual environment outside the repository (Poetry's
+and pipenv's default; the README advises a venv outside the repository): the checks of a
+``verify run``, and a ``receipt run --staged``, import the candidate's copy, not the work
+tree's (SPEC §9: "the candidate's exact tree", each criterion "also runs on the base tree").
+
+The venv is real (``python -m venv``); its editable install is the files setuptools writes
+for ``pip install -e .`` (``__editable__.pkgx-0.1.pth`` naming ``<work tree>/src``, or the
+``__editable___pkgx_0_1_finder.py`` meta-path finder with an annotated ``MAPPING`` and the
+``.pth`` that installs it), written by hand: ``pip install -e`` needs a build backend from
+an index, which a test must not depend on. Git is real.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import commit_all, gh, git, write
+
+PYPROJECT = """[build-system]
+requires = ["setuptools>=61"]
+build-backend = "setuptools.build_meta"
+[project]
+name = "pkgx"
+version = "0.1"
+[tool.setuptools.packages.find]
+where = ["src"]
+"""
+BASE = "def add(a, b):\n    return a + b\n"
+FIXED = BASE + "\n\ndef mul(a, b):\n    return a * b\n"
+BUGGY = BASE + "\n\ndef mul(a, b):\n    return a + b\n"
+
+BRIEF: dict[str, Any] = {
+    "id": "mul-1",
+    "objective": "mul(a, b) returns the product",
+    "outputFormat": "a patch to src/pkgx/__init__.py",
+    "boundaries": ["read only"],
+    "stopCondition": "every check has run",
+    "successCriteria": [
+        {
+            "criterion": "mul(2, 3) is 6",
+            "run": "python3 -c 'from pkgx import mul; assert mul(2, 3) == 6'",
+        }
+    ],
+    "negativeTests": [
+        {
+            "criterion": "mul no longer adds",
+            "run": 'python3 -c \'import pkgx; m = getattr(pkgx, "mul", None); '
+            "assert m is None or m(2, 3) == 5'",
+        }
+    ],
+    "fullSuite": "python3 -m unittest discover -s tests",
+}
+
+#: What setuptools 65 writes for ``pip install -e`` of a package it maps (trimmed to what
+#: imports: the finder appended to ``sys.meta_path``, after the path finders).
+FINDER = """from __future__ import annotations
+import sys
+from importlib.util import spec_from_file_location
+from pathlib import Path
+
+MAPPING: dict[str, str] = @MAPPING@
+NAMESPACES: dict[str, list[str]] = {}
+
+
+class _EditableFinder:  # MetaPathFinder
+    @classmethod
+    def find_spec(cls, fullname, path=None, target=None):
+        if fullname in MAPPING:
+            init = Path(MAPPING[fullname]) / "__init__.py"
+            return spec_from_file_location(fullname, init) if init.exists() else None
+        return None
+
+
+def install():
+    if not any(finder == _EditableFinder for finder in sys.meta_path):
+        sys.meta_path.append(_EditableFinder)
+"""
+
+
+def _project(root: Path) -> Path:
+    """A src-layout project ``pkgx`` with a unittest suite, its base committed."""
+    root.mkdir()
+    git(root, "init", "-q")
+    write(root / "pyproject.toml", PYPROJECT)
+    write(root / ".gitignore", "__pycache__/\n*.egg-info/\n.agents/\nbuild/\n")
+    write(root / "src" / "pkgx" / "__init__.py", BASE)
+    write(
+        root / "tests" / "test_add.py",
+        "import unittest\n\nfrom pkgx import add\n\n\nclass T(unittest.TestCase):\n"
+        "    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n",
+    )
+    commit_all(root, "base")
+    return root
+
+
+def _mul_test(root: Path) -> None:
+    write(
+        root / "tests" / "test_mul.py",
+        "import unittest\n\nfrom pkgx import mul\n\n\nclass T(unittest.TestCase):\n"
+        "    def test_mul(self):\n        self.assertEqual(mul(2, 3), 6)\n",
+    )
+
+
+def _venv(where: Path, src: Path, kind: str = "pth") -> Path:
+    """A virtual environment at ``where`` (outside the repository) with ``pkgx`` installed
+    editable from ``src``, as ``pip install -e`` leaves it."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(where)], check=True)
+    (site,) = where.glob("lib/python*/site-packages")
+    if kind == "pth":
+        (site / "__editable__.pkgx-0.1.pth").write_text(f"{src}\n")
+    else:
+        mapped = {"pkgx": str(src / "pkgx")}
+        (site / "__editable___pkgx_0_1_finder.py").write_text(
+            FINDER.replace("@MAPPING@", repr(mapped))
+        )
+        (site / "__editable__.pkgx-0.1.pth").write_text(
+            "import __editable___pkgx_0_1_finder; __editable___pkgx_0_1_finder.install()"
+        )
+    return where
+
+
+def _verify(cwd: Path, tmp: Path, venv: Path, *flags: str, code: int) -> dict[str, Any]:
+    """``verify run FLAGS --json`` in ``cwd`` with the venv first on PATH, rooms under
+    ``tmp/rooms``."""
+    brief = tmp / "brief.json"
+    brief.write_text(json.dumps(BRIEF), encoding="utf-8")
+    (tmp / "rooms").mkdir(exist_ok=True)
+    env = {
+        "TMPDIR": str(tmp / "rooms"),
+        "PATH": f"{venv / 'bin'}{os.pathsep}{Path(sys.executable).parent}{os.pathsep}"
+        f"{os.environ['PATH']}",
+    }
+    proc = gh(cwd, "verify", "run", *flags, "--brief", str(brief), "--json", env=env)
+    assert proc.returncode == code, proc.stdout + proc.stderr
+    data: dict[str, Any] = json.loads(proc.stdout)
+    return data
+
+
+def _exits(out: dict[str, Any]) -> list[tuple[str, int | None]]:
+    return [(o["kind"], o["exit_code"]) for o in out["outcomes"]]
+
+
+def test_a_staged_bug_fails_though_the_work_tree_is_fixed(tmp_path: Path) -> None:
+    """The staged candidate multiplies wrongly, the work tree (which the venv's editable
+    install imports) rightly: the room's checks observe the staged bug."""
+    work = _project(tmp_path / "w")
+    venv = _venv(tmp_path / "venv", work / "src")
+    write(work / "src" / "pkgx" / "__init__.py", BUGGY)
+    _mul_test(work)
+    git(work, "add", "-A")
+    write(work / "src" / "pkgx" / "__init__.py", FIXED)
+    out = _verify(work, tmp_path, venv, "--staged", code=1)
+    assert _exits(out) == [("criterion", 1), ("negative", 0), ("suite", 1)], out["outcomes"]
+    assert out["verdict"]["status"] == "fail"
+    assert any(n.startswith("editable install: src of the room's tree first") for n in out["notes"])
+
+
+def test_a_second_worktree_sharing_the_venv_tests_its_own_code(tmp_path: Path) -> None:
+    """The venv's editable install names the main work tree (fixed); a linked worktree's
+    candidate (buggy) is verified from there: its room imports its own copy."""
+    work = _project(tmp_path / "w")
+    venv = _venv(tmp_path / "venv", work / "src")
+    write(work / "src" / "pkgx" / "__init__.py", FIXED)
+    git(work, "worktree", "add", "-q", str(tmp_path / "w2"), "-b", "feat")
+    other = tmp_path / "w2"
+    write(other / "src" / "pkgx" / "__init__.py", BUGGY)
+    _mul_test(other)
+    out = _verify(other, tmp_path, venv, code=1)
+    assert _exits(out) == [("criterion", 1), ("negative", 0), ("suite", 1)], out["outcomes"]
+
+
+@pytest.mark.parametrize("kind", ["pth", "finder"])
+def test_a_criterion_on_a_new_function_observes_the_change(tmp_path: Path, kind: str) -> None:
+    """A criterion calling ``mul``, which the change adds, fails on the base and on the
+    emptied change (both import the room's copy), so it observes the change (row C4, not
+    C4-nothing) and the verdict passes."""
+    work = _project(tmp_path / "w")
+    venv = _venv(tmp_path / "venv", work / "src", kind)
+    write(work / "src" / "pkgx" / "__init__.py", FIXED)
+    _mul_test(work)
+    out = _verify(work, tmp_path, venv, code=0)
+    assert out["outcomes"][0]["row"] == "C4", out["outcomes"]
+    assert _exits(out) == [("criterion", 0), ("negative", 1), ("suite", 0)]
+    assert out["verdict"]["status"] == "pass"
+
+
+def test_a_place_the_candidates_tree_lacks_is_named(tmp_path: Path) -> None:
+    """An editable install importing from an ignored directory of the work tree (``build/``):
+    the room cannot hold it, and the run says so in one line."""
+    work = _project(tmp_path / "w")
+    (work / "build" / "lib").mkdir(parents=True)
+    venv = _venv(tmp_path / "venv", work / "build" / "lib")
+    write(work / "src" / "pkgx" / "__init__.py", FIXED)
+    out = _verify(work, tmp_path, venv, code=1)
+    (line,) = [n for n in out["notes"] if "not in the candidate's tree" in n]
+    assert line.startswith(f"editable install: {work / 'build' / 'lib'} (")
+    assert line.endswith("a check importing from it tests your copy there, not the candidate's")
+
+
+def test_receipt_run_staged_runs_the_staged_copy(tmp_path: Path) -> None:
+    """``receipt run --staged`` runs in a temporary checkout of the staged tree: the venv's
+    editable install of the work tree imports the checkout's copy there too."""
+    work = _project(tmp_path / "w")
+    venv = _venv(tmp_path / "venv", work / "src")
+    write(work / "src" / "pkgx" / "__init__.py", BUGGY)
+    git(work, "add", "-A")
+    write(work / "src" / "pkgx" / "__init__.py", FIXED)
+    env = {"PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}"}
+    check = "from pkgx import mul; assert mul(2, 3) == 6"
+    proc = gh(work, "receipt", "run", "--staged", "--", "python3", "-c", check, env=env)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "an editable install of src imports the checkout's" in proc.stdout + proc.stderr
