@@ -126,7 +126,7 @@ _DETERMINERS: Final = frozenset(
 #: The object of an act, right after its verb: a backticked command or quote (`` `` ``
 #: once masked), a ``file:line`` (its colon and lines included), a path or a file name.
 _OBJECT: Final = re.compile(
-    r"\s*(?:``|[\w./-]+:\d+(?:[-,:]\d+)*|(?:\.{0,2}/)?[\w.-]+(?:/[\w.-]+)+|[\w-]+(?:\.[\w-]+)+)"
+    r"\s*(?<![\w./-])(?:``|[\w./-]+:\d+(?:[-,:]\d+)*|(?:\.{0,2}/)?[\w.-]+(?:/[\w.-]+)+|[\w-]+(?:\.[\w-]+)+)"
 )
 _FILE_LINE_COLON: Final = re.compile(r"(?<=[\w.])(:\d+)+")
 
@@ -228,10 +228,12 @@ def _stopped(sentence: str, claim: str | None) -> bool:
 def _result_before(before: str) -> bool:
     """Whether the act's clause starts with its result, put before it behind a separator
     ("the loop does not check the budget: opened a.py:3")."""
-    found = re.fullmatch(r"(.*\w.*?)\s*(?::|--?|\u2014)\s*", _FILE_LINE_COLON.sub(" ", before))
-    if found is None or "``" in found.group(1):
+    text = _FILE_LINE_COLON.sub(" ", before).rstrip()
+    cut = len(text) - len(text.rstrip(":-\u2014"))
+    result = text[:-cut] if 0 < cut <= 2 else ""
+    if "``" in result:
         return False
-    return bool(new_words(found.group(1), None) - VERDICT_WORDS - {"step", "first", "then"})
+    return bool(new_words(result, None) - VERDICT_WORDS - {"step", "first", "then"})
 
 
 _SUBJECT_CUT: Final = re.compile(r"[,;:]|\bthen\b|\bbut\b|\band\b")
