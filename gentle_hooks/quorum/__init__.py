@@ -13,7 +13,8 @@ within the room, imports flow up this list:
   happened ("could not open", "did not run"), and what that counts as (rows
   ``F-missing``, ``F-errored``, ``F-unreproduced``, ``F-skipped``).
 * :mod:`.completed` — whether an upheld ``whatIChecked`` reports a completed observation
-  (an act in the past tense, naming its evidence, with a result, not stopped).
+  (an act of the verifier's own in the past tense, naming its evidence, with a result
+  beyond its object and beyond a restated verdict, not stopped).
 * :mod:`.grounds` — whether an upheld ``whatIChecked`` re-opened the cited evidence itself:
   a denied act, the finding read instead of its evidence, a command that checks nothing, or
   another file than the evidence names refutes (rows ``G-negated``, ``G-finding``,

@@ -9,15 +9,22 @@ absence of bad phrases: an upheld ``whatIChecked`` counts only when one of its s
 
 1. an act of the verifier's, in the past tense (:data:`PAST_ACTS`: opened, ran, re-ran,
    grepped, read, counted ...), or a command reported with what it gave (```grep ...``
-   printed 3``);
+   printed 3``); an act is the verifier's own when it has no subject ("Opened ...",
+   "Ran ...") or the first person ("I opened"), never when its subject is someone else
+   (:func:`act_subject`: "The miner opened", "A colleague ran", "Alice opened": seed 003
+   "Do not trust the miner's reading of it");
 2. stated as what happened: no condition, plan or queue governs it (:data:`PROSPECTIVE`:
    "If I opened ... I expect", "TODO", "next", "will", "queued" before the act in its
    clause); "ran out of time" is no act;
 3. naming what was opened or run (a ``file:line``, path, file name, backticked command,
    quote or number: :func:`~gentle_hooks.quorum.restatement.cited_evidence`);
-4. with a result after the act: a colon, dash or arrow followed by words, or a word of what
-   was seen (:data:`RESULT_WORDS`: found, showed, printed, returned, is, has, no ...), or
-   an act that is itself a result (found, saw, counted ...);
+4. with a result after the act's object (:func:`act_result`; the object is the first
+   ``file:line``, path, file name or backticked command after the verb, and the colon of
+   ``workflow.js:142`` is part of it): a colon, dash or arrow followed by words, a word of
+   what was seen (:data:`RESULT_WORDS`: found, showed, printed, returned, is, has, no ...)
+   or a quote of what is there, or an act that is itself a result (found, saw, counted
+   ...); a result that only restates a verdict (:data:`VERDICT_WORDS`: "LGTM", "the claim
+   holds", "looks good", "as claimed", "confirmed") is none;
 5. finished: the sentence does not say the run was stopped before it completed
    (:data:`STOPPED`: SIGKILL, exit 137, interrupted, aborted, ran out of time ...), unless
    the claim itself is about such a stop.
@@ -32,7 +39,7 @@ from __future__ import annotations
 import re
 from typing import Final, Literal
 
-from gentle_hooks.quorum.restatement import cited_evidence
+from gentle_hooks.quorum.restatement import cited_evidence, new_words
 
 Outcome = Literal["abstain", "refute"]
 
@@ -40,8 +47,9 @@ Outcome = Literal["abstain", "refute"]
 PROTECTED: Final = re.compile(
     r"`[^`]*`|\"[^\"]*\"|\u201c[^\u201d]*\u201d|\u2018[^\u2019]*\u2019|(?<!\w)'[^'\n]*'(?!\w)"
 )
-#: Sentence ends (a dot only before whitespace or the end: ``workflow.js`` is one word).
-_SENTENCE: Final = re.compile(r"[.!?](?=\s|$)|\n")
+#: Sentence ends (a dot only before whitespace or the end: ``workflow.js`` is one word; a
+#: line break after ``;``, ``:`` or ``,`` continues the sentence).
+_SENTENCE: Final = re.compile(r"[.!?](?=\s|$)|(?<![;:,\s])\s*\n")
 
 #: Acts of checking, in the past tense (``ran out`` of something is no act).
 PAST_ACTS: Final = re.compile(
@@ -90,6 +98,100 @@ STOPPED: Final = re.compile(
 )
 
 
+#: Words of a result that only restates a verdict ("LGTM", "the claim holds", "looks good",
+#: "as claimed", "confirmed"), beside :data:`~.restatement.FILLER_WORDS`: a result needs a
+#: word, number or quote beyond them.
+VERDICT_WORDS: Final = frozenset(
+    {"lgtm", "sgtm", "ack", "looks", "confirms", "confirming", "agrees", "agreeing", "matches"}
+    | {"stands", "expected", "described", "verdict", "support", "supports", "upholds"}
+    | {"reproducible", "verifiable", "accurate", "claimed", "proven", "proved", "approve"}
+    | {"approved", "approves"}
+)
+#: Third parties: an act whose subject is one of them is not the verifier's own.
+_ROLES: Final = re.compile(
+    r"(?:miner|author|writer|colleague|co-?worker|teammate|team|reviewer|maintainer|"
+    r"contributor|submitter|reporter|developer|dev|engineer|tester|auditor|analyst|user|"
+    r"someone|somebody|everyone|he|she|they|agent|subagent|model|bot|human|person|people|"
+    r"lead|manager|friend|expert|assistant|finder|coder|owner|others?)(?:s|es)?"
+)
+#: Words between a subject and its act that do not change whose act it is.
+_ADVERBS: Final = frozenset(
+    {"also", "then", "first", "already", "just", "again", "myself", "ourselves", "both"}
+    | {"next", "later", "once", "too", "even", "still", "all", "personally", "had", "have"}
+)
+_DETERMINERS: Final = frozenset(
+    {"the", "a", "an", "another", "my", "our", "his", "her", "their", "your", "some", "one"}
+    | {"this", "that", "other", "previous", "prior", "earlier", "original"}
+)
+#: The object of an act, right after its verb: a backticked command or quote (`` `` ``
+#: once masked), a ``file:line`` (its colon and lines included), a path or a file name.
+_OBJECT: Final = re.compile(
+    r"\s*(?<![\w./-])(?:``|[\w./-]+:\d+(?:[-,:]\d+)*|(?:\.{0,2}/)?[\w.-]+(?:/[\w.-]+)+|[\w-]+(?:\.[\w-]+)+)"
+)
+_FILE_LINE_COLON: Final = re.compile(r"(?<=[\w.])(:\d+)+")
+
+
+def act_subject(before: str, cased: str | None = None) -> str | None:
+    """The third party that performed an act, or None when the act is the verifier's own.
+
+    Args:
+        before: the case-folded text of the act's clause before its verb.
+        cased: the same text as written (a name is told by its capital), or None.
+
+    Returns:
+        The subject's words ("the miner", "a colleague", "the previous verifier",
+        "alice"): a role (:data:`_ROLES`: miner, author, writer, colleague, reviewer...),
+        a ``verifier`` other than this one, a noun after a determiner ("The/A/An <noun>"),
+        or a capitalised name right before the verb. None for no subject ("Opened ...",
+        "Ran ...") and for the first person ("I opened", "we ran").
+    """
+    found = before.split()
+    shown = (cased or "").split()
+    shown = shown if len(shown) == len(found) else []
+    while found and (found[-1] in _ADVERBS or (found[-1].endswith("ly") and len(found[-1]) > 3)):
+        found.pop()
+        shown = shown[:-1] if shown else shown
+    if not found or found[-1] in {"i", "we"}:
+        return None
+    last = found[-1].removesuffix("'s")
+    tail = found[-4:]
+    named = shown and shown[-1][:1].isupper() and shown[-1][1:].islower() and len(found) == 1
+    if _ROLES.fullmatch(last) or named:
+        return " ".join(found[-2:] if len(found) > 1 and found[-2] in _DETERMINERS else found[-1:])
+    if last == "verifier" and len(found) > 1 and found[-2] in _DETERMINERS - {"this"}:
+        return " ".join(found[-3:] if len(found) > 2 and found[-3] in _DETERMINERS else found[-2:])
+    for i, word in enumerate(tail[:-1]):
+        if word in _DETERMINERS and word != "this" and all(w.isalpha() for w in tail[i + 1 :]):
+            return " ".join(tail[i:])
+    return None
+
+
+def act_result(after: str, seeing: bool = False) -> bool:
+    """Whether ``after`` (the masked text after an act's verb, :func:`_masked`) holds a
+    result: past the act's object (:data:`_OBJECT`, unless the act is itself one of seeing,
+    ``seeing``), a separator, a word of :data:`RESULT_WORDS` or a quote, then a word,
+    number or quote beyond :data:`~.restatement.FILLER_WORDS` and :data:`VERDICT_WORDS`
+    (a ``file:line``'s colon is no separator)."""
+    rest = after
+    if not seeing:
+        found = _OBJECT.match(rest)
+        rest = rest[found.end() :] if found is not None else rest
+    rest = _FILE_LINE_COLON.sub(" ", rest)
+    quoted = "``" in rest
+    if seeing:
+        start = 0 if re.search(r"\w", rest) or quoted else -1
+    else:
+        marks = [m.start() for m in (_SEPARATOR.search(rest), RESULT_WORDS.search(rest)) if m]
+        marks += [rest.index("``")] if quoted else []
+        start = min(marks) if marks else -1
+    if start < 0:
+        return False
+    result = rest[start:]
+    if "``" in result or re.search(r"\d", _OBJECT.sub(" ", result)):
+        return True
+    return bool(new_words(_OBJECT.sub(" ", result), None) - VERDICT_WORDS)
+
+
 def protected_split(text: str, cut: re.Pattern[str]) -> list[str]:
     """``text`` cut at each match of ``cut`` outside quotes and backticked commands (a
     :data:`PROTECTED` span is never cut), each part stripped; parts of nothing but
@@ -108,11 +210,11 @@ def observation_sentences(text: str) -> list[str]:
     return protected_split(text, _SENTENCE)
 
 
-def _masked(sentence: str) -> str:
-    """The sentence case-folded, quotes and commands blanked to `` ` ` ``, contractions of
-    "not" expanded."""
-    text = PROTECTED.sub(" `` ", sentence.replace("\u2019", "'")).casefold()
-    text = re.sub(r"n't\b", " not", text)
+def _masked(sentence: str, fold: bool = True) -> str:
+    """The sentence case-folded (unless ``fold`` is False), quotes and commands blanked to
+    `` ` ` ``, contractions of "not" expanded."""
+    text = PROTECTED.sub(" `` ", sentence.replace("\u2019", "'"))
+    text = re.sub(r"n't\b", " not", text.casefold() if fold else text)
     return " ".join(text.split())
 
 
@@ -123,9 +225,27 @@ def _stopped(sentence: str, claim: str | None) -> bool:
     return not (claim and STOPPED.search(_masked(claim)) is not None)
 
 
-def _completed(sentence: str) -> bool:
-    """Points 1 to 4 of the module docstring for one sentence (not 5)."""
+def _result_before(before: str) -> bool:
+    """Whether the act's clause starts with its result, put before it behind a separator
+    ("the loop does not check the budget: opened a.py:3")."""
+    text = _FILE_LINE_COLON.sub(" ", before).rstrip()
+    cut = len(text) - len(text.rstrip(":-\u2014"))
+    result = text[:-cut] if 0 < cut <= 2 else ""
+    if "``" in result:
+        return False
+    return bool(new_words(result, None) - VERDICT_WORDS - {"step", "first", "then"})
+
+
+_SUBJECT_CUT: Final = re.compile(r"[,;:]|\bthen\b|\bbut\b|\band\b")
+
+
+def _completed(sentence: str, others: list[str] | None = None) -> bool:
+    """Points 1 to 4 of the module docstring for one sentence (not 5). An act with a
+    result whose subject is someone else (:func:`act_subject`) is appended to ``others``
+    ("the miner opened") and does not count."""
     text = _masked(sentence)
+    written = _masked(sentence, fold=False)
+    cased = written if len(written) == len(text) else None
     if not cited_evidence(sentence, None):
         return False
     if COMMAND_RESULT.search(sentence.replace("\u2019", "'").casefold()):
@@ -134,11 +254,15 @@ def _completed(sentence: str) -> bool:
         clause = re.split(r"[,;]|\bthen\b|\bbut\b|\band\b", text[: act.start()])[-1]
         if PROSPECTIVE.search(clause):
             continue
-        after = text[act.end() :]
-        if _SEEING.fullmatch(act.group(0)) and re.search(r"\w", after):
+        seeing = _SEEING.fullmatch(act.group(0)) is not None
+        if not act_result(text[act.end() :], seeing) and not _result_before(text[: act.start()]):
+            continue
+        before = _SUBJECT_CUT.split(text[: act.start()])[-1]
+        who = act_subject(before, cased[act.start() - len(before) : act.start()] if cased else None)
+        if who is None:
             return True
-        if _SEPARATOR.search(after) or RESULT_WORDS.search(after):
-            return True
+        if others is not None:
+            others.append(f"{who} {act.group(0)}")
     return False
 
 
@@ -149,11 +273,14 @@ def incomplete_reason(what_i_checked: str, claim: str | None) -> tuple[str, Outc
     Returns:
         ``("... (seed 003)", "abstain")`` when a sentence reports an act that was stopped
         before it completed and none completed; ``(..., "refute")`` when no sentence is an
-        observation at all (a plan, a condition, a queue, an act with no result).
+        observation at all (a plan, a condition, a queue, an act with no result), or the
+        only observations are someone else's acts ("The miner opened ...": ``"an act of
+        someone else's ('the miner opened'), not the verifier's own ..."``).
     """
     sentences = observation_sentences(what_i_checked)
     stopped = [s for s in sentences if _stopped(s, claim)]
-    if any(_completed(s) for s in sentences if s not in stopped):
+    others: list[str] = []
+    if any(_completed(s, others) for s in sentences if s not in stopped):
         return None
     if any(_completed(s) for s in stopped):
         first = " ".join(stopped[0].split())
@@ -162,6 +289,12 @@ def incomplete_reason(what_i_checked: str, claim: str | None) -> tuple[str, Outc
             f"the run did not complete ({first!r}): a stopped run produced no evidence, "
             "abstain (seed 003)",
             "abstain",
+        )
+    if others:
+        return (
+            f"an act of someone else's ({others[0]!r}), not the verifier's own (re-open the "
+            "evidence yourself and say what it showed): not evidence, refute (seed 003)",
+            "refute",
         )
     return (
         "no completed observation (say what you opened or ran, in the past tense, and what "

@@ -163,7 +163,7 @@ def test_brief_check_missing_file_exits_2(run: Any) -> None:
 # --- quorum tally ---------------------------------------------------------------------------
 
 
-def up(checked: str = "opened workflow.js:142") -> dict[str, Any]:
+def up(checked: str = "opened workflow.js:142: no cap") -> dict[str, Any]:
     return {"refuted": False, "reason": "reproduces", "whatIChecked": checked}
 
 
@@ -441,7 +441,7 @@ def test_tally_counts_copied_verdicts_once(run: Any, tmp_path: Path) -> None:
     assert (record["ruling"], record["tally"]["upheld"], record["duplicates"]) == (
         "PLAUSIBLE",
         1,
-        ["3 identical verdicts counted once: whatIChecked 'opened workflow.js:142'"],
+        ["3 identical verdicts counted once: whatIChecked 'opened workflow.js:142: no cap'"],
     )
     assert [v["verifier"] for v in record["votes"]] == ["v1"]
 
@@ -669,7 +669,7 @@ def test_tally_flags_a_too_fast_verdict(run: Any, tmp_path: Path) -> None:
 def test_tally_lens_diverse_stakes(run: Any, tmp_path: Path) -> None:
     """Seed 003 "Where failure modes differ in kind | 3, each with a different lens"."""
     same = [
-        {**up(f"opened workflow.js:{n}"), "lens": "correctness", "verifier": f"v{n}"}
+        {**up(f"opened workflow.js:{n}: no cap there"), "lens": "correctness", "verifier": f"v{n}"}
         for n in (1, 2, 3)
     ]
     a = write(tmp_path / "a.json", same)
@@ -691,7 +691,9 @@ def test_audit_cli(run: Any, tmp_path: Path) -> None:
     """Seed 003 "Sample two upheld findings and re-check them yourself"."""
     names = []
     for n in range(3):
-        a = write(tmp_path / f"v{n}.json", {**up(f"opened mod{n}.py:{n}"), "verifier": f"v{n}"})
+        a = write(
+            tmp_path / f"v{n}.json", {**up(f"opened mod{n}.py:{n}: no cap"), "verifier": f"v{n}"}
+        )
         r = run("quorum", "tally", a, "--claim", f"claim {n}", "--finding", f"F{n}", "--json")
         (tmp_path / f"t{n}.json").write_text(r.stdout, encoding="utf-8")
         names.append(f"t{n}.json")

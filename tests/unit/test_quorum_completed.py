@@ -27,6 +27,7 @@ NARRATIVE = "A finding whose evidence is a plausible narrative refutes"
 ERRORED = (
     "A verifier that errored, timed out, or returned a malformed verdict has produced no evidence"
 )
+OWN = "Independently re-open the cited evidence. Do not trust the miner's reading of it"
 
 
 def up(checked: str) -> dict[str, Any]:
@@ -96,6 +97,37 @@ NEVER_RAN: list[tuple[str, str, str, VoteKind]] = [
         "ran `grep -rn spawnAgent src`",
         VoteKind.REFUTED,
     ),
+    # the colon of file:line is part of what was opened, not what it showed
+    ("file-line-only", UPHOLD, "Opened scheduler.js:88", VoteKind.REFUTED),
+    ("file-line-only-pool", UPHOLD, "Opened pool.js:88", VoteKind.REFUTED),
+    ("file-line-range-only", UPHOLD, "read workflow.js:120-160", VoteKind.REFUTED),
+    # a result that restates a verdict is no observation
+    ("verdict-lgtm", UPHOLD, "Opened scheduler.js:88: LGTM", VoteKind.REFUTED),
+    ("verdict-claim-holds", UPHOLD, "Opened scheduler.js:88: the claim holds", VoteKind.REFUTED),
+    ("verdict-looks-good", UPHOLD, "Opened scheduler.js:88: looks good", VoteKind.REFUTED),
+    ("verdict-as-claimed", UPHOLD, "Opened pool.js:88: as claimed", VoteKind.REFUTED),
+    ("verdict-confirmed", UPHOLD, "Opened scheduler.js:88 and confirmed it", VoteKind.REFUTED),
+    ("verdict-saw-it", UPHOLD, "re-ran the check on scheduler.go:10 and saw it", VoteKind.REFUTED),
+]
+
+#: (id, an upheld whatIChecked reporting someone else's act, the subject the reason names).
+OTHERS_ACTS: list[tuple[str, str, str]] = [
+    ("miner", "The miner opened scheduler.js:88: the loop has no budget check", "the miner"),
+    ("author", "The author opened scheduler.js:88: the loop has no budget check", "the author"),
+    (
+        "colleague",
+        "A colleague opened scheduler.js:88: the loop has no budget check",
+        "a colleague",
+    ),
+    (
+        "previous-verifier",
+        "The previous verifier opened scheduler.js:88: the loop has no budget check",
+        "the previous verifier",
+    ),
+    ("writer-ran", "The writer ran `grep -n budget scheduler.js`: no match", "the writer"),
+    ("name", "Alice opened scheduler.js:88: the loop has no budget check", "alice"),
+    ("role-no-article", "Reviewer re-ran `grep -c spawn run.log`: 41", "reviewer"),
+    ("my-teammate", "My teammate already grepped pool.js:88: no cap there", "my teammate"),
 ]
 
 
@@ -114,8 +146,32 @@ def test_evidence_that_never_ran_or_never_finished_is_no_support(
     assert record.ruling != "CONFIRMED", (seed, record)
 
 
+@pytest.mark.parametrize(
+    ("checked", "who"), [r[1:] for r in OTHERS_ACTS], ids=[r[0] for r in OTHERS_ACTS]
+)
+def test_someone_elses_act_is_not_the_verifiers_own(checked: str, who: str) -> None:
+    """Seed 003: "Independently re-open the cited evidence. Do not trust the miner's reading
+    of it": an act whose subject is a third party is that party's reading, refuted, as "As
+    the miner says, ..." is."""
+    vote = classify_verdict(up(checked), CLAIM)
+    assert vote.vote == VoteKind.REFUTED, (OWN, vote)
+    assert (vote.overruled or "").startswith(f"an act of someone else's ('{who} "), vote
+    assert (vote.overruled or "").endswith("(seed 003)")
+    assert build_record([up(checked)], CLAIM).ruling == "REFUTED"
+    evidence = "scheduler.js:88 spawns agents in a loop with no budget check"
+    assert build_record([up(checked)], CLAIM, evidence=evidence).ruling == "REFUTED"
+
+
 #: Completed observations (past tense, what was opened or run, what it showed) still count.
 COMPLETED = [
+    "I opened scheduler.js:88: the loop has no budget check",
+    "Opened scheduler.js:88: the loop has no budget check",
+    "I also re-opened scheduler.js:88 myself: the loop has no budget check",
+    "Ran `grep -n budget scheduler.js`: no match",
+    "Opened app.py:12 `return html(x)`",
+    "The miner cites scheduler.js:88; I opened it: the loop has no budget check",
+    "opened  scheduler.js:88;\n loop has no budget check",
+    "Opened scheduler.js:88: it matches the claim, the loop at 142 passes no budget",
     "Opened workflow.js:142: the line is `for (t of tasks) spawn(t)`, no budget argument",
     "re-ran `grep -c 'spawned agent' run-2026-08-14.log`: 41",
     "I ran `grep -n cap pool.js` and found no match",

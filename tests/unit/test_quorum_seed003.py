@@ -251,7 +251,7 @@ def test_every_plausible_row_says_what_would_settle_it() -> None:
     [
         ([], 1, "Q1", "a verifier re-opens the cited evidence itself"),
         ([verdict(), verdict("read pool.js:90", refuted=True)], 1, "Q3", "one more verifier"),
-        ([verdict(), verdict("read a.py:1")], 3, "Q5", "1 more valid verdict(s): "),
+        ([verdict(), verdict("read a.py:1: no cap there")], 3, "Q5", "1 more valid verdict(s): "),
     ],
     ids=["Q1", "Q3", "Q5"],
 )
@@ -296,7 +296,7 @@ def test_lens_diverse_stakes_row() -> None:
 
 
 def _lensed(lens: str | None, n: int, refuted: bool = False) -> dict[str, Any]:
-    checked = f"re-ran check number {n} on scheduler.go:{n}0 and saw it"
+    checked = f"re-ran check number {n} on scheduler.go:{n}0 and saw no cap"
     return verdict(checked, refuted=refuted, **({"lens": lens} if lens else {}))
 
 
@@ -417,7 +417,9 @@ def test_a_record_hiding_its_too_fast_flag_is_refused() -> None:
 def _records() -> list[TallyRecord]:
     out = [
         build_record(
-            [verdict(f"opened mod{n}.py:{n}", verifier=f"v{n}")], f"claim {n}", finding=f"F{n}"
+            [verdict(f"opened mod{n}.py:{n}: no cap", verifier=f"v{n}")],
+            f"claim {n}",
+            finding=f"F{n}",
         )
         for n in range(5)
     ]
@@ -457,7 +459,7 @@ def test_audit_with_fewer_upheld_findings_samples_them_all() -> None:
 @given(st.integers(min_value=0, max_value=2**31), st.integers(min_value=0, max_value=6))
 def test_audit_sample_is_always_upheld_and_bounded(seed: int, upheld: int) -> None:
     records = [
-        build_record([verdict(f"opened m{n}.py:{n}")], f"claim {n}", finding=f"F{n}")
+        build_record([verdict(f"opened m{n}.py:{n}: no cap")], f"claim {n}", finding=f"F{n}")
         for n in range(upheld)
     ] + [build_record([], "claim none", finding="Z")]
     report = audit(records, seed)
