@@ -12,7 +12,13 @@ not hold — a virtual environment, ``node_modules``. Each of
 :data:`gentle_hooks.config.settings.DEFAULT_DEPENDENCY_DIRS` and of
 ``verification.dependency_dirs`` that exists in the work tree and not in the checkout is
 made available as a symbolic link to the work tree's folder (shared, not copied: a run
-that installs into it changes the user's). The links are removed before the checkout.
+that installs into it changes the user's). So is every other ignored file or directory of
+the work tree (``git ls-files --others --ignored --exclude-standard --directory``: a
+``.env`` the tests read, a generated ``_version.py``, build output), linked the same way
+(:func:`link_ignored`): never a tracked path (the candidate's own files stay the
+candidate's), never a directory holding a ``.git`` (another repository or worktree), never
+the repository's git directory or our ledger inside it. The links are removed before the
+checkout.
 
 Editable installs: a virtual environment linked in may hold an editable install of the
 user's work tree (a ``.pth`` line naming ``<work tree>/src``, or a setuptools
@@ -72,13 +78,15 @@ class Checkout:
             staged or snapshot tree); linked: the dependency folders linked in, relative;
             redirected: the places (relative to the root) an editable install in a linked
             virtual environment imports from, which :func:`run_env` puts first on
-            ``PYTHONPATH`` inside the checkout.
+            ``PYTHONPATH`` inside the checkout; ignored: the other ignored paths of the
+            work tree linked in (:func:`link_ignored`), relative, not named in :attr:`said`.
     """
 
     root: str
     commit: str
     linked: tuple[str, ...]
     redirected: tuple[str, ...] = ()
+    ignored: tuple[str, ...] = ()
 
     @property
     def said(self) -> str:
@@ -279,6 +287,47 @@ def link_dependencies(work_root: str, checkout: str, extra: Sequence[str]) -> tu
     return tuple(linked)
 
 
+#: The most ignored paths of the work tree linked into one checkout.
+IGNORED_LIMIT = 10000
+
+
+def link_ignored(repo: Repository, work_root: str, checkout: str) -> tuple[str, ...]:
+    """Link every ignored file or directory of the work tree (``repo``'s, rooted at
+    ``work_root``) the checkout lacks, as a symbolic link to the work tree's; the relative
+    paths linked, at most :data:`IGNORED_LIMIT`. Skipped: a path the checkout already has
+    (tracked there, or linked as a dependency folder), a directory holding a ``.git``,
+    anything in or holding the repository's git directories (the ledger is there), a path
+    that is no longer there. A listing git cannot give links nothing (the run then sees
+    only the dependency folders, as before).
+    """
+    try:
+        listed = repo.ignored_files()
+    except GitError:
+        return ()
+    gits = {os.path.realpath(d) for d in (repo.paths.git_dir, repo.paths.common_dir)}
+    linked = []
+    for entry in listed[:IGNORED_LIMIT]:
+        rel = entry.rstrip("/")
+        if not rel or rel.startswith("../") or ".." in rel.split("/"):
+            continue
+        source = os.path.join(work_root, rel)
+        target = os.path.join(checkout, rel)
+        if not os.path.lexists(source) or os.path.lexists(target):
+            continue
+        real = os.path.realpath(source)
+        if os.path.lexists(os.path.join(source, ".git")) or any(
+            _under(g, real) is not None or _under(real, g) is not None for g in gits
+        ):
+            continue
+        try:
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            os.symlink(real, target, target_is_directory=os.path.isdir(source))
+        except OSError:
+            continue
+        linked.append(rel)
+    return tuple(linked)
+
+
 #: The most ``.pth``/finder files read in one linked virtual environment, and bytes of each.
 _PTH_FILES = 200
 _PTH_BYTES = 1 << 20
@@ -396,7 +445,7 @@ def candidate_checkout(
     directory = tempfile.mkdtemp(prefix=PREFIX)
     lock = os.open(os.path.join(directory, LOCK), os.O_RDWR | os.O_CREAT, 0o600)
     path = os.path.join(directory, os.path.basename(root.rstrip("/")) or "checkout")
-    linked: tuple[str, ...] = ()
+    linked_all: tuple[str, ...] = ()
     try:
         fcntl.flock(lock, fcntl.LOCK_EX)
         # claimed: a sweep finding the lock free now knows this spot check is gone, and
@@ -405,11 +454,13 @@ def candidate_checkout(
         commit = checkout_commit(repo, cand)
         add_checkout(repo, path, commit)
         linked = link_dependencies(root, path, dependency_dirs)
-        yield Checkout(path, commit, linked, editable_redirects(root, linked))
+        ignored = link_ignored(repo, root, path)
+        linked_all = (*linked, *ignored)
+        yield Checkout(path, commit, linked, editable_redirects(root, linked), ignored)
     finally:
         try:
             if os.path.isdir(path):
-                remove(repo, path, linked)
+                remove(repo, path, linked_all)
         finally:
             os.close(lock)
             shutil.rmtree(directory, ignore_errors=True)
