@@ -55,3 +55,20 @@ def test_ignored_files_never_replace_the_candidates_tracked_ones(native: World) 
     r = w.gh("receipt", "run", "--staged", "--", *check)
     assert r.code == 0, r  # the staged src/app.py ran, not a link to the work tree's
     assert "temporary linked checkout of the staged tree" in r.err + r.out, r
+
+
+def test_a_failing_run_in_the_checkout_names_what_the_work_tree_has_besides(
+    native: World,
+) -> None:
+    w = native
+    _blocked_with_env(w)
+    reads_notes = (sys.executable, "-c", "open('notes.txt').read()")
+    r = w.gh("receipt", "run", "--staged", "--", *reads_notes)
+    assert r.code == 1, r
+    said = r.err + r.out
+    assert "the command failed in the staged tree" in said, r
+    assert "differs from it in notes.txt the run did not see" in said, r
+    assert "stage it or list it in .gitignore" in said, r
+    passing = w.gh("receipt", "run", "--staged", "--", *READS_ENV)
+    assert passing.code == 0, passing
+    assert "the command failed" not in passing.err + passing.out, passing
