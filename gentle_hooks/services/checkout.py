@@ -16,9 +16,10 @@ that installs into it changes the user's). So is every other ignored file or dir
 the work tree (``git ls-files --others --ignored --exclude-standard --directory``: a
 ``.env`` the tests read, a generated ``_version.py``, build output), linked the same way
 (:func:`link_ignored`): never a tracked path (the candidate's own files stay the
-candidate's), never a directory holding a ``.git`` (another repository or worktree), never
-the repository's git directory or our ledger inside it. The links are removed before the
-checkout.
+candidate's), never a file a test runner loads by name (an ignored ``conftest.py``
+would decide the re-run), never a directory holding a ``.git`` (another repository or
+worktree), never the repository's git directory or our ledger inside it. The links are
+removed before the checkout.
 
 Editable installs: a virtual environment linked in may hold an editable install of the
 user's work tree (a ``.pth`` line naming ``<work tree>/src``, or a setuptools
@@ -57,6 +58,7 @@ from gentle_hooks.git.checkout import (
     remove_checkout,
 )
 from gentle_hooks.git.repository import Repository
+from gentle_hooks.policy.runnerfiles import is_runner_loaded
 from gentle_hooks.values.candidate import Candidate, Projection
 from gentle_hooks.values.frozen import frozen
 
@@ -295,7 +297,10 @@ def link_ignored(repo: Repository, work_root: str, checkout: str) -> tuple[str, 
     """Link every ignored file or directory of the work tree (``repo``'s, rooted at
     ``work_root``) the checkout lacks, as a symbolic link to the work tree's; the relative
     paths linked, at most :data:`IGNORED_LIMIT`. Skipped: a path the checkout already has
-    (tracked there, or linked as a dependency folder), a directory holding a ``.git``,
+    (tracked there, or linked as a dependency folder), a file a test runner or the
+    interpreter loads by its name alone (an ignored ``conftest.py``, ``pytest.ini``,
+    ``*.pth``: :func:`~gentle_hooks.policy.runnerfiles.is_runner_loaded`; it would decide the
+    re-run, SPEC §5), a directory holding a ``.git``,
     anything in or holding the repository's git directories (the ledger is there), a path
     that is no longer there. A listing git cannot give links nothing (the run then sees
     only the dependency folders, as before).
@@ -308,8 +313,10 @@ def link_ignored(repo: Repository, work_root: str, checkout: str) -> tuple[str, 
     linked = []
     for entry in listed[:IGNORED_LIMIT]:
         rel = entry.rstrip("/")
-        if not rel or rel.startswith("../") or ".." in rel.split("/"):
+        if not rel or ".." in rel.split("/"):
             continue
+        if not entry.endswith("/") and is_runner_loaded(rel):
+            continue  # it would decide the re-run as much as the candidate's own files
         source = os.path.join(work_root, rel)
         target = os.path.join(checkout, rel)
         if not os.path.lexists(source) or os.path.lexists(target):
