@@ -67,6 +67,10 @@ def isolated_git(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
         "[advice]\n\tdetachedHead = false\n",
         encoding="utf-8",
     )
+    # the test runner's directory, not the one a test runs git in: a shell sets PWD where
+    # it runs (a test's ``sh -c`` line too); a subprocess given ``cwd=`` leaves a stale one,
+    # which a hook would take for the user typing ``git -C`` from outside (hooks.elsewhere)
+    monkeypatch.delenv("PWD", raising=False)
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))

@@ -192,8 +192,9 @@ class Sandbox:
         env: Mapping[str, str] | None = None,
         stdin: str | None = None,
     ) -> Step:
-        """Run one shell line in ``cwd`` (``sh -c``), recorded."""
-        return self._run(["sh", "-c", line], cwd, who, env, stdin)
+        """Run one shell line in ``cwd`` (``sh -c``), recorded, with ``PWD`` exported as an
+        interactive shell in ``cwd`` exports it (git keeps it for its hooks)."""
+        return self._run(["sh", "-c", line], cwd, who, {"PWD": str(cwd), **(env or {})}, stdin)
 
     def run(
         self,

@@ -317,3 +317,45 @@ def _server_untracked_subdir(ctx: Ctx) -> None:
     ctx.sb.prove_empty(w, ["ls-tree", "-d", "HEAD", "d"], "no d/ in the commit")
     step = ctx.agent.attempt(w / "d", "git push -q --no-verify origin HEAD")
     passed(ctx, step.exit, "the push was accepted")
+
+
+@journey("commit-dash-c", "git -C work commit typed from outside the clone", fast=True)
+def _commit_dash_c(ctx: Ctx) -> None:
+    w = plain(ctx)
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "-A")
+    outside = ctx.sb.root
+    ctx.sb.prove(outside, ["rev-parse", "--git-dir"], "", "the user's directory is no repository")
+    step = ctx.agent.attempt(outside, f"git -C {w.name} commit -q -m 'writer change'")
+    passed(ctx, step.exit, "the commit went through")
+
+
+@journey("commit-dash-c-other-repo", "git -C ../work commit -a typed inside another repository")
+def _commit_dash_c_other(ctx: Ctx) -> None:
+    w = plain(ctx)
+    other = ctx.sb.root / "other"
+    ctx.sb.git(ctx.sb.root, "init", "-q", str(other))
+    ctx.sb.write(other / "m.py", "# the other repository's own m.py\n")
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.prove(other, ["status", "--porcelain"], "?? m.py", "another repository with an m.py")
+    step = ctx.agent.attempt(other, f"git -C ../{w.name} commit -a -q -m 'writer change'")
+    passed(ctx, step.exit, "the commit went through")
+    staged = ctx.sb.run(other, ["git", "diff", "--cached", "--name-only"]).out.strip()
+    ctx.check(not staged, f"nothing staged in the other repository: {staged!r}")
+
+
+@journey("commit-ignored-env", "the test reads a gitignored .env; an untracked file is there too")
+def _commit_ignored_env(ctx: Ctx) -> None:
+    ctx.agent.test_command = "sh -c 'test -f .env && python3 -B -m unittest -q'"
+    w = plain(ctx)
+    ctx.sb.write(w / ".gitignore", ".env\n")
+    ctx.sb.git(w, "add", ".gitignore")
+    ctx.sb.git(w, "commit", "-q", "-m", "ignore .env")
+    ctx.sb.write(w / ".env", "TOKEN=1\n")
+    ctx.sb.write(w / "notes.txt", "scratch\n")
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "m.py", "test_m.py")
+    ctx.sb.prove(w, ["check-ignore", ".env"], ".env", "a gitignored .env")
+    ctx.sb.prove(w, ["status", "--porcelain"], "?? notes.txt", "an untracked file")
+    step = ctx.agent.attempt(w, "git commit -q -m 'writer change'")
+    passed(ctx, step.exit, "the commit went through")

@@ -142,3 +142,48 @@ def is_away_from(top: str) -> bool:
 def is_on_server() -> bool:
     """True under a server's pre-receive (git sets ``GIT_QUARANTINE_PATH`` there)."""
     return bool(os.environ.get("GIT_QUARANTINE_PATH"))
+
+
+#: How many processes up from this one :func:`shell_directory` looks for git.
+_ANCESTORS = 8
+
+
+def shell_directory() -> str | None:
+    """The directory the user's shell was in when it ran the git command whose hook this
+    is: ``PWD`` in the environment that git process started with. Git changes directory
+    for ``git -C DIR`` and runs hooks at the work tree root without changing ``PWD``, but
+    the hook's ``/bin/sh`` resets ``PWD`` to where it runs, and ``GIT_PREFIX`` is relative to
+    ``DIR``: neither says where the user is. So the nearest ancestor process named ``git``
+    (the hook's parent, or the framework's) is read from ``/proc`` (Linux). None when there
+    is no such process, it cannot be read, or its ``PWD`` is not an absolute directory:
+    then nothing is known (a program that ran git with another working directory and no
+    ``PWD`` of its own leaves none)."""
+    pid = os.getppid()
+    for _ in range(_ANCESTORS):
+        if pid <= 1:
+            return None
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                stat = f.read(4096)
+            name = stat[stat.index(b"(") + 1 : stat.rindex(b")")]
+            if name == b"git":
+                with open(f"/proc/{pid}/environ", "rb") as f:
+                    environ = f.read(1 << 20).split(b"\0")
+                found = [e[4:] for e in environ if e.startswith(b"PWD=")]
+                pwd = os.fsdecode(found[0]) if found else ""
+                return pwd if os.path.isabs(pwd) and os.path.isdir(pwd) else None
+            pid = int(stat[stat.rindex(b")") + 2 :].split()[1])
+        except (OSError, ValueError, IndexError):
+            return None
+    return None
+
+
+def is_outside(top: str) -> bool:
+    """True when the user's shell (:func:`shell_directory`) is known to be outside the
+    work tree rooted at ``top`` (neither it nor below it): a command printed for them must
+    name the repository itself."""
+    where = shell_directory()
+    if where is None:
+        return False
+    real, root = os.path.realpath(where), os.path.realpath(top)
+    return real != root and not real.startswith(root.rstrip(os.sep) + os.sep)

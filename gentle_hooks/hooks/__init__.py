@@ -17,6 +17,7 @@ only then is the handler imported.
 * :mod:`.outcome` — what a gate concludes: block lines, exit code, warn mode
 * :mod:`.overrides` — a block let through, recorded
 * :mod:`.decision` — the conclusion as one JSON object for agents
+* :mod:`.elsewhere` — a block's commands bound to the repository when the user is outside it
 * :mod:`.judgement` — commits judged from notes and trailers alone, their lines and JSON
 * :mod:`.range` — ``gate --range A..B`` for CI
 * :mod:`.range_local` — ``gate --range`` in the writer's clone: a commit no note names,

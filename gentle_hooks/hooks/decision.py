@@ -86,15 +86,18 @@ def output_format(env: Mapping[str, str]) -> tuple[str, str | None]:
 
 
 def _candidate(v: Verdict, again: Sequence[str]) -> dict[str, object]:
+    from gentle_hooks.hooks.elsewhere import bound_steps, outside_top
     from gentle_hooks.report.fixes import reason, steps, way_one
 
     label, target, r, fix_note, commit, prepare, after = v
     cand, plan, d = r.candidate, r.plan, r.decision
     missing = []
+    top = outside_top(r.binding.top)  # as the human lines (hooks.elsewhere)
     for s in d.shortfalls:
         labelled = steps(
             s, r.binding, commit, prepare=prepare, after=after, at_top=True, again=again
         )
+        labelled = bound_steps(labelled, top)
         first_way = way_one(labelled)
         run = [text for kind, text in first_way if kind == "run"]
         item: dict[str, object] = {"what": s.what.value, "why": reason(s), "run": run}

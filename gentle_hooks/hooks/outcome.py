@@ -283,9 +283,13 @@ def _conclude(
     refs: dict[tuple[str, str, str | None], list[Judged]] = {}
     for j in blocked:
         refs.setdefault((j.label, j.result.candidate.identity, j.commit), []).append(j)
+    from gentle_hooks.hooks.elsewhere import bound_lines, outside_top
+
+    # typed from outside the work tree (git -C DIR): each command names the repository
+    top = outside_top(repo.paths.toplevel)
     for same in refs.values():
         targets = [j.target for j in same if j.target] if len(same) > 1 else []
-        lines.extend(block_lines(same[0], explain, targets, again))
+        lines.extend(bound_lines(block_lines(same[0], explain, targets, again), top))
     why = env.get("GENTLE_HOOKS_SKIP", "").strip()
     overridden = [(j.result, j.target) for j in blocked]
     if why:
@@ -299,7 +303,7 @@ def _conclude(
             f"warn mode ({source}): reported, not blocking; let through by {who} and recorded"
         )
         return EXIT_OK, f"warn mode ({source})"
-    lines.extend(retry_lines(call.name))
+    lines.extend(bound_lines(retry_lines(call.name), top))
     lines.append(f"note: {override_words(call.name)}")
     return EXIT_BLOCKED, None
 

@@ -12,7 +12,14 @@ not hold — a virtual environment, ``node_modules``. Each of
 :data:`gentle_hooks.config.settings.DEFAULT_DEPENDENCY_DIRS` and of
 ``verification.dependency_dirs`` that exists in the work tree and not in the checkout is
 made available as a symbolic link to the work tree's folder (shared, not copied: a run
-that installs into it changes the user's). The links are removed before the checkout.
+that installs into it changes the user's). So is every other ignored file or directory of
+the work tree (``git ls-files --others --ignored --exclude-standard --directory``: a
+``.env`` the tests read, a generated ``_version.py``, build output), linked the same way
+(:func:`link_ignored`): never a tracked path (the candidate's own files stay the
+candidate's), never a file a test runner loads by name (an ignored ``conftest.py``
+would decide the re-run), never a directory holding a ``.git`` (another repository or
+worktree), never the repository's git directory or our ledger inside it. The links are
+removed before the checkout.
 
 Editable installs: a virtual environment linked in, or one outside the repository that the
 run's ``PATH`` or ``VIRTUAL_ENV`` reaches, may hold an editable install of one of the
@@ -55,6 +62,7 @@ from gentle_hooks.git.checkout import (
 )
 from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.git.repository import Repository
+from gentle_hooks.policy.runnerfiles import is_runner_loaded
 from gentle_hooks.services.editable import (
     Redirect,
     import_places,
@@ -87,7 +95,8 @@ class Checkout:
             first on ``PYTHONPATH`` inside the checkout; trees: the repository's work trees
             (an entry of ``PYTHONPATH`` in one is mapped into the checkout); unheld: the
             places of those the candidate's tree does not hold (Python still imports them
-            from the work tree).
+            from the work tree); ignored: the other ignored paths of the work tree linked
+            in (:func:`link_ignored`), relative, not named in :attr:`said`.
     """
 
     root: str
@@ -96,6 +105,7 @@ class Checkout:
     redirected: tuple[str, ...] = ()
     trees: tuple[str, ...] = ()
     unheld: tuple[str, ...] = ()
+    ignored: tuple[str, ...] = ()
 
     @property
     def said(self) -> str:
@@ -302,6 +312,59 @@ def link_dependencies(work_root: str, checkout: str, extra: Sequence[str]) -> tu
     return tuple(linked)
 
 
+#: The most ignored paths of the work tree linked into one checkout.
+IGNORED_LIMIT = 10000
+
+
+def link_ignored(repo: Repository, work_root: str, checkout: str) -> tuple[str, ...]:
+    """Link every ignored file or directory of the work tree (``repo``'s, rooted at
+    ``work_root``) the checkout lacks, as a symbolic link to the work tree's; the relative
+    paths linked, at most :data:`IGNORED_LIMIT`. Skipped: a path the checkout already has
+    (tracked there, or linked as a dependency folder), a file a test runner or the
+    interpreter loads by its name alone (an ignored ``conftest.py``, ``pytest.ini``,
+    ``*.pth``: :func:`~gentle_hooks.policy.runnerfiles.is_runner_loaded`; it would decide the
+    re-run, SPEC §5), a directory holding a ``.git``,
+    anything in or holding the repository's git directories (the ledger is there), a path
+    that is no longer there. A listing git cannot give links nothing (the run then sees
+    only the dependency folders, as before).
+    """
+    try:
+        listed = repo.ignored_files()
+    except GitError:
+        return ()
+    gits = {os.path.realpath(d) for d in (repo.paths.git_dir, repo.paths.common_dir)}
+    linked = []
+    for entry in listed[:IGNORED_LIMIT]:
+        rel = entry.rstrip("/")
+        if not rel or ".." in rel.split("/"):
+            continue
+        if not entry.endswith("/") and is_runner_loaded(rel):
+            continue  # it would decide the re-run as much as the candidate's own files
+        source = os.path.join(work_root, rel)
+        target = os.path.join(checkout, rel)
+        if not os.path.lexists(source) or os.path.lexists(target):
+            continue
+        real = os.path.realpath(source)
+        if os.path.lexists(os.path.join(source, ".git")) or any(
+            _under(g, real) is not None or _under(real, g) is not None for g in gits
+        ):
+            continue
+        try:
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            os.symlink(real, target, target_is_directory=os.path.isdir(source))
+        except OSError:
+            continue
+        linked.append(rel)
+    return tuple(linked)
+
+
+def _under(path: str, root: str) -> str | None:
+    """``path`` relative to ``root`` (both real paths) when it is ``root`` or under it."""
+    if path == root:
+        return "."
+    return os.path.relpath(path, root) if path.startswith(root + os.sep) else None
+
+
 def editable_redirects(work_root: str, linked: Sequence[str]) -> tuple[str, ...]:
     """The places in the work tree (relative to ``work_root``; ``.`` for the root itself)
     that an editable install in one of the ``linked`` virtual environments (a folder with
@@ -366,7 +429,7 @@ def candidate_checkout(
     directory = tempfile.mkdtemp(prefix=PREFIX)
     lock = os.open(os.path.join(directory, LOCK), os.O_RDWR | os.O_CREAT, 0o600)
     path = os.path.join(directory, os.path.basename(root.rstrip("/")) or "checkout")
-    linked: tuple[str, ...] = ()
+    linked_all: tuple[str, ...] = ()
     try:
         fcntl.flock(lock, fcntl.LOCK_EX)
         # claimed: a sweep finding the lock free now knows this spot check is gone, and
@@ -375,6 +438,7 @@ def candidate_checkout(
         commit = checkout_commit(repo, cand)
         add_checkout(repo, path, commit)
         linked = link_dependencies(root, path, dependency_dirs)
+        ignored = link_ignored(repo, root, path)
         try:
             trees = tuple(repo.worktree_paths())
         except GitError:
@@ -383,11 +447,11 @@ def candidate_checkout(
         own = editable_redirects(root, linked)
         redirected = tuple(dict.fromkeys((*own, *(r.rel for r in found))))
         missing = tuple(r.place for r in unheld(path, found))
-        yield Checkout(path, commit, linked, redirected, trees, missing)
+        yield Checkout(path, commit, linked, redirected, trees, missing, ignored)
     finally:
         try:
             if os.path.isdir(path):
-                remove(repo, path, linked)
+                remove(repo, path, linked_all)
         finally:
             os.close(lock)
             shutil.rmtree(directory, ignore_errors=True)

@@ -33,16 +33,31 @@ _OTHER_CHANGES = {
 }
 
 
+#: How a file the run needs gets into a candidate of each binding.
+_WANT = {
+    Projection.STAGED: "stage it",
+    Projection.COMMITTED: "commit it",
+}
+
+
 @frozen
 class RunPlace:
     """Where the command runs: ``cwd``; ``env``, its environment; ``note``: said when it is not
     the work tree (else empty); ``room``: the temporary checkout's root (None: the work
-    tree)."""
+    tree); ``unseen``: said besides when the command failed there, naming what of the work
+    tree it did not see (else empty)."""
 
     cwd: str
     env: Mapping[str, str]
     note: str = ""
     room: str | None = None
+    unseen: str = ""
+
+    def notes(self, exit_code: int) -> tuple[str, ...]:
+        """The lines said after a run that exited ``exit_code``: :attr:`note`, and
+        :attr:`unseen` when the run failed."""
+        failed = exit_code != 0 and self.unseen
+        return tuple(n for n in (self.note, self.unseen if failed else "") if n)
 
 
 @frozen
@@ -78,13 +93,29 @@ def candidate_changes(repo: Repository, tree: str, outputs: Sequence[str] = ()) 
     return Changed(after, touched, only)
 
 
-def _holds(repo: Repository, tree: str) -> bool:
-    """True when the work tree, as ``git add -A`` would stage it, is exactly ``tree``
-    (ignored files aside); a work tree git cannot stage is not known to hold it."""
+#: The most differing paths a note names.
+_NAMED = 3
+
+
+def _differs(repo: Repository, tree: str, snapshot: str) -> str:
+    """``notes.txt, src/app.py``: the paths where the work tree's ``snapshot`` (its tree as
+    ``git add -A`` would stage it) differs from ``tree`` (at most :data:`_NAMED`, then
+    ``…``), or ``""`` when git cannot say."""
     try:
-        return repo.snapshot_tree() == tree
+        paths = sorted({c.path for c in repo.tree_delta(tree, snapshot)})
     except GitError:
-        return False
+        return ""
+    more = ", …" if len(paths) > _NAMED else ""
+    return f"{', '.join(paths[:_NAMED])}{more}"
+
+
+def _snapshot(repo: Repository) -> str | None:
+    """The work tree as ``git add -A`` would stage it (ignored files aside), or None when
+    git cannot stage it (then it is not known to hold any tree)."""
+    try:
+        return repo.snapshot_tree()
+    except GitError:
+        return None
 
 
 @contextlib.contextmanager
@@ -116,11 +147,13 @@ def run_place(
     other = _OTHER_CHANGES.get(cand.projection)
     env, dropped = without_loading(env)
     left_out = f"ran without {', '.join(dropped)} (it changes what a test runner loads)"
-    if other is None or _holds(repo, cand.tree):
+    snapshot = None if other is None else _snapshot(repo)
+    if other is None or snapshot == cand.tree:
         with scratch_dir("gentle-hooks-pycache-") as pycache:
             yield RunPlace(cwd, {**env, "PYTHONPYCACHEPREFIX": pycache}, left_out * bool(dropped))
         return
     kind = cand.projection.value
+    named = "" if snapshot is None else _differs(repo, cand.tree, snapshot)
     rel = os.path.relpath(os.path.realpath(cwd), os.path.realpath(root))
     rel = "." if rel.startswith("..") else rel
     with stopped_cleanly(), candidate_checkout(repo, root, cand, dependency_dirs) as co:
@@ -137,4 +170,8 @@ def run_place(
             f"ran in a temporary linked checkout of the {kind} tree"
             f"{co.said}: the work tree has {other}" + f"; {left_out}" * bool(dropped),
             co.root,
+            f"the command failed in the {kind} tree; the work tree differs from it in "
+            f"{named or 'files'} the run did not see: if it needed one, "
+            f"{_WANT[cand.projection]} or list it in .gitignore (ignored files are linked "
+            "in), then report again",
         )

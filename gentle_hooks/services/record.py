@@ -444,7 +444,7 @@ def run_receipt(
             else [receipt]
         )
         stored, *again = led.add_all(both)
-        notes = standing_notes(stored, bound) + ((place.note,) if place.note else ())
+        notes = standing_notes(stored, bound) + place.notes(obs.exit_code)
         notes += refresh_notes_kept(bound.repo, led, bound.candidate)
         if again:
             notes += refresh_notes_kept(bound.repo, led, after)
