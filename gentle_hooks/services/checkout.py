@@ -62,7 +62,6 @@ from gentle_hooks.git.checkout import (
 )
 from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.policy.runnerfiles import is_runner_loaded
 from gentle_hooks.services.editable import (
     Redirect,
     import_places,
@@ -332,6 +331,9 @@ def link_ignored(repo: Repository, work_root: str, checkout: str) -> tuple[str, 
         listed = repo.ignored_files()
     except GitError:
         return ()
+    # imported here: its tables (ast, configparser) are off the gates' import path
+    from gentle_hooks.policy.runnerfiles import is_runner_loaded
+
     gits = {os.path.realpath(d) for d in (repo.paths.git_dir, repo.paths.common_dir)}
     linked = []
     for entry in listed[:IGNORED_LIMIT]:

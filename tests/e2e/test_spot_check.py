@@ -164,10 +164,10 @@ def test_a_failure_report_is_not_self_verification(native: World) -> None:
         f"receipts that cannot count: receipt #1 ({TEST_LINE}) reported exit 1: a failure "
         "report is not self-verification"
     ]
-    # the disagreement stays with the candidate: no report or spot check of it is offered,
-    # only the override with the user's own git command (a changed change is the other way)
+    # no re-run disagreed: the changed change is reported and spot-checked again
     assert _lines(blocked.said, "run") == [
-        "GENTLE_HOOKS_SKIP='a re-run of this change disagreed (flaky test?)' git commit -m writer"
+        f"gentle-hook receipt run --staged -- {TEST_LINE}",
+        "gentle-hook spot-check --staged",
     ]
 
 
