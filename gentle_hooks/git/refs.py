@@ -27,7 +27,7 @@ class Refs(RepositoryCore):
         super().__init__(paths, env)
         #: (base commit, commit) -> their merge-base, learnt by ``learn_merge_bases``.
         self._merge_bases: dict[tuple[str, str], str] = {}
-        #: commit -> whether a remote-tracking ref reaches it (``settings_anchor``).
+        #: commit -> whether the remote the work goes to holds it (``settings_anchor``).
         self._held_remotely: dict[str, bool] = {}
 
     def head(self) -> str | None:
@@ -132,38 +132,6 @@ class Refs(RepositoryCore):
             return a  # a commit known to exist (its tree was read) is its own merge-base
         proc = self.run(["merge-base", a, b], ok=(0, 1))
         return _answer(proc)
-
-    def settings_anchor(self, commit: str, head: str) -> tuple[str | None, str | None]:
-        """A commit the gate's settings may be read from for a candidate based on
-        ``commit`` and standing on ``head`` (SPEC §5 "a change cannot loosen the gate that
-        judges it"): ``(commit, None)`` when ``commit`` is reachable from a remote-tracking
-        ref (a remote holds it, so no unpushed change wrote it); else the merge-base of
-        ``head`` with its branch's upstream, or with origin's default branch
-        (``origin/HEAD``, ``origin/main``, ``origin/master``), and that ref's name;
-        ``(None, None)`` when there is none of them (or no common history)."""
-        held = self._held_remotely.get(commit)
-        if held is None:  # a push's commits mostly share one base: asked once
-            on = ["for-each-ref", "--count=1", "--format=%(refname)", "--contains", commit]
-            held = self._held_remotely[commit] = bool(self.out([*on, "refs/remotes/"]))
-        if held:
-            return commit, None
-        proc = self.run(
-            ["rev-parse", "--verify", "-q", "--symbolic-full-name", "@{upstream}"],
-            ok=(0, 1, 128),
-        )
-        upstream = _answer(proc)
-        names = [upstream] if upstream and upstream.startswith("refs/remotes/") else []
-        names += [
-            "refs/remotes/origin/HEAD",
-            "refs/remotes/origin/main",
-            "refs/remotes/origin/master",
-        ]
-        for name in names:
-            tip = self.ref_exists(name)
-            if tip is not None:
-                found = self.merge_base(tip, head)
-                return found, name.removeprefix("refs/remotes/") if found else None
-        return None, None
 
     def tree_of(self, commit: str) -> str:
         """The tree id of a commit."""
