@@ -222,3 +222,28 @@ def test_without_a_remote_of_its_own_an_opt_out_does_not_count(native: World, re
     blocked = world.git("commit", "-m", "writer: tokens")
     assert blocked.code == 1, blocked
     assert any("): not observed: " in line for line in blocked.said), blocked.said
+
+
+def test_a_push_reads_the_opt_out_from_what_the_remote_pushed_to_holds(native: World) -> None:
+    """origin holds the opt-out, so the verdict counts and the commit passes; a push to a
+    second remote that does not hold it (its side of the pushed ref is the commit before
+    the opt-out) blocks, with a way out, while the push to origin passes."""
+    world = native
+    mirror = world.base / "mirror.git"
+    world.ok("init", "-q", "--bare", str(mirror), cwd=world.base)
+    world.ok("remote", "add", "mirror", str(mirror))
+    world.ok("push", "-q", "--no-verify", "mirror", "main")
+    _opt_out_unpushed(world)
+    world.ok("push", "-q", "origin", "main")
+    _escalated_staged(world)
+
+    added = _hand_verdict(world, {})
+    assert added.code == 0, added
+    assert world.git("commit", "-m", "writer: tokens").code == 0
+
+    pushed = world.git("push", "mirror", "main")
+    assert pushed.code == 1, pushed
+    assert any("): not observed: " in line for line in pushed.said), pushed.said
+    assert any(line.strip().startswith("gentle-hooks:   run: ") for line in pushed.said), pushed
+    assert world.git("push", "origin", "main").code == 0
+    assert world.remote_ref("main") == world.rev("HEAD")
