@@ -16,6 +16,7 @@ index is never written. :class:`~.repository.Repository` composes one module per
 * :mod:`.notes` — notes refs read, written, merged
 * :mod:`.message` — trailers in a message
 * :mod:`.remote` — single refs fetched from and pushed to a remote
+* :mod:`.destination` — the remote the work goes to, and the commits it holds
 * :mod:`.index` — staged and snapshot projections
 * :mod:`.diff` — diff stats and scans
 * :mod:`.pairtrees` — some changes' sides as trees of their own, in a private object directory

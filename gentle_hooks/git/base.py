@@ -115,7 +115,7 @@ class Bases(Objects, Index):
             refname, oid, symref, tree = line.split("\0")
             found[refname] = (oid, symref)
             if oid and refname.startswith("refs/remotes/"):  # a remote-tracking ref reaches it
-                self._held_remotely[oid] = True
+                self._held_by.setdefault(oid, refname.split("/")[2])
             if oid and tree:
                 self._trees[oid] = tree
         origin = found.get("refs/remotes/origin/HEAD")

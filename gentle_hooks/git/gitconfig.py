@@ -35,8 +35,9 @@ class GitConfig(RepositoryCore):
 
     def _will_run(self, args: Sequence[str]) -> None:
         """A ``git config`` or ``git remote`` may write: what :meth:`gentle_config` read is
-        forgotten before one runs."""
-        if args and args[0] in ("config", "remote"):
+        forgotten before one runs (not before a ``git config`` read)."""
+        reads = ("--get", "--get-all", "--get-regexp")
+        if args and args[0] in ("config", "remote") and not any(a in reads for a in args):
             self._config = None
 
     def config_get(self, key: str) -> str | None:

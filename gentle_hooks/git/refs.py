@@ -27,16 +27,24 @@ class Refs(RepositoryCore):
         super().__init__(paths, env)
         #: (base commit, commit) -> their merge-base, learnt by ``learn_merge_bases``.
         self._merge_bases: dict[tuple[str, str], str] = {}
-        #: commit -> whether a remote-tracking ref reaches it (``settings_anchor``): asked,
-        #: or known without asking (:meth:`held_below`).
+        #: commit -> whether the remote the work goes to holds it (``settings_anchor``).
         self._held_remotely: dict[str, bool] = {}
+        #: commit -> the remote one of whose remote-tracking refs reaches it, known without
+        #: asking: a tracking ref's own commit, and merge-bases below one (:meth:`held_below`).
+        self._held_by: dict[str, str] = {}
 
     def held_below(self, commit: str | None, *above: str) -> None:
-        """Note that ``commit`` (a merge-base of ``above``) is held remotely when one of
-        ``above`` is: an ancestor of a commit a remote-tracking ref reaches is reached too,
-        so :meth:`settings_anchor` needs no ``for-each-ref --contains`` for it."""
-        if commit is not None and any(self._held_remotely.get(a) for a in above):
-            self._held_remotely[commit] = True
+        """Note that ``commit`` (a merge-base of ``above``) is reached by the remote-tracking
+        refs of a remote that reach one of ``above``: an ancestor of a commit a ref reaches
+        is reached too, so :meth:`settings_anchor` needs no ``for-each-ref --contains`` for
+        it when that remote is the one the work goes to."""
+        if commit is None:
+            return
+        for a in above:
+            remote = self._held_by.get(a)
+            if remote is not None:
+                self._held_by.setdefault(commit, remote)
+                return
 
     def head(self) -> str | None:
         """The commit HEAD points at, or None when HEAD is unborn."""
@@ -140,38 +148,6 @@ class Refs(RepositoryCore):
             known = _answer(self.run(["merge-base", a, b], ok=(0, 1)))
         self.held_below(known, a, b)
         return known
-
-    def settings_anchor(self, commit: str, head: str) -> tuple[str | None, str | None]:
-        """A commit the gate's settings may be read from for a candidate based on
-        ``commit`` and standing on ``head`` (SPEC §5 "a change cannot loosen the gate that
-        judges it"): ``(commit, None)`` when ``commit`` is reachable from a remote-tracking
-        ref (a remote holds it, so no unpushed change wrote it); else the merge-base of
-        ``head`` with its branch's upstream, or with origin's default branch
-        (``origin/HEAD``, ``origin/main``, ``origin/master``), and that ref's name;
-        ``(None, None)`` when there is none of them (or no common history)."""
-        held = self._held_remotely.get(commit)
-        if held is None:  # a push's commits mostly share one base: asked once
-            on = ["for-each-ref", "--count=1", "--format=%(refname)", "--contains", commit]
-            held = self._held_remotely[commit] = bool(self.out([*on, "refs/remotes/"]))
-        if held:
-            return commit, None
-        proc = self.run(
-            ["rev-parse", "--verify", "-q", "--symbolic-full-name", "@{upstream}"],
-            ok=(0, 1, 128),
-        )
-        upstream = _answer(proc)
-        names = [upstream] if upstream and upstream.startswith("refs/remotes/") else []
-        names += [
-            "refs/remotes/origin/HEAD",
-            "refs/remotes/origin/main",
-            "refs/remotes/origin/master",
-        ]
-        for name in names:
-            tip = self.ref_exists(name)
-            if tip is not None:
-                found = self.merge_base(tip, head)
-                return found, name.removeprefix("refs/remotes/") if found else None
-        return None, None
 
     def tree_of(self, commit: str) -> str:
         """The tree id of a commit."""

@@ -11,6 +11,8 @@ output. Each job lives in its own module and :class:`Repository` composes them:
 * :mod:`.objects` — blobs, tree entries and commits by id (:class:`~.objects.CommitInfo`);
 * :mod:`.notes` — notes refs read, written and merged;
 * :mod:`.remote` — single refs fetched from and pushed to a remote;
+* :mod:`.destination` — the remote the work goes to, and the commits it holds (where
+  loosening settings are read from);
 * :mod:`.index` — the staged and snapshot projections, in a private index;
 * :mod:`.diff` — per-path diff stats and added lines, diffed ahead in batches;
 * :mod:`.delta` — per-path blob changes, and the work tree's blobs (attribution);
@@ -34,6 +36,7 @@ from __future__ import annotations
 
 from gentle_hooks.git.base import Bases
 from gentle_hooks.git.delta import Deltas
+from gentle_hooks.git.destination import Destinations
 from gentle_hooks.git.diff import Diffs
 from gentle_hooks.git.gitconfig import GitConfig
 from gentle_hooks.git.ignore import Ignores
@@ -50,7 +53,9 @@ if TYPE_CHECKING:
     R = TypeVar("R", bound="Repository")
 
 
-class Repository(Bases, Notes, Diffs, Deltas, Remotes, RoomExport, RoomChecks, Ignores, GitConfig):
+class Repository(
+    Bases, Notes, Diffs, Deltas, Destinations, Remotes, RoomExport, RoomChecks, Ignores, GitConfig
+):
     """A git repository opened from a directory, honouring a hook's environment.
 
     Use :meth:`open`; every method runs git plumbing and returns our value types.

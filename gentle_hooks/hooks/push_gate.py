@@ -80,6 +80,10 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
     updates = push_updates(call, env)
     repo, config = open_gate(env)
     repo.hold_refs()  # every candidate of this push is based on the refs as they are now
+    # loosening settings count from what the remote pushed to holds, never a base ref's pick
+    url = call.args[1] if len(call.args) > 1 else env.get("PRE_COMMIT_REMOTE_URL")
+    sides = [(u.remote_oid, u.remote_ref) for u in updates if u.remote_oid and not u.is_new]
+    repo.push_destination(remote, url, sides)
     runtime = runtime_evidence(env)
     applies_all = config.settings.applies_to == "all"
     path = ledger_path(repo.paths.common_dir)

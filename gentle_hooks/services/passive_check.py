@@ -12,9 +12,10 @@ what the change itself could have set:
 * an external ``gentle-ai`` binary may only raise the tier: its ``passive`` stands only
   when the built-in classifier agrees.
 
-When the base commits tables of its own and is on no remote-tracking ref (a base ref on
-unpushed commits), the tables committed at the commit
-:mod:`gentle_hooks.services.settings_base` names (the packaged ones when there is none)
+When the base commits tables of its own and the remote the work goes to does not hold it
+(a base ref on unpushed commits, or on a ref fetched from this repository itself), the
+tables committed at the commit :mod:`gentle_hooks.services.settings_base` names (the
+packaged ones when there is none)
 must find the change passive too: a change cannot loosen the gate that judges it. When
 either would lower the tier, the built-in answer with those tables is taken, with one
 line saying which configuration applied (:func:`checked_answer`). Other tiers
@@ -112,7 +113,7 @@ def risk_at(
         ConfigError: its configuration does not compile; GitError: git failed.
     """
     if commit is None:
-        return RiskSettings(), "the packaged defaults (the base is on no remote-tracking ref)"
+        return RiskSettings(), "the packaged defaults (no remote the work goes to holds the base)"
     base = load_config(
         f"{commit}:", repo.gentle_config(), env, read=lambda name: repo.read_path(commit, name)
     )

@@ -3,13 +3,17 @@ change cannot loosen the gate that judges it"; README "Opting out").
 
 Room ``services``. ``verification.require_observed`` and ``verification.commands`` count
 only from a commit the change being judged cannot have written. The candidate's base
-commit (the merge-base with the base ref) is one only when a remote-tracking ref reaches
-it: a base ref named by the environment (``GENTLE_HOOKS_BASE_REF``), git config
-(``gentle.baseRef``) or a local branch may point at the change's own unpushed commits.
-Otherwise the settings are read from the merge-base of the candidate with its branch's
-upstream, or with origin's default branch; when there is none, the stricter of the base
-and the built-in defaults: ``require_observed`` stays on, and ``verification.commands``
-are the base's (declared commands only narrow what counts). Read only when the gate
+commit (the merge-base with the base ref) is one only when the remote the work goes to
+holds it (:mod:`gentle_hooks.git.destination`: the branch's upstream remote, else its push
+remote or ``origin``; in a push, the remote pushed to, with its side of the pushed refs;
+never a remote that is this repository itself, nor another remote's tracking refs): a
+base ref named by the environment (``GENTLE_HOOKS_BASE_REF``), git config
+(``gentle.baseRef``) or a local branch may point at the change's own unpushed commits, or
+at a ref fetched from this repository itself. Otherwise the settings are read from the
+merge-base of the candidate with what that remote holds; when there is none, the stricter
+of the base and the built-in defaults: ``require_observed`` stays on, and
+``verification.commands`` are the base's (declared commands only narrow what counts). A
+base ref may so tighten these settings, never loosen them. Read only when the gate
 applies or a verdict is judged: the human pass path runs none of this.
 """
 
@@ -32,7 +36,8 @@ class SettingsBase:
     Attributes:
         commit: the commit to read them from: the candidate's base commit when a remote
             holds it, else the anchor on the upstream or origin's default branch; None when
-            the candidate has no base commit or no commit a remote holds relates to it.
+            the candidate has no base commit or no commit the remote the work goes to
+            holds relates to it.
         note: one line saying so when ``commit`` is not the candidate's base commit (the
             base ref moved the base off what any remote holds); None otherwise.
     """
@@ -54,11 +59,12 @@ def settings_base(repo: Repository, cand: Candidate) -> SettingsBase:
     if anchor == base:
         return SettingsBase(base)
     named = f"base ref {cand.base.ref} ({cand.base.source})" if cand.base.ref else "the base"
-    where = f"{named} @ {base[:12]} is on no remote-tracking ref"
+    remote = repo.work_remote() or "a remote"
+    where = f"{named} @ {base[:12]} is not on what {remote} holds (the remote the work goes to)"
     if anchor is None:
         return SettingsBase(
             None,
-            f"{where} and no upstream or origin branch shares history with it: "
+            f"{where}, and nothing that remote holds shares history with it: "
             "verification.require_observed stays on, and only the base's "
             "verification.commands count (a change cannot loosen the gate that judges it)",
         )
