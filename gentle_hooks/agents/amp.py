@@ -22,12 +22,23 @@ recorded); without the helper, when the tool is one of :data:`WRITE_TOOLS` (path
 input). A call whose
 status is not ``done`` wrote nothing of the writer's: it records nothing. The model is the
 thread's own agent's, never a parent thread's; ``reasoningEffort`` ``none`` is our ``off``,
-and a level that is not ours (``max``) is unknown.
+and a level that is not ours (``max``) is unknown. What a call replaced (``edit_file``'s
+``old_str``/``new_str``, at every occurrence under ``replace_all``; the hunks of an
+``apply_patch`` envelope that updates one file) measures the write from the file just
+before it (:attr:`~gentle_hooks.agents.event.RuntimeEvent.replacements`).
 """
 
 from __future__ import annotations
 
-from gentle_hooks.agents.event import OUR_EFFORTS, RuntimeEvent, map_effort, tool_call, writes_file
+from gentle_hooks.agents.event import (
+    OUR_EFFORTS,
+    RuntimeEvent,
+    edit_replacements,
+    map_effort,
+    tool_call,
+    writes_file,
+)
+from gentle_hooks.agents.patch import envelope_replacements
 from gentle_hooks.agents.payload import hook_input, member, text
 from gentle_hooks.values.frozen import replace
 
@@ -68,7 +79,7 @@ def decode(data: bytes) -> RuntimeEvent:
     model = text(member(event, "agent", "model"))
     model = text(model.split("/", 1)[-1]) if model else None
     effort = text(member(event, "agent", "reasoningEffort"))
-    return call.runtime_event(
+    out = call.runtime_event(
         NAME,
         tool_call_id=call.own_id(NAME, "toolUseID", call.session),
         writes=call.hook in ("tool.result", None) and writes,
@@ -76,3 +87,7 @@ def decode(data: bytes) -> RuntimeEvent:
         effort=map_effort(effort, EFFORTS) if effort else None,
         failed=f"failed (status is {status})" if status and status != "done" else None,
     )
+    pairs, every = edit_replacements(call.args, "old_str", "new_str")
+    if not pairs:
+        pairs, every = envelope_replacements(call.args), frozenset()
+    return replace(out, replacements=pairs, replace_all=every)

@@ -11,6 +11,9 @@ model slug), ``permission_mode``, ``tool_name``, ``tool_input``, ``tool_response
 file headers, :mod:`gentle_hooks.agents.patch`); a ``patch`` or ``input`` member is read too.
 Its shell tool (``Bash`` in the input) writes when its command runs an ``apply_patch``
 envelope (:func:`gentle_hooks.agents.patch.shell_patch`): the paths are then that envelope's.
+An envelope that updates one file names what each hunk replaced
+(:func:`gentle_hooks.agents.patch.patch_replacements`): the write is measured from the file
+just before the call.
 A call whose ``tool_response`` reports a failure records nothing (:func:`failure`).
 
 The effort is not in the input: it is the ``effort`` of the newest ``turn_context`` line of
@@ -43,7 +46,13 @@ from gentle_hooks.agents.event import (
     result_failure,
     snake_tool_call,
 )
-from gentle_hooks.agents.patch import PATCH_KEYS, patch_results, shell_patch, shell_patch_paths
+from gentle_hooks.agents.patch import (
+    PATCH_KEYS,
+    patch_replacements,
+    patch_results,
+    shell_patch,
+    shell_patch_paths,
+)
 from gentle_hooks.agents.payload import (
     json_lines,
     line_blocks_backwards,
@@ -358,8 +367,13 @@ def decode(data: bytes) -> RuntimeEvent:
         body = next((b for b in map(text, bodies) if b), None)
         envelope = (body, None) if body else None
     if envelope is not None:
-        # applied file by file: a failed call may have written some (content decides)
-        decoded = replace(decoded, patch_results=tuple(patch_results(*envelope).items()))
+        # applied file by file: a failed call may have written some (content decides); the
+        # hunks of a one-file update name what it replaced (:func:`patch_replacements`)
+        decoded = replace(
+            decoded,
+            patch_results=tuple(patch_results(*envelope).items()),
+            replacements=patch_replacements(envelope[0]),
+        )
     if agent is not None and role is None:
         decoded = replace(decoded, notes=(inherited_role(kind),))
     if not shell:

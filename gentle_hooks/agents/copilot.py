@@ -33,7 +33,8 @@ name, the parsed arguments), so it records once.
 The event fires for every tool; only the file-writing ones record (``edit``, ``create``,
 ``str_replace_editor`` under a writing ``command``, never its ``view``:
 :data:`gentle_hooks.agents.event.SUBCOMMANDS`; ``apply_patch``, ``write``; their path is
-``path``, ``file_path`` or ``filePath``, or an ``apply_patch`` envelope's headers). The input
+``path``, ``file_path`` or ``filePath``, or an ``apply_patch`` envelope's headers; what it
+replaced, when it names that: :func:`edit_pairs`). The input
 names no tool call (VS Code's ``tool_use_id`` is used when present), no model and no
 effort: the replay id is derived from the session, the timestamp, the tool and its
 arguments. The model and effort come from Copilot CLI's settings files
@@ -71,10 +72,12 @@ from gentle_hooks.agents.event import (
     RuntimeEvent,
     call_id,
     derived_call_id,
+    edit_replacements,
     subagent_event,
     tool_call,
     writes_file,
 )
+from gentle_hooks.agents.patch import envelope_replacements
 from gentle_hooks.agents.payload import hook_input, loads_text, member, read_file, text
 from gentle_hooks.errors import UsageError
 from gentle_hooks.values.frozen import replace
@@ -179,11 +182,35 @@ def decode(data: bytes) -> RuntimeEvent:
         effort=UNKNOWN if pascal and vscode else None,
         failed=failure(event),
     )
+    pairs, every = edit_pairs(arguments(call.args))
     return replace(
         done,
         session_id=session,
         hook_event=done.hook_event or text(event.get("hookEventName")),
+        replacements=pairs,
+        replace_all=every,
     )
+
+
+#: The key names of a replacement in Copilot's tools: ``edit`` and ``str_replace_editor``'s
+#: ``str_replace`` (``old_str``/``new_str``), VS Code's ``replace_string_in_file``
+#: (``oldString``/``newString``) and ``multi_replace_string_in_file`` (a ``replacements``
+#: list of them), with the list each may come in.
+_PAIR_KEYS = (("old_str", "new_str", "edits"), ("oldString", "newString", "replacements"))
+
+
+def edit_pairs(args: object) -> tuple[tuple[tuple[str, str], ...], frozenset[int]]:
+    """What a write tool's (parsed) arguments say it replaced
+    (:func:`gentle_hooks.agents.event.edit_replacements` under :data:`_PAIR_KEYS`), else
+    the hunks of an ``apply_patch`` envelope that updates one file
+    (:func:`gentle_hooks.agents.patch.envelope_replacements`); ((), frozenset()) when
+    they name none (``create``, ``insert``, a partial list: the write is measured as
+    before)."""
+    for old, new, listed in _PAIR_KEYS:
+        found = edit_replacements(args, old, new, listed)
+        if found[0]:
+            return found
+    return envelope_replacements(args), frozenset()
 
 
 #: ``resultType`` values of a call that did not succeed, and how each is said.

@@ -16,6 +16,10 @@ unknown when that file cannot be read. Droid hands its hooks no effort: it is un
 ``GENTLE_WRITER_EFFORT`` says. A ``tool_response`` that says the call failed (``success:
 false``, ``is_error``, as Claude Code's) records nothing. An input without ``tool_use_id``
 gets an id derived from the session, the tool and its input, so a replay records once.
+What an ``Edit`` or ``MultiEdit`` call replaced (Claude Code's ``old_string``/``new_string``,
+``replace_all`` and ``edits``; ``old_str``/``new_str`` read too), or the hunks of an
+``ApplyPatch`` envelope that updates one file, measures the write from the file just
+before it (:attr:`~gentle_hooks.agents.event.RuntimeEvent.replacements`).
 
 Subagents (custom droids, and the built-in ``worker`` and ``explorer``) run through the
 ``Task`` tool, named by its ``subagent_type`` (docs.factory.ai/cli/configuration/custom-droids;
@@ -36,10 +40,12 @@ from gentle_hooks.agents.event import (
     SUBAGENT_START,
     SUBAGENT_STOP,
     RuntimeEvent,
+    edit_replacements,
     result_failure,
     snake_tool_call,
     subagent_event,
 )
+from gentle_hooks.agents.patch import envelope_replacements
 from gentle_hooks.agents.payload import load_object, member, read_file, text
 from gentle_hooks.errors import UsageError
 from gentle_hooks.values.frozen import replace
@@ -101,7 +107,7 @@ def decode(data: bytes) -> RuntimeEvent:
         lifecycle = SUBAGENT_START if start else SUBAGENT_STOP
         ev = subagent_event(NAME, lifecycle, call.session, name, cwd, hook)
         return replace(ev, model=droid_model(name, cwd)) if start else ev
-    return call.snake_event(
+    out = call.snake_event(
         NAME,
         "timestamp",
         WRITE_TOOLS,
@@ -109,3 +115,9 @@ def decode(data: bytes) -> RuntimeEvent:
         effort=None,
         failed=result_failure(call.event.get("tool_response"), "tool_response"),
     )
+    pairs, every = edit_replacements(call.args)
+    if not pairs:
+        pairs, every = edit_replacements(call.args, "old_str", "new_str")
+    if not pairs:
+        pairs, every = envelope_replacements(call.args), frozenset()
+    return replace(out, replacements=pairs, replace_all=every)

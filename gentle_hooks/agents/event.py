@@ -356,17 +356,21 @@ def replacement_pairs(edits: object, old: str, new: str) -> tuple[tuple[str, str
     return tuple(pairs)
 
 
-def edit_replacements(args: object) -> tuple[tuple[tuple[str, str], ...], frozenset[int]]:
+def edit_replacements(
+    args: object, old: str = "old_string", new: str = "new_string", listed: str = "edits"
+) -> tuple[tuple[tuple[str, str], ...], frozenset[int]]:
     """The replacements of an edit tool's arguments ``args`` and the indexes of those made at
     every occurrence (:attr:`RuntimeEvent.replacements`, :attr:`RuntimeEvent.replace_all`):
-    one ``old_string``/``new_string`` pair (Claude Code's ``Edit``, Gemini CLI's
-    ``replace``), else an ``edits`` list of them (Claude Code's ``MultiEdit``). A pair is
-    made at every occurrence when its ``replace_all`` is true or its
-    ``expected_replacements`` a number above one. ((), frozenset()) for anything else."""
+    one ``old``/``new`` pair (Claude Code's ``Edit`` and Gemini CLI's ``replace`` name them
+    ``old_string``/``new_string``; other runtimes ``old_str``, ``oldString``, ``oldText``),
+    else a ``listed`` list of them (Claude Code's ``MultiEdit`` ``edits``). A pair is made
+    at every occurrence when its ``replace_all`` or ``replaceAll`` is true or its
+    ``expected_replacements`` a number above one. ((), frozenset()) for anything else, and
+    for a list with one entry that is not such a pair (a partial list explains nothing)."""
     if not isinstance(args, dict):
         return (), frozenset()
-    edits = [args] if "old_string" in args else args.get("edits")
-    pairs = replacement_pairs(edits, "old_string", "new_string")
+    edits = [args] if old in args else args.get(listed)
+    pairs = replacement_pairs(edits, old, new)
     if not pairs or not isinstance(edits, list):
         return (), frozenset()
     every = frozenset(
@@ -375,6 +379,7 @@ def edit_replacements(args: object) -> tuple[tuple[tuple[str, str], ...], frozen
         if isinstance(edit, dict)
         and (
             edit.get("replace_all") is True
+            or edit.get("replaceAll") is True
             or (type(n := edit.get("expected_replacements")) is int and n > 1)
         )
     )

@@ -28,13 +28,23 @@ the documented hook arguments (``@opencode-ai/plugin`` ``Hooks``, anomalyco/open
 
 File-writing tools: ``write``, ``edit``, ``multiedit`` (``filePath``) and ``apply_patch``
 (an envelope under ``patchText``), and the older ``patch``. The call id is OpenCode's
-``callID``. A ``reasoningEffort`` that is not one of our levels is unknown.
+``callID``. A ``reasoningEffort`` that is not one of our levels is unknown. What a call
+replaced (``edit``'s ``oldString``/``newString``, at every occurrence under ``replaceAll``;
+``multiedit``'s ``edits`` of them; the hunks of an envelope that updates one file) measures
+the write from the file just before it
+(:attr:`~gentle_hooks.agents.event.RuntimeEvent.replacements`).
 """
 
 from __future__ import annotations
 
-from gentle_hooks.agents.event import OUR_EFFORTS, RuntimeEvent, map_effort, tool_call
-from gentle_hooks.agents.patch import patch_paths
+from gentle_hooks.agents.event import (
+    OUR_EFFORTS,
+    RuntimeEvent,
+    edit_replacements,
+    map_effort,
+    tool_call,
+)
+from gentle_hooks.agents.patch import envelope_replacements, patch_paths
 from gentle_hooks.agents.payload import hook_input, member, text
 from gentle_hooks.values.frozen import replace
 
@@ -60,7 +70,8 @@ def decode(data: bytes) -> RuntimeEvent:
     call = replace(call, cwd=call.cwd or text(event.get("worktree")))
     effort_name = text(member(event, "model", "reasoningEffort"))
     parent = text(event.get("parentID"))
-    return call.runtime_event(
+    pairs, every = edit_replacements(call.args, "oldString", "newString")
+    out = call.runtime_event(
         NAME,
         tool_call_id=call.own_id(NAME, "callID", call.session),
         writes=call.writes_on(("tool.execute.after",), WRITE_TOOLS),
@@ -68,3 +79,6 @@ def decode(data: bytes) -> RuntimeEvent:
         effort=map_effort(effort_name, EFFORTS) if effort_name else None,
         agent=(text(event.get("agent")) or "subagent") if parent else None,
     )
+    if not pairs:
+        pairs, every = envelope_replacements(call.args), frozenset()
+    return replace(out, replacements=pairs, replace_all=every)

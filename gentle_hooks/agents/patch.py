@@ -1,5 +1,5 @@
-"""The paths an ``apply_patch`` envelope writes (Codex's edit tool; Cursor's ``ApplyPatch`` and
-Copilot's ``apply_patch`` use the same envelope).
+"""The paths an ``apply_patch`` envelope writes, and what it replaces in them (Codex's edit
+tool; Cursor's ``ApplyPatch`` and Copilot's ``apply_patch`` use the same envelope).
 
 Room ``agents`` (standard library only). The envelope, as Codex documents it for the model
 (openai/codex ``codex-rs/apply-patch/apply_patch_tool_instructions.md``)::
@@ -103,6 +103,62 @@ def patch_results(text: str, base: str | None = None) -> dict[str, PatchResult]:
         out[path] = PatchResult(header != "*** Delete File:")
     close()
     return out
+
+
+def patch_replacements(text: str) -> tuple[tuple[str, str], ...]:
+    """The text replacements ``(old, new)`` of an ``apply_patch`` envelope that updates one
+    file in place (:attr:`gentle_hooks.agents.event.RuntimeEvent.replacements`): per hunk,
+    in order, the old text its context (`` ``) and removed (``-``) lines, the new text its
+    context and added (``+``) lines, each joined by ``\\n`` (Codex replaces the hunk's old
+    lines with its new ones: openai/codex ``codex-rs/apply-patch/src/parser.rs``,
+    ``UpdateFileChunk``; an ``@@`` line's text only locates the hunk, an empty line is an
+    empty context line, blank context lines at a hunk's edges are left out). A hunk whose
+    old and new texts are equal changes nothing and is left out. () for anything else (fail
+    closed: the write is measured as before): an envelope that adds, deletes or moves a
+    file (a whole write) or names more than one, or a line of a hunk that is none of those."""
+    hunks: list[list[str]] = []
+    updated = False
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped in ("*** Begin Patch", "*** End Patch", "*** End of File"):
+            continue
+        if line.startswith("***"):
+            if updated or not stripped.startswith("*** Update File:"):
+                return ()
+            updated = True
+        elif not updated:
+            if stripped:
+                return ()
+        elif line.startswith("@@"):
+            hunks.append([])
+        elif line[:1] in ("", " ", "-", "+"):
+            if not hunks:
+                hunks.append([])
+            hunks[-1].append(line or " ")
+        else:
+            return ()
+    out = []
+    for hunk in hunks:
+        while hunk and hunk[0][:1] == " " and not hunk[0].strip():
+            hunk.pop(0)
+        while hunk and hunk[-1][:1] == " " and not hunk[-1].strip():
+            hunk.pop()
+        old = "\n".join(x[1:] for x in hunk if x[0] in " -")
+        new = "\n".join(x[1:] for x in hunk if x[0] in " +")
+        if old != new:
+            out.append((old, new))
+    return tuple(out) if updated else ()
+
+
+def envelope_replacements(args: object) -> tuple[tuple[str, str], ...]:
+    """:func:`patch_replacements` of the ``apply_patch`` envelope a tool's arguments carry:
+    ``args`` itself as text, else its first :data:`PATCH_KEYS` member (or OpenCode's
+    ``patchText``) that is text; () when there is none."""
+    bodies: list[object] = [args] if isinstance(args, str) else []
+    if isinstance(args, dict):
+        bodies += [args.get(key) for key in (*PATCH_KEYS, "patchText")]
+    body = next((b for b in map(valid_text, bodies) if b), None)
+    return patch_replacements(body) if body else ()
 
 
 def _trim(block: list[str]) -> tuple[str, ...]:

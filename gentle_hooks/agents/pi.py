@@ -13,7 +13,10 @@ id; ``cwd``.
 
 File-writing tools: Pi's built-in ``write`` and ``edit`` (``path``). A call that failed
 (``isError``) wrote nothing: it records nothing. The thinking level is Pi's effort, named as
-ours (``off`` ... ``xhigh``); another name is unknown.
+ours (``off`` ... ``xhigh``); another name is unknown. What an ``edit`` call replaced
+(``oldText``/``newText``, or an ``edits`` list of them, each at one occurrence) measures
+the write from the file just before it
+(:attr:`~gentle_hooks.agents.event.RuntimeEvent.replacements`).
 """
 
 from __future__ import annotations
@@ -21,10 +24,12 @@ from __future__ import annotations
 from gentle_hooks.agents.event import (
     OUR_EFFORTS,
     RuntimeEvent,
+    edit_replacements,
     map_effort,
     tool_call,
 )
 from gentle_hooks.agents.payload import hook_input, member, text
+from gentle_hooks.values.frozen import replace
 
 NAME = "pi"
 #: Pi's built-in file-writing tools.
@@ -40,7 +45,7 @@ def decode(data: bytes) -> RuntimeEvent:
     event = hook_input(data, NAME)
     call = tool_call(event, "toolName", "input", "sessionId", hook="hook")
     level = text(event.get("thinkingLevel"))
-    return call.runtime_event(
+    out = call.runtime_event(
         NAME,
         tool_call_id=call.own_id(NAME, "toolCallId", call.session),
         writes=call.writes_on(("tool_result",), WRITE_TOOLS),
@@ -48,3 +53,5 @@ def decode(data: bytes) -> RuntimeEvent:
         effort=map_effort(level, OUR_EFFORTS) if level else None,
         failed="failed (isError)" if event.get("isError") is True else None,
     )
+    pairs, every = edit_replacements(call.args, "oldText", "newText")
+    return replace(out, replacements=pairs, replace_all=every)
