@@ -2,9 +2,13 @@
 §3 "Attribution follows content": a human's ordinary commit passes; docs/agents/*.md).
 
 Real git, ``gentle-hook install``, and each runtime's real hook input through ``gentle-hook
-record --from NAME``: Claude Code's ``Edit`` and ``MultiEdit``, Gemini CLI's ``replace`` and
-Cursor's ``afterFileEdit`` name exactly what the edit changed, so the write is measured from
-the file as it was just before it (the replacements undone), not from ``HEAD``:
+record --from NAME``: Claude Code's ``Edit`` and ``MultiEdit``, Gemini CLI's ``replace``,
+Cursor's ``afterFileEdit``, Codex's ``apply_patch`` hunk (context and ``-``/``+`` lines),
+Copilot's ``edit`` (``old_str``/``new_str``) and VS Code's ``replace_string_in_file``
+(``oldString``/``newString``), OpenCode's ``edit``, Pi's ``edit`` (``edits`` of
+``oldText``/``newText``), Amp's ``edit_file`` and Droid's ``Edit`` name exactly what the edit
+changed, so the write is measured from the file as it was just before it (the replacements
+undone), not from ``HEAD``:
 
 * the person reverts the agent's edit: their own lines commit with no block and no trailer,
   and ``discard`` of the agent's work is accepted;
@@ -83,6 +87,98 @@ def _payload(runtime: str, w: World) -> tuple[str, bytes]:
     return "cursor", json.dumps(data).encode()
 
 
+#: Codex's ``apply_patch`` envelope of the edit: one hunk, located by its ``@@`` line, with a
+#: context line.
+PATCH = (
+    f"*** Begin Patch\n*** Update File: {PATH}\n@@ VALUE = 1\n def main():\n"
+    f"-{OLD}+{NEW}*** End Patch\n"
+)
+
+
+def _more_payload(runtime: str, w: World) -> tuple[str, bytes]:
+    """:func:`_payload` of the runtimes whose inputs name the edit under their own keys."""
+    root, file = str(w.work), str(w.work / PATH)
+    data: dict[str, object]
+    if runtime == "codex":
+        data = {
+            "session_id": "x1",
+            "turn_id": "t1",
+            "transcript_path": None,
+            "cwd": root,
+            "hook_event_name": "PostToolUse",
+            "model": "gpt-5-codex",
+            "permission_mode": "default",
+            "tool_name": "apply_patch",
+            "tool_input": {"command": PATCH},
+            "tool_response": f"Success. Updated the following files:\nM {PATH}\n",
+            "tool_use_id": "call_1",
+        }
+    elif runtime == "copilot":
+        args = {"path": file, "old_str": OLD, "new_str": NEW}
+        data = {
+            "sessionId": "p1",
+            "timestamp": 1704614700000,
+            "cwd": root,
+            "toolName": "edit",
+            "toolArgs": json.dumps(args),
+            "toolResult": {"resultType": "success", "textResultForLlm": "File updated."},
+        }
+    elif runtime == "copilot-vscode":
+        data = {
+            "hookEventName": "PostToolUse",
+            "sessionId": "v1",
+            "timestamp": "2026-08-21T16:20:05.123Z",
+            "cwd": root,
+            "tool_name": "replace_string_in_file",
+            "tool_input": {"filePath": file, "oldString": OLD, "newString": NEW},
+            "tool_use_id": "tool_1",
+            "tool_response": "The file was edited.",
+        }
+        return "copilot", json.dumps(data).encode()
+    elif runtime == "opencode":
+        data = {
+            "tool": "edit",
+            "sessionID": "o1",
+            "callID": "call_o1",
+            "args": {"filePath": file, "oldString": OLD, "newString": NEW},
+            "model": {"modelID": "claude-sonnet-4-5"},
+            "directory": root,
+        }
+    elif runtime == "pi":
+        data = {
+            "toolName": "edit",
+            "toolCallId": "call_p1",
+            "input": {"path": PATH, "edits": [{"oldText": OLD, "newText": NEW}]},
+            "isError": False,
+            "model": {"provider": "anthropic", "id": "claude-sonnet-4-5"},
+            "sessionId": "pi1",
+            "cwd": root,
+        }
+    elif runtime == "amp":
+        data = {
+            "tool": "edit_file",
+            "toolUseID": "toolu_a1",
+            "input": {"path": file, "old_str": OLD, "new_str": NEW},
+            "status": "done",
+            "threadID": "T-1",
+            "files": [file],
+            "cwd": root,
+        }
+    else:
+        data = {
+            "session_id": "d1",
+            "transcript_path": "",
+            "cwd": root,
+            "permission_mode": "default",
+            "hook_event_name": "PostToolUse",
+            "tool_name": "Edit",
+            "tool_input": {"file_path": file, "old_string": OLD, "new_string": NEW},
+            "tool_response": {"success": True},
+            "tool_use_id": "toolu_d1",
+        }
+    return runtime, json.dumps(data).encode()
+
+
 def _agent_edit(w: World, runtime: str, text: str) -> str:
     """The agent's edit of ``text`` (the file as the person left it, unsaved), recorded
     through the runtime's hook input; the file as the agent left it."""
@@ -90,13 +186,15 @@ def _agent_edit(w: World, runtime: str, text: str) -> str:
     if runtime == "claude-multi":
         edited = edited.replace("VALUE = 1", "VALUE = 2", 1)
     w.write(PATH, edited)
-    name, data = _payload(runtime, w)
+    first = runtime in ("claude-code", "claude-multi", "gemini-cli", "cursor")
+    name, data = (_payload if first else _more_payload)(runtime, w)
     r = w.gh("record", "--from", name, input=data, env=MODEL)
     assert r.code == 0 and "recorded: pending mutation #1" in r.err, r
     return edited
 
 
 RUNTIMES = ["claude-code", "claude-multi", "gemini-cli", "cursor"]
+RUNTIMES += ["codex", "copilot", "copilot-vscode", "opencode", "pi", "amp", "droid"]
 
 
 @pytest.fixture
