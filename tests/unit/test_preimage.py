@@ -4,6 +4,7 @@ the decoders that read those replacements from a runtime's input."""
 
 from __future__ import annotations
 
+import importlib
 import json
 
 import pytest
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 from gentle_hooks.agents.claude_code import decode as claude_decode
 from gentle_hooks.agents.event import edit_replacements
 from gentle_hooks.agents.gemini_cli import decode as gemini_decode
+from gentle_hooks.agents.patch import patch_replacements
 from gentle_hooks.agents.windsurf import decode as windsurf_decode
 from gentle_hooks.policy.preimage import preimage
 
@@ -148,3 +150,200 @@ def test_windsurfs_edits_are_its_replacements() -> None:
 )
 def test_input_that_names_no_replacement_gives_none(args: object) -> None:
     assert edit_replacements(args) == ((), frozenset())
+
+
+HUNKS = [
+    # (id, envelope body, expected replacements)
+    (
+        "context",
+        "*** Begin Patch\n*** Update File: a.py\n@@ def f():\n x = 0\n-y = 1\n+y = 2\n"
+        "*** End Patch\n",
+        (("x = 0\ny = 1", "x = 0\ny = 2"),),
+    ),
+    (
+        "two-hunks-in-order",
+        "*** Begin Patch\n*** Update File: a.py\n@@\n-a\n+b\n@@\n c\n-d\n+e\n f\n*** End Patch\n",
+        (("a", "b"), ("c\nd\nf", "c\ne\nf")),
+    ),
+    (
+        "no-first-marker-blank-edges",
+        "*** Begin Patch\n*** Update File: a.py\n\n-a\n+b\n\n*** End of File\n*** End Patch",
+        (("a", "b"),),
+    ),
+    ("context-only", "*** Begin Patch\n*** Update File: a.py\n@@\n a\n*** End Patch\n", ()),
+    ("add", "*** Begin Patch\n*** Add File: a.py\n+a\n*** End Patch\n", ()),
+    ("delete", "*** Begin Patch\n*** Delete File: a.py\n*** End Patch\n", ()),
+    (
+        "move",
+        "*** Begin Patch\n*** Update File: a.py\n*** Move to: b.py\n@@\n-a\n+b\n*** End Patch\n",
+        (),
+    ),
+    (
+        "two-files",
+        "*** Begin Patch\n*** Update File: a.py\n@@\n-a\n+b\n*** Update File: b.py\n@@\n-c\n+d\n"
+        "*** End Patch\n",
+        (),
+    ),
+    ("other-line", "*** Begin Patch\n*** Update File: a.py\n@@\n-a\n?b\n*** End Patch\n", ()),
+    ("text-before", "hello\n*** Update File: a.py\n@@\n-a\n+b\n", ()),
+    ("no-envelope", "just text\n", ()),
+]
+
+
+@pytest.mark.parametrize(("body", "expected"), [r[1:] for r in HUNKS], ids=[r[0] for r in HUNKS])
+def test_an_envelopes_hunks_are_its_replacements(body: str, expected: object) -> None:
+    assert patch_replacements(body) == expected
+
+
+def test_a_hunk_undone_gives_the_file_before_the_patch() -> None:
+    body = "*** Begin Patch\n*** Update File: a.py\n@@\n def f():\n-    return 1\n+    return 2\n"
+    after = "mine = 1\n\ndef f():\n    return 2\n"
+    assert preimage(after, patch_replacements(body)) == "mine = 1\n\ndef f():\n    return 1\n"
+
+
+PAYLOADS = [
+    # (id, decoder module, input, expected replacements, expected every)
+    (
+        "codex-apply-patch",
+        "codex",
+        {
+            "session_id": "s",
+            "tool_name": "apply_patch",
+            "tool_input": {"command": "*** Begin Patch\n*** Update File: a\n@@\n-a\n+b\n"},
+            "tool_use_id": "c",
+        },
+        (("a", "b"),),
+        (),
+    ),
+    (
+        "codex-add-file",
+        "codex",
+        {
+            "session_id": "s",
+            "tool_name": "apply_patch",
+            "tool_input": {"command": "*** Begin Patch\n*** Add File: a\n+a\n*** End Patch\n"},
+            "tool_use_id": "c",
+        },
+        (),
+        (),
+    ),
+    (
+        "copilot-edit",
+        "copilot",
+        {
+            "sessionId": "s",
+            "toolName": "edit",
+            "toolArgs": {"path": "a", "old_str": "a", "new_str": "b"},
+        },
+        (("a", "b"),),
+        (),
+    ),
+    (
+        "copilot-insert",
+        "copilot",
+        {
+            "sessionId": "s",
+            "toolName": "str_replace_editor",
+            "toolArgs": {"command": "insert", "path": "a", "insert_line": 1, "new_str": "b"},
+        },
+        (),
+        (),
+    ),
+    (
+        "vscode-multi-replace",
+        "copilot",
+        {
+            "hookEventName": "PostToolUse",
+            "sessionId": "s",
+            "tool_name": "multi_replace_string_in_file",
+            "tool_input": {
+                "replacements": [
+                    {"filePath": "a", "oldString": "a", "newString": "b"},
+                    {"filePath": "a", "oldString": "c", "newString": "d"},
+                ]
+            },
+        },
+        (("a", "b"), ("c", "d")),
+        (),
+    ),
+    (
+        "opencode-replace-all",
+        "opencode",
+        {
+            "tool": "edit",
+            "sessionID": "s",
+            "callID": "c",
+            "args": {"filePath": "a", "oldString": "a", "newString": "b", "replaceAll": True},
+        },
+        (("a", "b"),),
+        (0,),
+    ),
+    (
+        "opencode-multiedit",
+        "opencode",
+        {
+            "tool": "multiedit",
+            "sessionID": "s",
+            "callID": "c",
+            "args": {"filePath": "a", "edits": [{"oldString": "a", "newString": "b"}]},
+        },
+        (("a", "b"),),
+        (),
+    ),
+    (
+        "pi-edit",
+        "pi",
+        {
+            "toolName": "edit",
+            "toolCallId": "c",
+            "input": {"path": "a", "oldText": "a", "newText": "b"},
+        },
+        (("a", "b"),),
+        (),
+    ),
+    (
+        "pi-partial-edits",
+        "pi",
+        {
+            "toolName": "edit",
+            "toolCallId": "c",
+            "input": {"path": "a", "edits": [{"oldText": "a", "newText": "b"}, {"oldText": "c"}]},
+        },
+        (),
+        (),
+    ),
+    (
+        "amp-edit-file",
+        "amp",
+        {
+            "tool": "edit_file",
+            "toolUseID": "c",
+            "input": {"path": "a", "old_str": "a", "new_str": "b"},
+        },
+        (("a", "b"),),
+        (),
+    ),
+    (
+        "droid-multiedit",
+        "droid",
+        {
+            "session_id": "s",
+            "hook_event_name": "PostToolUse",
+            "tool_name": "MultiEdit",
+            "tool_input": {"file_path": "a", "edits": [{"old_string": "a", "new_string": "b"}]},
+        },
+        (("a", "b"),),
+        (),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("module", "data", "pairs", "every"), [r[1:] for r in PAYLOADS], ids=[r[0] for r in PAYLOADS]
+)
+def test_each_runtimes_edit_names_its_replacements(
+    module: str, data: dict[str, object], pairs: object, every: tuple[int, ...]
+) -> None:
+    decode = importlib.import_module(f"gentle_hooks.agents.{module}").decode
+    event = decode(json.dumps(data).encode())
+    assert (event.replacements, event.replace_all) == (pairs, frozenset(every))
