@@ -153,10 +153,10 @@ class Deltas(Refs):
         wanted = sorted(set(paths))
         if not wanted:
             return {}
-        out = self.run(
-            ["ls-tree", "-z", "--full-tree", tree, "--", *wanted[:_MANY_PATHSPECS]],
-            env=LITERAL_PATHSPECS,
-        ).stdout
+        args = ["ls-tree", "-z", "--full-tree", tree, "--", *wanted]
+        if len(wanted) > _MANY_PATHSPECS:  # list the whole tree: argv has a size limit
+            args = ["ls-tree", "-r", "-z", "--full-tree", tree]
+        out = self.run(args, env=LITERAL_PATHSPECS).stdout
         keep = set(wanted)
         return {p: m for p, m in _listed(out, 1, b"blob", 0).items() if p in keep}
 

@@ -182,3 +182,17 @@ def test_only_the_path_entries_searched_before_the_program_is_found_count(
     commit_all(repo, "change")
     r, cand = _candidate(repo)
     assert checks_defined(r, cand, [_check(line)]) == (defined,)
+
+
+def test_a_long_path_is_searched_to_its_end(repo: Path) -> None:
+    """Every tree entry of a ``PATH`` longer than one ``ls-tree`` call takes is read for the
+    program's mode: an entry late in a 300-entry ``PATH`` that holds it ends the search,
+    so a file written in a later entry defines nothing."""
+    dirs = [f"d{n:03}" for n in range(300)]
+    write(repo / "d280" / "pytest", '#!/bin/sh\nexec python3 -m pytest "$@"\n', mode=0o755)
+    commit_all(repo, "base")
+    write(repo / "tools" / "pytest", FAKE, mode=0o755)
+    commit_all(repo, "change")
+    r, cand = _candidate(repo)
+    line = f"PATH={':'.join(dirs)}:tools pytest"
+    assert checks_defined(r, cand, [_check(line)]) == ((),)
