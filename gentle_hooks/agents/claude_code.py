@@ -6,10 +6,13 @@ fields" and "PostToolUse input"): ``session_id``, ``transcript_path``, ``cwd``,
 ``permission_mode``, ``hook_event_name``, ``effort`` (``{"level": "high"}`` in current
 versions; a plain string is accepted too), ``agent_id``/``agent_type`` inside a subagent,
 ``tool_name``, ``tool_input`` (``file_path``, ``notebook_path``), ``tool_response`` and
-``tool_use_id``. Every documented path member of every runtime is read
-(:data:`gentle_hooks.agents.patch.PATH_KEYS`): Copilot CLI runs these hooks too, with its
-own ``path``. An input without ``tool_use_id`` gets an id derived from the session, the
-``timestamp``, the tool and its input, so a replay records once.
+``tool_use_id``. The ``tool_response`` of ``Edit``, ``MultiEdit`` and ``Write`` may carry
+``originalFile``, the file just before the call (:func:`with_original`: the write is measured
+from it where consistent, :func:`gentle_hooks.policy.preimage.exact_start`). Every
+documented path member of every runtime is read (:data:`gentle_hooks.agents.patch.PATH_KEYS`):
+Copilot CLI runs these hooks too, with its own ``path``. An input without ``tool_use_id``
+gets an id derived from the session, the ``timestamp``, the tool and its input, so a replay
+records once.
 
 The model is not in the input: it is the ``message.model`` of the newest assistant line of
 the session transcript (JSON Lines), found within its last 64 MiB
@@ -67,6 +70,11 @@ WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
 #: The tools whose input names exactly what they changed (``old_string``/``new_string``,
 #: ``replace_all``; ``MultiEdit``'s ``edits``): :attr:`RuntimeEvent.replacements`.
 EDIT_TOOLS = ("Edit", "MultiEdit")
+#: The tool that writes a file whole (``file_path``, ``content``).
+WRITE_TOOL = "Write"
+#: The ``tool_response`` member of ``Edit``, ``MultiEdit`` and ``Write`` that holds the file
+#: as it was just before the call (``null`` when ``Write`` created it).
+ORIGINAL = "originalFile"
 #: Claude Code's shell tool: it can change files, but its input names none of them.
 SHELL_TOOL = "Bash"
 #: Why a call of :data:`SHELL_TOOL` records nothing
@@ -185,6 +193,22 @@ def _definition_model(agents: str, agent_type: str) -> tuple[str | None] | None:
     return None
 
 
+def with_original(decoded: RuntimeEvent, response: object, args: object) -> RuntimeEvent:
+    """``decoded`` with the file just before the call (:attr:`RuntimeEvent.original`) when
+    the ``tool_response`` carries it (:data:`ORIGINAL`, a string of text; ``null`` for a new
+    file, ``""`` when blanked: none); a ``Write`` also gets its ``content`` as the one
+    replacement of it, so the write is measured from it where consistent."""
+    original = text(member(response, ORIGINAL))
+    if original is None:
+        return decoded
+    if decoded.tool == WRITE_TOOL:
+        content = text(member(args, "content"))
+        if content is None:
+            return decoded
+        decoded = replace(decoded, replacements=((original, content),), replace_all=frozenset())
+    return replace(decoded, original=original)
+
+
 def effort_name(value: object) -> str | None:
     """The effort level in the input: ``{"level": NAME}`` or a plain ``NAME``."""
     return text(member(value, "level")) if isinstance(value, dict) else text(value)
@@ -219,6 +243,8 @@ def decode(data: bytes) -> RuntimeEvent:
     if call.tool in EDIT_TOOLS:  # what the call changed: the file it started from
         pairs, every = edit_replacements(call.args)
         decoded = replace(decoded, replacements=pairs, replace_all=every)
+    if call.tool in (*EDIT_TOOLS, WRITE_TOOL):
+        decoded = with_original(decoded, event.get("tool_response"), call.args)
     if inherited is None:
         return replace(decoded, notes=(unreadable_definition(kind),))
     return decoded

@@ -68,6 +68,10 @@ class RuntimeEvent:
         replace_all: the indexes of ``replacements`` the call made at every occurrence of
             their old text (Claude Code's ``replace_all``, Gemini CLI's
             ``expected_replacements`` above one); the others replaced one occurrence.
+        original: the file just before the call, when the input carries it whole (Claude
+            Code's ``tool_response.originalFile``; a ``Write`` then has its content as one
+            replacement of it): the write is measured from it where it is consistent
+            (:func:`gentle_hooks.policy.preimage.exact_start`); None otherwise.
         not_written: for a call of a tool that can write files whose input names none it
             wrote (``writes`` false: a shell command that runs no patch), what is recorded
             from that tool and why this call is not (one phrase, following ``the <tool>
@@ -104,6 +108,7 @@ class RuntimeEvent:
     edited: str | None = None
     replacements: tuple[tuple[str, str], ...] = ()
     replace_all: frozenset[int] = frozenset()
+    original: str | None = None
     not_written: str | None = None
     patch_results: tuple[tuple[str, PatchResult], ...] = ()
     roots: tuple[str, ...] = ()

@@ -18,6 +18,12 @@ writer) by an empty ``new`` (a removal: where it was is not told) or ``old`` (a 
 or an input too large to hold whole, its long strings blanked), a ``new`` absent or found
 more than once, overlapping occurrences, a result that the replacements made again do not
 turn back into the file, or a result equal to the file.
+
+Some runtimes hand the file as it was just before the call (Claude Code's ``Edit``,
+``MultiEdit`` and ``Write`` ``tool_response.originalFile``): :func:`exact_start` takes it
+as the start only where it is consistent: the replacements made on it, first to last,
+leave exactly the file, and where the undo is exact it gives the same text. Otherwise
+nothing is explained (fail closed, as for an inexact undo).
 """
 
 from __future__ import annotations
@@ -70,3 +76,44 @@ def preimage(
             return None
         text = undone
     return None if text == after else text
+
+
+def _redone(
+    before: str, replacements: Sequence[tuple[str, str]], every: Collection[int]
+) -> str | None:
+    """``before`` with ``replacements`` made in order (the indexes in ``every`` at every
+    occurrence of their ``old`` text, the others at its one occurrence, as an edit tool
+    refuses an ``old`` found more than once); None when one cannot be made so."""
+    text = before
+    for index, (old, new) in enumerate(replacements):
+        if not old:
+            return None
+        if index in every:
+            if old not in text:
+                return None
+            text = text.replace(old, new)
+        elif _count(text, old, 2) != 1:
+            return None
+        else:
+            text = text.replace(old, new, 1)
+    return text
+
+
+def exact_start(
+    after: str,
+    replacements: Sequence[tuple[str, str]],
+    every: Collection[int],
+    original: str,
+) -> str | None:
+    """``original``, the file a runtime says the call started from, when it explains
+    ``after``: the ``replacements`` made on it leave exactly ``after`` (a call with none,
+    a whole-file write, is told by ``original`` alone only when paired with its content as
+    one replacement), and :func:`preimage`, where it can undo them, gives ``original`` too.
+    None (measure as before: fail closed) when it is empty (a new file, or a string too
+    large to hold, blanked), equal to ``after``, or inconsistent with either."""
+    if not original or original == after or not replacements:
+        return None
+    if _redone(original, replacements, every) != after:
+        return None
+    undone = preimage(after, replacements, every)
+    return original if undone is None or undone == original else None

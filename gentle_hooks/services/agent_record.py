@@ -427,6 +427,7 @@ def _record_in(
             proposal=event.proposal if event.edited_by else None,
             replacements=event.replacements,
             replace_all=event.replace_all,
+            original=event.original,
             edited=event.edited if event.edited_by else None,
         ),
         env,

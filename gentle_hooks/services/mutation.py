@@ -63,6 +63,8 @@ class MutationRequest:
             (:func:`repeated_edit`); undone on the file the call left, they give the file
             it started from, which the write is measured from (:func:`from_preimage`).
         replace_all: the indexes of ``replacements`` made at every occurrence.
+        original: the file just before the call as the runtime gave it (None: not given):
+            with ``replacements``, the exact start where consistent (:func:`from_preimage`).
     """
 
     cwd: str | None = None
@@ -78,6 +80,7 @@ class MutationRequest:
     edited: str | None = None
     replacements: tuple[tuple[str, str], ...] = ()
     replace_all: frozenset[int] = frozenset()
+    original: str | None = None
 
 
 def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
@@ -340,21 +343,29 @@ def from_preimage(
     undone on what it left (:func:`~gentle_hooks.policy.preimage.preimage`). A person's
     unsaved lines there are not the writer's. ``entries`` as they are (measured from the
     writer's last write, the index or ``HEAD``: fail closed) when there are no
-    replacements, when the file is not UTF-8 text, or when they cannot be undone exactly.
+    replacements, when the file is not UTF-8 text, or when they cannot be undone exactly;
+    with ``req.original`` (the runtime's own pre-image), from it where it is consistent
+    (:func:`~gentle_hooks.policy.preimage.exact_start`), else as they are too.
 
     Raises:
         GitError: git failed.
     """
     if not req.replacements or len(req.paths) != 1 or len(entries) != 1 or not entries[0].blob:
         return entries  # replacements are of a call's one path
-    from gentle_hooks.policy.preimage import preimage
+    from gentle_hooks.policy.preimage import exact_start, preimage
 
     written = repo.read_blobs([entries[0].blob]).get(entries[0].blob)
     try:
         after = written.decode("utf-8") if written is not None else None
     except UnicodeDecodeError:
         return entries
-    start = preimage(after, req.replacements, req.replace_all) if after is not None else None
+    if after is None:
+        return entries
+    start = (
+        preimage(after, req.replacements, req.replace_all)
+        if req.original is None
+        else exact_start(after, req.replacements, req.replace_all, req.original)
+    )
     return entries if start is None else measured_from(repo, entries, start.encode("utf-8"))
 
 

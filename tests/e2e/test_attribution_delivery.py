@@ -133,7 +133,9 @@ def test_a_humans_own_uncommitted_lines_stay_the_humans(served: World) -> None:
     The writer's content should be the delta of its tool call against the file just before
     the call. The generic ``record`` runs after the write and names only paths. (A runtime
     edit whose input names its replacements is measured from the file just before it, the
-    replacements undone: tests/e2e/test_attribution_unsaved.py; a full-file write is not.)
+    replacements undone: tests/e2e/test_attribution_unsaved.py; so is a Claude Code
+    ``Edit``, ``MultiEdit`` or ``Write`` whose ``tool_response.originalFile`` the call
+    turns into the file: tests/e2e/test_attribution_original.py.)
     The human's ``h_a``/``h_b`` were never staged, committed or
     recorded, so the file before the write is in no object git or the ledger holds: the
     starts :func:`gentle_hooks.services.attribution.entries_for_write` can choose from (the
@@ -147,7 +149,8 @@ def test_a_humans_own_uncommitted_lines_stay_the_humans(served: World) -> None:
     What would make it sound is a state captured before the tool call: a pre-tool hook
     (Claude Code's ``PreToolUse`` before ``Write``/``Edit``) recording the blob of each path
     the call will write, kept as the entry's start; or the pre-image some post-tool inputs
-    carry (Claude Code's ``Edit`` ``tool_response.originalFile``, read by no decoder; the
+    carry (Claude Code's ``tool_response.originalFile``, taken where consistent by
+    :func:`gentle_hooks.policy.preimage.exact_start`; the
     ``old_string``/``new_string`` replacements, undone by
     :func:`gentle_hooks.policy.preimage.preimage` where exact;
     :mod:`gentle_hooks.agents.stream` blanks long strings, and then nothing is undone).
