@@ -3,6 +3,8 @@
 Room ``report``. Only this room turns policy values into words and shell commands.
 
 * :mod:`.fixes` — what is missing, in words, and the exact command that supplies it
+* :mod:`.shell_text` — a command as the user types it: quoted words, the binding's flags,
+  labelled lines
 * :mod:`.shortfall_text` — what a shortfall misses, in words: a block's headline and
   ``missing:`` lines
 * :mod:`.worktree_text` — how a CI or server block has a commit verified in a worktree of
