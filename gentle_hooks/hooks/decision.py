@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from gentle_hooks.services.assess import AssessResult
 
     #: One judged candidate: (label, pushed ref or None, its assessment, fix note, the
-    #: commit its fix runs with checked out or None, the commands that run first, the
+    #: commit its fix runs in, checked out in a worktree, or None, the commands that run first, the
     #: commands that run last).
 
     Verdict = tuple[

@@ -22,7 +22,7 @@ from gentle_hooks.hooks.call import HookCall
 from gentle_hooks.report.text import short
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
-from gentle_hooks.values.frozen import frozen, replace
+from gentle_hooks.values.frozen import frozen
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,17 +43,16 @@ class Judged:
         label: what the user recognises (``the staged change``, ``commit 1a2b3c4``);
             target: the pushed ref, or None for commits (a ref's candidate is shown as
             ``<label> on <target>``).
-        result: the assessment with its decision; fix_note: words on running the fix
-            commands for this candidate, or empty; commit: the commit the fix commands run
-            with checked out (a pushed commit that is not HEAD), or None; prepare: commands
-            that run before the fix commands (the ``git add`` that lets ``--staged`` bind a
-            partial commit's candidate); after: commands that run after them, whichever
-            way was taken (the ``git restore --staged`` that puts back what ``prepare`` set
-            aside); writers_blob: paths whose content in the change is a writer's blob
-            byte for byte, or holds a writer's own lines (no ``discard`` is offered for
-            them: it would not make them a human's), except content that had expired
-            and came back (a human's typing of it, which a discard claims); remote: the
-            remote a pre-push sends it to (its ``sync push`` names it), or empty.
+        result: the assessment with its decision; fix_note: words on running the fix commands
+            for this candidate, or empty; commit: the commit the fix commands verify in a linked
+            worktree (a pushed commit that is not HEAD), or None; prepare: commands that run before
+            the fix commands (the ``git add`` that lets ``--staged`` bind a partial commit's
+            candidate); after: commands that run after them, whichever way was taken (the ``git
+            restore --staged`` that puts back what ``prepare`` set aside); writers_blob: paths whose
+            content in the change is a writer's blob byte for byte, or holds a writer's own lines
+            (no ``discard`` is offered for them: it would not make them a human's), except content
+            that had expired and came back (a human's typing of it, which a discard claims); remote:
+            the remote a pre-push sends it to (its ``sync push`` names it), or empty.
     """
 
     label: str
@@ -164,52 +163,6 @@ def block_lines(
     return lines
 
 
-#: Why a commit's fix commands start by setting uncommitted changes aside.
-ASIDE_NOTE = (
-    "tracked files differ from the commit here: the first git command sets those changes "
-    "aside (git switch would refuse them), the last one puts them back"
-)
-
-
-def changes_aside(repo: Repository, judged: Sequence[Judged]) -> Sequence[Judged]:
-    """``judged`` with, for each blocked candidate bound to a commit that is not HEAD (the
-    push gate's ``commit``) whose fix runs here and starts with ``git switch --detach``
-    (a verifier's run; a spot check runs in a worktree of the commit's own,
-    :func:`gentle_hooks.report.worktree_text.worktree_steps`), which uncommitted changes
-    may stop, ``git stash push`` before its fix commands and
-    ``git stash pop`` after them when tracked files differ from HEAD. HEAD's own fix needs
-    nothing set aside: ``receipt run --committed`` and ``spot-check --committed`` run in a
-    temporary checkout of the commit when the work tree holds more. Unchanged (and no git
-    run) when no such candidate is blocked."""
-    wanted = [
-        i
-        for i, j in enumerate(judged)
-        if j.result.decision.blocked
-        and j.result.binding.projection is Projection.COMMITTED
-        and j.commit is not None
-        and not (j.prepare or j.after)
-    ]
-    if not wanted:
-        return judged
-    from gentle_hooks.policy.shortfall import VerifierShortfall  # only once something blocks
-
-    wanted = [
-        i
-        for i in wanted
-        if any(isinstance(s, VerifierShortfall) for s in judged[i].result.decision.shortfalls)
-    ]
-    if not wanted or not repo.has_dirty_tracked():
-        return judged
-    from gentle_hooks.report.fixes import PUT_BACK, SET_ASIDE
-
-    out = list(judged)
-    for i in wanted:
-        j = out[i]
-        note = f"{j.fix_note}; {ASIDE_NOTE}" if j.fix_note else ASIDE_NOTE
-        out[i] = replace(j, prepare=(SET_ASIDE,), after=(PUT_BACK,), fix_note=note)
-    return out
-
-
 def conclude(
     call: HookCall,
     env: Mapping[str, str],
@@ -236,7 +189,6 @@ def conclude(
 
     fmt, note = output_format(env)
     lines: list[str] = [note] if note else []
-    judged = changes_aside(repo, judged)
     try:
         code, let_through = _conclude(call, env, repo, config, judged, lines)
     finally:  # what was decided is printed even when recording an override fails

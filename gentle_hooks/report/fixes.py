@@ -37,6 +37,7 @@ from gentle_hooks.report.shortfall_text import reason as reason
 from gentle_hooks.report.worktree_text import GIT_SHARE_NOTES, to_remote
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
+from gentle_hooks.values.frozen import replace
 
 #: How a person lets a block through on purpose, in words: the git command they ran is
 #: theirs, so nothing here can name it (SPEC §5 "Overrides").
@@ -59,13 +60,6 @@ def override_words(hook: str) -> str:
     return MERGE_OVERRIDE if hook == "pre-merge-commit" else OVERRIDE
 
 
-#: Sets uncommitted changes to tracked files aside before a commit's fix commands (they
-#: would be tested instead of the commit, or stop ``git switch``); :data:`PUT_BACK` ends
-#: every way after them.
-SET_ASIDE = Command(("stash", "push", "--quiet"), tool="git")
-PUT_BACK = Command(("stash", "pop", "--index", "--quiet"), tool="git")
-
-
 def steps(
     s: Shortfall,
     binding: Binding,
@@ -81,8 +75,8 @@ def steps(
     """What to do about ``s`` for the candidate ``binding`` names, as labelled lines
     (:data:`LABELS`); every ``run`` line runs exactly as printed, and every command keeps
     the binding. ``commit``: the commit the range, server or push gate judged (its fix
-    runs with it checked out), or None. ``share``: the judge reads notes (the range and
-    server gates), so the records made go to the remote too (``sync push``). ``prepare``:
+    runs in a linked worktree of it), or None. ``share``: the judge reads notes (the range
+    and server gates), so the records made go to the remote too (``sync push``). ``prepare``:
     commands that run first (they make ``binding`` reach the candidate); ``after``: commands
     every way ends with (they put back what ``prepare`` set aside), after a ``then`` line.
     ``at_top``: a hook printed the block (git ran it at :attr:`Binding.top`, wherever the
@@ -98,7 +92,6 @@ def steps(
     first: list[Step] = [(c.label, command_text(c)) for c in prepare]
     last: list[Step] = [(c.label, command_text(c)) for c in after]
     if last:
-        what = "uncommitted changes" if PUT_BACK in after else "staged changes"
         # a verify run prints the verdict add to run next: it binds the candidate only
         # while the index still holds it, so it comes before what puts the index back
         once = (
@@ -106,7 +99,7 @@ def steps(
             if isinstance(s, VerifierShortfall)
             else ""
         )
-        last.insert(0, ("then", f"either way{once}, put back the {what} set aside above"))
+        last.insert(0, ("then", f"either way{once}, put back the staged changes set aside above"))
     fix = _steps(s, binding, commit, share, at_top, writer or share)
     return first + to_remote(fix, remote, _on_server()) + last
 
@@ -117,9 +110,6 @@ def _steps(
     """:func:`steps` without the commands that run first."""
     here = program()
     gh = WRITER_CLI if writer else here
-    switch: list[Step] = [("run", f"git switch --detach {commit}")] if commit else []
-    # ``checkout -`` returns to a detached HEAD too (``switch -`` wants a branch)
-    back: list[Step] = [("run", "git checkout -")] if commit else []
     if commit and isinstance(s, SpotCheckShortfall):
         # the writer's report and its spot check, in a worktree of the commit's own: a
         # switch would stop at an untracked file the commit tracks, or at changes
@@ -127,17 +117,16 @@ def _steps(
         from gentle_hooks.report.worktree_text import worktree_steps
 
         return worktree_steps(commit, gh, declared, report=s.no_receipt, share=share)
+    if commit and isinstance(s, VerifierShortfall):
+        return _verifier_worktree_steps(s, binding, commit, gh, share, at_top)
     if isinstance(s, (VerifierShortfall, SpotCheckShortfall)):
         core = _candidate_steps(s, binding, gh, at_top)
-        ending = [*([("run", f"{gh} sync push")] if share else []), *back]
+        ending: list[Step] = [("run", f"{gh} sync push")] if share else []
         if ending and any(label == "otherwise" for label, _ in core):
-            # every way ends with these (the branch back, the notes shared): after the
-            # last way, not inside it, so the first way does not leave HEAD detached
+            # every way ends with these (the notes shared): after the last way, not
+            # inside it
             ending.insert(0, ("then", "either way, after the way that worked"))
-        head: list[Step] = (
-            [("where", f"with commit {commit[:12]} checked out"), *switch] if commit else []
-        )
-        return [*head, *core, *ending]
+        return [*core, *ending]
     if isinstance(s, NoValidNote) and s.shallow:
         return [
             ("do", "fetch the history the note's base is in, then judge again"),
@@ -147,11 +136,9 @@ def _steps(
     # the commit's own candidate, reported where the user pastes the writer's command
     committed = Binding(projection=Projection.COMMITTED, top=binding.top)
     verify: list[Step] = [
-        *switch,
         ("do", f"{PREFIX_NOTE} ({NO_RECEIPT})"),
         ("prefix", f"{gh} receipt run{binding_flags(committed.for_prefix())} --"),
         ("run", f"{gh} spot-check --committed"),
-        *back,
         ("run", f"{gh} sync push"),
     ]
     if commit:
@@ -182,6 +169,23 @@ def _steps(
     return [("where", "in the writer's clone: verify the rewritten commit again"), *verify]
 
 
+def _verifier_worktree_steps(
+    s: VerifierShortfall, binding: Binding, commit: str, gh: str, share: bool, at_top: bool
+) -> list[Step]:
+    """The verifier's run for ``commit`` (a pushed or judged commit that is not HEAD), in a
+    linked worktree of its own (:func:`~gentle_hooks.report.worktree_text.worktree_add`):
+    every command binds to it with ``--cwd`` and ``--committed``, the worktree is removed
+    after the way that worked; the user's branch, HEAD, index and work tree never move."""
+    from gentle_hooks.report.worktree_text import worktree_add, worktree_dir, worktree_remove
+
+    flags = f" --cwd {worktree_dir(commit)}" + binding_flags(replace(binding, cwd=None))
+    core = _candidate_steps(s, binding, gh, at_top, flags)
+    ending: list[Step] = [*([("run", f"{gh} sync push")] if share else []), worktree_remove(commit)]
+    if any(label == "otherwise" for label, _ in core):
+        ending.insert(0, ("then", "either way, after the way that worked"))
+    return [*worktree_add(commit), *core, *ending]
+
+
 def _on_server() -> bool:
     """True under a server's pre-receive (:func:`gentle_hooks.git.location.is_on_server`)."""
     from gentle_hooks.git.location import is_on_server
@@ -190,10 +194,16 @@ def _on_server() -> bool:
 
 
 def _candidate_steps(
-    s: VerifierShortfall | SpotCheckShortfall, binding: Binding, gh: str, at_top: bool = False
+    s: VerifierShortfall | SpotCheckShortfall,
+    binding: Binding,
+    gh: str,
+    at_top: bool = False,
+    flags: str | None = None,
 ) -> list[Step]:
-    """:func:`steps` for a candidate's own shortfall (no commit to check out)."""
-    flags = binding_flags(binding)
+    """:func:`steps` for a candidate's own shortfall (no commit to check out); ``flags``:
+    the binding's flags as printed, when not :func:`binding_flags` of ``binding`` (a
+    worktree's ``--cwd`` as a shell word)."""
+    flags = binding_flags(binding) if flags is None else flags
     out: list[Step] = []
     here = _report_flags(binding)  # a report's command is relative to where it ran
     if isinstance(s, VerifierShortfall):

@@ -108,8 +108,7 @@ def worktree_steps(
     ``report``: no report that counts is recorded for it, so the writer makes one there:
     ``declared``, the declared verification command (shell words), else its own after a
     prefix."""
-    top = f"$(git rev-parse --git-common-dir)/gentle-hooks/verify-{commit[:12]}"
-    where = f'"{top}"'
+    where = worktree_dir(commit)
     # the writer's command runs in the worktree's copy of the directory the user is in
     # (a test command written for it, such as one importing from it, works as there), or
     # at the worktree's top when the commit has no such directory (an untracked one)
@@ -132,13 +131,33 @@ def worktree_steps(
         )
         reported.append(("prefix", f"{gh} receipt run --committed --cwd {here} --"))
     return [
+        *worktree_add(commit),
+        *reported,
+        ("run", f"{gh} spot-check --committed --cwd {where}"),
+        *([("run", f"{gh} sync push")] if share else []),
+        worktree_remove(commit),
+    ]
+
+
+def worktree_dir(commit: str) -> str:
+    """The linked worktree ``commit`` is verified in, as a shell word: under the
+    repository's common git directory (``git rev-parse``, so it names the same directory
+    from anywhere in the clone), in double quotes."""
+    return f'"$(git rev-parse --git-common-dir)/gentle-hooks/verify-{commit[:12]}"'
+
+
+def worktree_add(commit: str) -> list[Step]:
+    """The lines that check ``commit`` out in :func:`worktree_dir` (detached: no branch is
+    made or moved; the user's work tree, index and HEAD stay as they are)."""
+    return [
         (
             "do",
             f"check commit {commit[:12]} out in a worktree of its own (yours stays as it is)",
         ),
-        ("run", f"git worktree add -q --detach {where} {commit}"),
-        *reported,
-        ("run", f"{gh} spot-check --committed --cwd {where}"),
-        *([("run", f"{gh} sync push")] if share else []),
-        ("run", f"git worktree remove --force {where}"),
+        ("run", f"git worktree add -q --detach {worktree_dir(commit)} {commit}"),
     ]
+
+
+def worktree_remove(commit: str) -> Step:
+    """The line that removes :func:`worktree_dir` once the commit is verified there."""
+    return ("run", f"git worktree remove --force {worktree_dir(commit)}")

@@ -1,0 +1,87 @@
+"""A pre-push block's way out for a commit that is not HEAD, pasted as printed, and the
+override it prints, bound to the candidate it names (SPEC §5 "Overrides", §7: every
+command a block prints runs exactly as printed, from where the user is).
+
+* An escalated commit below HEAD: its verifier's run happens in a linked worktree of the
+  commit, so the user's branch, HEAD, index and uncommitted work never move.
+"""
+
+from __future__ import annotations
+
+import json
+
+from tests.e2e.conftest import TOKEN_BRIEF, World
+
+TOKENS = "def check_token(t):\n    return bool(t)\n"
+
+
+def _paste_verifier_way(w: World, said: list[str]) -> list[str]:
+    """Run the first way of a block literally, as a user would: ``write:`` gets the
+    verifier's brief, each ``run:`` runs with ``sh -c`` in the work tree and must exit 0, and
+    a ``verify run`` is followed by the ``run:`` line it prints (the verdict add). Lines
+    after an ``otherwise`` are skipped up to ``then, either way``. The commands run."""
+    ran: list[str] = []
+    inside = True
+    for line in said:
+        words = line.removeprefix("gentle-hooks:").strip()
+        if words.startswith("otherwise"):
+            inside = False
+        elif words.startswith("then, either way"):
+            inside = True
+        elif inside and words.startswith("write: "):
+            path = words.removeprefix("write: ")
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(json.dumps(TOKEN_BRIEF))
+        elif inside and words.startswith(("run: ", "prefix: ")):
+            assert words.startswith("run: "), said  # nothing left for the user to complete
+            cmd = words.removeprefix("run: ")
+            done = w.run(["sh", "-c", cmd], cwd=w.work)
+            assert done.code == 0, (cmd, done)
+            ran.append(cmd)
+            if " verify run " in cmd:
+                nxt = done.out.splitlines()[-1]
+                assert nxt.startswith("run: "), done
+                added = w.run(["sh", "-c", nxt.removeprefix("run: ")], cwd=w.work)
+                assert added.code == 0, (nxt, added)
+                ran.append(nxt.removeprefix("run: "))
+    return ran
+
+
+def test_an_escalated_commit_below_head_is_verified_in_a_worktree_of_its_own(
+    world: World,
+) -> None:
+    w = world
+    w.delegate(text=TOKENS)
+    w.spot_check()
+    w.escalate()
+    w.ok("add", "-A")
+    w.ok("commit", "-q", "--no-verify", "-m", "writer: tokens, hooks skipped")
+    escalated = w.rev("HEAD")
+    w.write("README.md", "# demo\n\nby a human\n")
+    w.ok("commit", "-q", "--no-verify", "-am", "human: readme")
+    head = w.rev("HEAD")
+    # the user's own work in progress: a staged, an unstaged and an untracked change
+    w.write("README.md", "# demo\n\nby a human, staged\n")
+    w.ok("add", "README.md")
+    w.write("src/app.py", TOKENS + "# in progress\n")
+    w.write("notes.txt", "mine\n")
+    status = w.ok("status", "--porcelain")
+    blocked = w.git("push", "origin", "main")
+    assert blocked.code == 1, blocked
+    assert any(f"BLOCKED commit {escalated[:12]}" in line for line in blocked.said), blocked
+    ran = _paste_verifier_way(w, blocked.said)
+    where = f'"$(git rev-parse --git-common-dir)/gentle-hooks/verify-{escalated[:12]}"'
+    assert ran[0] == f"git worktree add -q --detach {where} {escalated}", ran
+    assert ran[-1] == f"git worktree remove --force {where}", ran
+    assert any(c.startswith(f"gentle-hook verify run --cwd {where} --committed") for c in ran)
+    assert not any(("stash" in c or "switch" in c or "checkout" in c) for c in ran), ran
+    # the user's branch, HEAD, index and work tree are as they were
+    assert w.ok("symbolic-ref", "--short", "HEAD").strip() == "main"
+    assert w.rev("HEAD") == head
+    assert w.ok("status", "--porcelain") == status
+    assert (w.work / "src/app.py").read_text() == TOKENS + "# in progress\n"
+    assert w.ok("stash", "list") == ""
+    assert len(w.ok("worktree", "list").splitlines()) == 1
+    pushed = w.git("push", "origin", "main")
+    assert pushed.code == 0, pushed
+    assert w.remote_ref("main") == head
