@@ -178,12 +178,16 @@ def _verifier_worktree_steps(
     after the way that worked; the user's branch, HEAD, index and work tree never move."""
     from gentle_hooks.report.worktree_text import worktree_add, worktree_dir, worktree_remove
 
-    flags = f" --cwd {worktree_dir(commit)}" + binding_flags(replace(binding, cwd=None))
+    kind = "verifier"
+    flags = f" --cwd {worktree_dir(commit, kind)}" + binding_flags(replace(binding, cwd=None))
     core = _candidate_steps(s, binding, gh, at_top, flags)
-    ending: list[Step] = [*([("run", f"{gh} sync push")] if share else []), worktree_remove(commit)]
+    ending: list[Step] = [
+        *([("run", f"{gh} sync push")] if share else []),
+        worktree_remove(commit, kind),
+    ]
     if any(label == "otherwise" for label, _ in core):
         ending.insert(0, ("then", "either way, after the way that worked"))
-    return [*worktree_add(commit), *core, *ending]
+    return [*worktree_add(commit, kind), *core, *ending]
 
 
 def _on_server() -> bool:

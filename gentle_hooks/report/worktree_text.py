@@ -139,14 +139,16 @@ def worktree_steps(
     ]
 
 
-def worktree_dir(commit: str) -> str:
+def worktree_dir(commit: str, kind: str = "verify") -> str:
     """The linked worktree ``commit`` is verified in, as a shell word: under the
     repository's common git directory (``git rev-parse``, so it names the same directory
-    from anywhere in the clone), in double quotes."""
-    return f'"$(git rev-parse --git-common-dir)/gentle-hooks/verify-{commit[:12]}"'
+    from anywhere in the clone), in double quotes. ``kind``: ``verify`` for the writer's
+    report and its spot check, ``verifier`` for a verifier's run: each way adds and removes
+    its own, so a block naming both runs either way alone, or one after the other."""
+    return f'"$(git rev-parse --git-common-dir)/gentle-hooks/{kind}-{commit[:12]}"'
 
 
-def worktree_add(commit: str) -> list[Step]:
+def worktree_add(commit: str, kind: str = "verify") -> list[Step]:
     """The lines that check ``commit`` out in :func:`worktree_dir` (detached: no branch is
     made or moved; the user's work tree, index and HEAD stay as they are)."""
     return [
@@ -154,10 +156,10 @@ def worktree_add(commit: str) -> list[Step]:
             "do",
             f"check commit {commit[:12]} out in a worktree of its own (yours stays as it is)",
         ),
-        ("run", f"git worktree add -q --detach {worktree_dir(commit)} {commit}"),
+        ("run", f"git worktree add -q --detach {worktree_dir(commit, kind)} {commit}"),
     ]
 
 
-def worktree_remove(commit: str) -> Step:
+def worktree_remove(commit: str, kind: str = "verify") -> Step:
     """The line that removes :func:`worktree_dir` once the commit is verified there."""
-    return ("run", f"git worktree remove --force {worktree_dir(commit)}")
+    return ("run", f"git worktree remove --force {worktree_dir(commit, kind)}")
