@@ -85,8 +85,9 @@ def output_format(env: Mapping[str, str]) -> tuple[str, str | None]:
     return "text", note
 
 
-def _candidate(v: Verdict, again: Sequence[str]) -> dict[str, object]:
+def _candidate(v: Verdict, again: Sequence[str], named: Sequence[str]) -> dict[str, object]:
     from gentle_hooks.hooks.elsewhere import bound_steps, outside_top
+    from gentle_hooks.hooks.overrides import override_names
     from gentle_hooks.report.fixes import reason, steps, way_one
 
     label, target, r, fix_note, commit, prepare, after = v
@@ -95,7 +96,14 @@ def _candidate(v: Verdict, again: Sequence[str]) -> dict[str, object]:
     top = outside_top(r.binding.top)  # as the human lines (hooks.elsewhere)
     for s in d.shortfalls:
         labelled = steps(
-            s, r.binding, commit, prepare=prepare, after=after, at_top=True, again=again
+            s,
+            r.binding,
+            commit,
+            prepare=prepare,
+            after=after,
+            at_top=True,
+            again=again,
+            identities=override_names(named, cand.identity),
         )
         labelled = bound_steps(labelled, top)
         first_way = way_one(labelled)
@@ -136,6 +144,7 @@ def decision_object(
     exit_code: int,
     let_through: str | None,
     lines: Sequence[str],
+    named: Sequence[str] = (),
 ) -> dict[str, object]:
     """The decision as a JSON-ready object.
 
@@ -143,7 +152,10 @@ def decision_object(
         call: the hook; judged: every candidate the gate judged (label, pushed ref,
             assessment, fix note); exit_code: the gate's;
         let_through: what let a block through (``GENTLE_HOOKS_SKIP``, ``warn mode ...``),
-            or None; lines: the human lines, for a person reading the agent's log.
+            or None; lines: the human lines, for a person reading the agent's log;
+        named: the candidates an override of the same git command already named
+            (:func:`gentle_hooks.hooks.outcome.skip_named`): a printed override names
+            them too.
     """
     from gentle_hooks.report.fixes import override_words
 
@@ -158,7 +170,7 @@ def decision_object(
         "let_through": let_through,
         # words: the git command is theirs (a merge's is concluded with git commit)
         "override": override_words(call.name) if decision == "blocked" else None,
-        "candidates": [_candidate(v, again) for v in judged if v[2].decision.applies],
+        "candidates": [_candidate(v, again, named) for v in judged if v[2].decision.applies],
         # run after every candidate's steps, whichever way resolved them
         "then_run": then_run(call.name) if decision == "blocked" else [],
         "lines": list(lines),

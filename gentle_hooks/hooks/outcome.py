@@ -4,7 +4,8 @@ prints, the exit code, overrides and warn mode.
 Room ``hooks``. The commit and push gates hand :func:`conclude` the candidates they judged
 (:class:`Judged`); it prints one line on a clean outcome and, per blocked candidate, what is
 missing, why and the exact command (:mod:`gentle_hooks.report.fixes`), then how to let it
-through. ``GENTLE_HOOKS_SKIP="<reason>"`` lets a block through, ``--warn`` or
+through. ``GENTLE_HOOKS_SKIP="<reason>"`` lets a block through (with ``GENTLE_HOOKS_SKIP_ONLY``,
+only the candidates it names: another blocked one still blocks), ``--warn`` or
 ``mode = "warn"`` reports without failing; either is recorded as an override
 (:mod:`gentle_hooks.hooks.overrides`). ``GENTLE_HOOKS_EXPLAIN`` set adds the decision's
 row ids to a block's words (they are always in the JSON decision).
@@ -99,15 +100,23 @@ def open_gate(env: Mapping[str, str]) -> tuple[Repository, LoadedConfig]:
 
 
 def block_lines(
-    j: Judged, explain: bool = False, targets: Sequence[str] = (), again: Sequence[str] = ()
+    j: Judged,
+    explain: bool = False,
+    targets: Sequence[str] = (),
+    again: Sequence[str] = (),
+    named: Sequence[str] = (),
 ) -> list[str]:
     """The lines that explain one blocked candidate: what is missing, why, the commands to
     run (labelled ``run:``/``prefix:``, :func:`gentle_hooks.report.fixes.steps`), then the
     candidate. Row ids are in the JSON decision, and in words' place only with ``explain``
     (``GENTLE_HOOKS_EXPLAIN`` set: a ``decision rows:`` line after the candidate).
     ``targets``: every ref the block applies to (:func:`labelled`); ``again``: the git
-    command the hook runs under, as typed (:func:`~gentle_hooks.hooks.decision.typed_again`)."""
+    command the hook runs under, as typed (:func:`~gentle_hooks.hooks.decision.typed_again`);
+    ``named``: the candidates an override of it already named
+    (:func:`gentle_hooks.hooks.overrides.skip_named`): a printed override names them and
+    this one."""
     # only a block reads the fix commands' words (their imports cost a gate that passes)
+    from gentle_hooks.hooks.overrides import override_names
     from gentle_hooks.report.base_text import empty_base_lines
     from gentle_hooks.report.discard_text import discard_lines
     from gentle_hooks.report.fixes import headline, reason, step_lines, steps
@@ -138,6 +147,7 @@ def block_lines(
                     at_top=True,
                     remote=j.remote,
                     again=again,
+                    identities=override_names(named, cand.identity),
                 )
             )
         )
@@ -202,7 +212,11 @@ def conclude(
             (labelled(j), j.target, j.result, j.fix_note, j.commit, j.prepare, j.after)
             for j in judged
         ]
-        print_decision(decision_object(call, verdicts, code, let_through, lines))
+        from gentle_hooks.hooks.overrides import skip_named
+
+        blocked = [j for j in judged if j.result.decision.blocked]
+        named = skip_named(env, blocked)
+        print_decision(decision_object(call, verdicts, code, let_through, lines, named))
     return code
 
 
@@ -224,7 +238,13 @@ def _conclude(
                 f"ok: {len(applied)} delegated candidate(s) verified as their plan requires"
             )
         return EXIT_OK, None
-    from gentle_hooks.hooks.overrides import record_overrides, warn_source
+    from gentle_hooks.hooks.overrides import (
+        SKIP_ONLY,
+        named_only,
+        record_overrides,
+        skip_named,
+        warn_source,
+    )
     from gentle_hooks.report.fixes import override_words
 
     explain = bool(env.get("GENTLE_HOOKS_EXPLAIN", "").strip())
@@ -232,6 +252,7 @@ def _conclude(
     from gentle_hooks.hooks.decision import typed_again
 
     again = typed_again(call.name)
+    named = skip_named(env, blocked)
     refs: dict[tuple[str, str, str | None], list[Judged]] = {}
     for j in blocked:
         refs.setdefault((j.label, j.result.candidate.identity, j.commit), []).append(j)
@@ -241,9 +262,20 @@ def _conclude(
     top = outside_top(repo.paths.toplevel)
     for same in refs.values():
         targets = [j.target for j in same if j.target] if len(same) > 1 else []
-        lines.extend(bound_lines(block_lines(same[0], explain, targets, again), top))
+        lines.extend(bound_lines(block_lines(same[0], explain, targets, again, named), top))
     why = env.get("GENTLE_HOOKS_SKIP", "").strip()
     overridden = [(j.result, j.target) for j in blocked]
+    if why and named_only(env) is not None:
+        still = [j for j in blocked if j.result.candidate.identity not in set(named)]
+        if still:
+            # bound to the candidates it names: it lets nothing through while another
+            # blocked candidate of the same command still blocks, and records nothing
+            lines.append(
+                f"GENTLE_HOOKS_SKIP: {SKIP_ONLY} names {len(blocked) - len(still)} of the "
+                f"{len(blocked)} blocked candidate(s); the others above still block, so "
+                "nothing was let through or recorded"
+            )
+            why = ""
     if why:
         who = record_overrides(repo, call.name, overridden, why)
         lines.append(f"GENTLE_HOOKS_SKIP: let through by {who} and recorded ({quoted(why)})")

@@ -71,6 +71,7 @@ def steps(
     writer: bool = False,
     remote: str = "",
     again: Sequence[str] = (),
+    identities: Sequence[str] = (),
 ) -> list[Step]:
     """What to do about ``s`` for the candidate ``binding`` names, as labelled lines
     (:data:`LABELS`); every ``run`` line runs exactly as printed, and every command keeps
@@ -85,10 +86,11 @@ def steps(
     for here (the fetch of a note already on the remote) keeps :func:`program`. ``remote``:
     the remote a pre-push judged the push to (:func:`to_remote`). A re-run that disagreed
     (``s.disagreements``) leaves only the ways :func:`refuted_steps` prints, ``again``
-    the git command the hook ran under (as typed; empty: not known)."""
+    the git command the hook ran under (as typed; empty: not known), its override bound
+    to ``identities`` (the candidates it names)."""
     if isinstance(s, SpotCheckShortfall) and s.disagreements:
         committed = binding.projection is Projection.COMMITTED
-        return refuted_steps(s.disagreements, commit, share, again, committed)
+        return refuted_steps(s.disagreements, commit, share, again, committed, identities)
     first: list[Step] = [(c.label, command_text(c)) for c in prepare]
     last: list[Step] = [(c.label, command_text(c)) for c in after]
     if last:

@@ -4,13 +4,17 @@ command a block prints runs exactly as printed, from where the user is).
 
 * An escalated commit below HEAD: its verifier's run happens in a linked worktree of the
   commit, so the user's branch, HEAD, index and uncommitted work never move.
+* The override a refuted block prints names its candidate: another blocked commit of the
+  same push still blocks.
 """
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from tests.e2e.conftest import TOKEN_BRIEF, World
+from tests.e2e.test_refuted import SKIP, _refuted, _said
 
 TOKENS = "def check_token(t):\n    return bool(t)\n"
 
@@ -85,3 +89,35 @@ def test_an_escalated_commit_below_head_is_verified_in_a_worktree_of_its_own(
     pushed = w.git("push", "origin", "main")
     assert pushed.code == 0, pushed
     assert w.remote_ref("main") == head
+
+
+def test_a_printed_override_lets_through_only_the_candidate_it_names(
+    native: World, tmp_path: Path
+) -> None:
+    """A push of a refuted commit and an unverified one: the refuted block's override names
+    its candidate; run as printed, the other commit still blocks, nothing is pushed or
+    recorded. Once that one is verified, the same line lets the push through."""
+    w = native
+    _refuted(w, tmp_path / "flaky")
+    assert w.git("commit", "-q", "-m", "writer change", env={"GENTLE_HOOKS_SKIP": "x"}).code == 0
+    refuted = w.gh("assess", "--json", "--committed-only")
+    identity = json.loads(refuted.out)["candidate"]["identity"]
+    before = w.rev("origin/main")
+    w.unverified("def add(a, b):\n    return a + b  # writer, again\n")
+    head = w.rev("HEAD")
+    overrides = w.ledger("SELECT count(*) FROM override")
+    blocked = w.git("push", "-q", "origin", "HEAD")
+    assert blocked.code == 1, blocked
+    runs = [r for r in _said(blocked.said, "run") if r.startswith(SKIP)]
+    assert runs == [f"{SKIP} GENTLE_HOOKS_SKIP_ONLY={identity} git push -q origin HEAD"], runs
+    done = w.run(["sh", "-c", runs[0]])
+    assert done.code == 1, done
+    assert "GENTLE_HOOKS_SKIP: GENTLE_HOOKS_SKIP_ONLY names 1 of the 2 blocked" in done.err, done
+    assert w.remote_ref("refs/heads/main") == before
+    assert w.ledger("SELECT count(*) FROM override") == overrides
+    # the unverified commit verified (it is HEAD): the same line lets the refuted one through
+    w.report("--committed")
+    w.spot_check("--committed")
+    done = w.run(["sh", "-c", runs[0]])
+    assert done.code == 0, done
+    assert w.remote_ref("refs/heads/main") == head

@@ -69,7 +69,9 @@ def test_a_refuted_commit_prints_the_override_with_the_users_arguments(
         for line in said
     ), said
     assert not any("receipt run" in c or "spot-check" in c for c in _said(said, "run")), said
-    assert _said(said, "run") == [f"{SKIP} git commit -q -m 'writer change'"]
+    staged = json.loads(w.gh("assess", "--json", "--staged").out)["candidate"]["identity"]
+    only = f"GENTLE_HOOKS_SKIP_ONLY={staged}"
+    assert _said(said, "run") == [f"{SKIP} {only} git commit -q -m 'writer change'"]
     # as printed: it commits, with the user's message, and the override is recorded
     done = w.run(["sh", "-c", _said(said, "run")[0]])
     assert done.code == 0, done
@@ -84,10 +86,12 @@ def test_a_refuted_commit_at_push_and_in_ci(native: World, tmp_path: Path) -> No
         w.git("commit", "-q", "-m", "writer change", env={"GENTLE_HOOKS_SKIP": "flaky"}).code == 0
     )
     head = w.rev("HEAD")
+    committed = json.loads(w.gh("assess", "--json", "--committed-only").out)["candidate"]
     blocked = w.git("push", "-q", "origin", "HEAD")
     assert blocked.code == 1, blocked
     runs = _said(blocked.said, "run")
-    assert runs == [f"{SKIP} git push -q origin HEAD"], blocked.said
+    only = f"GENTLE_HOOKS_SKIP_ONLY={committed['identity']}"
+    assert runs == [f"{SKIP} {only} git push -q origin HEAD"], blocked.said
     assert any("stage it and amend the commit (git commit --amend)" in x for x in blocked.said)
     done = w.run(["sh", "-c", runs[0]])
     assert done.code == 0, done
