@@ -216,7 +216,8 @@ def conclude(
 
         blocked = [j for j in judged if j.result.decision.blocked]
         named = skip_named(env, blocked)
-        print_decision(decision_object(call, verdicts, code, let_through, lines, named))
+        top = repo.paths.toplevel
+        print_decision(decision_object(call, verdicts, code, let_through, lines, named, top))
     return code
 
 

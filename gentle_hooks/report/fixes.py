@@ -352,16 +352,35 @@ def _report_flags(binding: Binding) -> Callable[[str], str]:
 def way_one(items: Sequence[Step]) -> list[Step]:
     """The first way of labelled lines: those before the first ``otherwise``, then the
     ones after ``then`` (every way ends with them)."""
+    return _way(items, 0)
+
+
+def _way(items: Sequence[Step], n: int) -> list[Step]:
+    """Way ``n`` (0: before the first ``otherwise``, 1: after it...) of labelled lines,
+    then the ones after ``then`` (every way ends with them)."""
     out: list[Step] = []
-    inside = True
+    way, inside = 0, n == 0
     for label, text in items:
         if label == "otherwise":
-            inside = False
+            way += 1
+            inside = way == n
         elif label == "then":
             inside = True
         elif inside:
             out.append((label, text))
     return out
+
+
+def runnable_way(items: Sequence[Step]) -> list[Step]:
+    """:func:`way_one`, or when it holds no ``run`` line (words alone, such as "change the
+    change" before a refuted candidate's override) the first way after it that does: the
+    commands a block prints as ``run:`` lines, for the JSON decision's ``run``."""
+    ways = 1 + sum(label == "otherwise" for label, _ in items)
+    for n in range(ways):
+        way = _way(items, n)
+        if any(label == "run" for label, _ in way):
+            return way
+    return way_one(items)
 
 
 def command(s: Shortfall, binding: Binding, writer: bool = False) -> str:

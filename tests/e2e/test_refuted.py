@@ -142,3 +142,19 @@ def test_a_claim_ci_refutes_on_reverify_says_what_is_missing(native: World, tmp_
     assert "missing a change whose own test passes (the re-run failed)" in text, text
     assert f"commit {head[:12]} is refuted, a re-run of it disagreed" in text, text
     assert "a later commit does not clear it" in text
+
+
+def test_the_json_decision_of_a_refuted_change_runs_what_the_text_prints(
+    native: World, tmp_path: Path
+) -> None:
+    """The refuted block's first way is words (change the change); its ``run:`` line is the
+    override, and the JSON decision's ``run`` holds it, as the text does."""
+    w = native
+    _refuted(w, tmp_path / "flaky")
+    text = w.git("commit", "-q", "-m", "writer change")
+    as_json = w.git("commit", "-q", "-m", "writer change", env={"GENTLE_HOOKS_FORMAT": "json"})
+    assert (text.code, as_json.code) == (1, 1), (text, as_json)
+    decision = json.loads(next(x for x in as_json.lines if x.startswith("{")))
+    [missing] = decision["candidates"][0]["missing"]
+    assert missing["run"] == _said(text.said, "run"), (missing, text.said)
+    assert missing["run"] and missing["run"][0].startswith(SKIP), missing
