@@ -6,6 +6,8 @@ command a block prints runs exactly as printed, from where the user is).
   commit, so the user's branch, HEAD, index and uncommitted work never move.
 * The override a refuted block prints names its candidate: another blocked commit of the
   same push still blocks.
+* A commit block over a failed report made in a temporary checkout names what of the work
+  tree that run did not see.
 """
 
 from __future__ import annotations
@@ -121,3 +123,27 @@ def test_a_printed_override_lets_through_only_the_candidate_it_names(
     done = w.run(["sh", "-c", runs[0]])
     assert done.code == 0, done
     assert w.remote_ref("refs/heads/main") == head
+
+
+def test_a_failed_report_in_a_temporary_checkout_names_what_it_did_not_see(
+    native: World,
+) -> None:
+    """The writer's test reads an untracked file: ``receipt run --staged`` runs in a
+    temporary checkout of the staged tree, without it, and fails; the commit block names
+    the file the work tree differs in and how it gets in, as the receipt run's note did."""
+    w = native
+    w.write("src/app.py", "def add(a, b):\n    return a + b  # writer\n")
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "-A")
+    w.write("fixture.txt", "data the test reads\n")  # untracked, not ignored
+    reads = ("python3", "-c", "open('fixture.txt').read()")
+    ran = w.gh("receipt", "run", "--staged", "--", *reads)
+    assert ran.code != 0 and "differs from it in fixture.txt" in ran.err, ran
+    blocked = w.git("commit", "-q", "-m", "writer change")
+    assert blocked.code == 1, blocked
+    note = (
+        "note: its report ran in a temporary linked checkout of the staged tree; the work tree "
+        "differs from it in fixture.txt the run did not see: if the command needed one, "
+        "stage it or list it in .gitignore (ignored files are linked in), then report again"
+    )
+    assert any(line.endswith(note) for line in blocked.said), blocked.said
