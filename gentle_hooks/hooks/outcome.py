@@ -214,7 +214,7 @@ def conclude(
         ]
         from gentle_hooks.hooks.overrides import skip_named
 
-        blocked = [j for j in judged if j.result.decision.blocked]
+        blocked = [j.result.candidate.identity for j in judged if j.result.decision.blocked]
         named = skip_named(env, blocked)
         top = repo.paths.toplevel
         print_decision(decision_object(call, verdicts, code, let_through, lines, named, top))
@@ -253,7 +253,7 @@ def _conclude(
     from gentle_hooks.hooks.decision import typed_again
 
     again = typed_again(call.name)
-    named = skip_named(env, blocked)
+    named = skip_named(env, [j.result.candidate.identity for j in blocked])
     refs: dict[tuple[str, str, str | None], list[Judged]] = {}
     for j in blocked:
         refs.setdefault((j.label, j.result.candidate.identity, j.commit), []).append(j)

@@ -24,10 +24,6 @@ from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.report.refuted_text import SKIP_ONLY as SKIP_ONLY
 from gentle_hooks.services.assess import AssessResult
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from gentle_hooks.hooks.outcome import Judged
-
 
 def warn_source(call: HookCall, repo: Repository, config: LoadedConfig) -> str:
     """Where warn mode came from: the installed hook (``--warn``, above every setting), else
@@ -95,13 +91,12 @@ def named_only(env: Mapping[str, str]) -> set[str] | None:
     return set(words) if words else None
 
 
-def skip_named(env: Mapping[str, str], blocked: Sequence[Judged]) -> list[str]:
-    """The identities of ``blocked`` candidates :data:`SKIP_ONLY` names in ``env``, in the
-    order they were judged, each once (empty when it names none)."""
+def skip_named(env: Mapping[str, str], identities: Sequence[str]) -> list[str]:
+    """The ``identities`` (of the blocked candidates, in the order they were judged) that
+    :data:`SKIP_ONLY` names in ``env``, each once (empty when it names none)."""
     only = named_only(env) or set()
     out: list[str] = []
-    for j in blocked:
-        ident = j.result.candidate.identity
+    for ident in identities:
         if ident in only and ident not in out:
             out.append(ident)
     return out
