@@ -1,9 +1,11 @@
-"""The way a CI or server block verifies a commit: in a linked worktree of its own.
+"""The way a block verifies a commit that is not HEAD (CI, a server, a pre-push): in a
+linked worktree of its own.
 
-Room ``report``. CI and the server cannot know the user's work tree (uncommitted changes
-stop a ``git switch``, and the lines after it would run on another commit): the commit is
-checked out under the repository's common git directory, reported and spot-checked there,
-its note shared, and the worktree removed. Each line runs from anywhere in the user's clone.
+Room ``report``. A block cannot know the user's work tree (uncommitted changes stop a
+``git switch``, and the lines after it would run on another commit): the commit is
+checked out under the repository's common git directory, reported and spot-checked there
+(or run by a verifier there, in a worktree of that run's own), its note shared where the
+judge reads notes, and the worktree removed. Each line runs from anywhere in the user's clone.
 Before its commands, a CI or server block prints once the line that puts the copy of the CLI
 the clone's hooks run on PATH where ``gentle-hook`` is not (:func:`path_steps`).
 """
