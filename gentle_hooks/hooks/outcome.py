@@ -199,6 +199,7 @@ def conclude(
 
     fmt, note = output_format(env)
     lines: list[str] = [note] if note else []
+    judged = refuted_last(judged)
     try:
         code, let_through = _conclude(call, env, repo, config, judged, lines)
     finally:  # what was decided is printed even when recording an override fails
@@ -219,6 +220,24 @@ def conclude(
         top = repo.paths.toplevel
         print_decision(decision_object(call, verdicts, code, let_through, lines, named, top))
     return code
+
+
+def refuted_last(judged: Sequence[Judged]) -> Sequence[Judged]:
+    """``judged`` with the blocked candidates a re-run refuted after the others, each group
+    in its order: a refuted block's way out is the override, which runs the git command
+    itself, so it is printed (and in the JSON decision) after the ways of the others,
+    which must run first. Unchanged (nothing imported) when nothing blocks."""
+    if not any(j.result.decision.blocked for j in judged):
+        return judged
+    from gentle_hooks.policy.shortfall import SpotCheckShortfall
+
+    def refuted(j: Judged) -> bool:
+        return any(
+            isinstance(s, SpotCheckShortfall) and bool(s.disagreements)
+            for s in j.result.decision.shortfalls
+        )
+
+    return sorted(judged, key=refuted)
 
 
 def _conclude(
