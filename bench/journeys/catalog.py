@@ -530,6 +530,45 @@ def _push_older_escalated(ctx: Ctx) -> None:
 
 
 @journey(
+    "push-older-escalated-dirty",
+    "an escalated commit that is not HEAD at push, with uncommitted work and a file the "
+    "older commit differs in",
+)
+def _push_older_escalated_dirty(ctx: Ctx) -> None:
+    w = plain(ctx)
+    brief = ctx.sb.root / "brief.json"
+    ctx.sb.write(brief, _BRIEF)
+    ctx.agent.brief = str(brief)
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.sh(w, "gentle-hook escalate --item security --reason 'token check changed'")
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.git(w, "commit", "-q", "--no-verify", "-m", "escalated change")
+    ctx.sb.write(w / "README.md", "# demo\n\nhuman words\n")
+    ctx.sb.git(w, "commit", "-q", "-am", "human docs")
+    ctx.sb.write(w / "README.md", "# demo\n\nhuman words, in progress\n")
+    ctx.sb.write(w / "scratch.txt", "mine\n")
+    ctx.sb.prove(w, ["log", "-1", "--format=%s", "HEAD~1"], "escalated", "the escalated commit")
+    ctx.sb.prove(w, ["diff", "--name-only", "HEAD~1", "HEAD"], "README.md", "HEAD changed it")
+    ctx.sb.prove(w, ["status", "--porcelain"], " M README.md", "README.md changed again")
+    head = ctx.sb.run(w, ["git", "rev-parse", "HEAD"]).out.strip()
+    status = ctx.sb.run(w, ["git", "status", "--porcelain"]).out
+    step = ctx.agent.attempt(w, "git push -q")
+    passed(ctx, step.exit, "the push went through")
+    printed = [c for b in ctx.agent.blocks for c in b.printed]
+    moves = ("git stash", "git switch", "git checkout")
+    ctx.check(not any(c.startswith(moves) for c in printed), f"nothing moved: {printed}")
+    branch = ctx.sb.run(w, ["git", "symbolic-ref", "-q", "--short", "HEAD"]).out.strip()
+    ctx.check(branch == "main", f"the branch never moved: {branch!r}")
+    now = ctx.sb.run(w, ["git", "rev-parse", "HEAD"]).out.strip()
+    ctx.check(now == head, f"HEAD never moved: {now} != {head}")
+    after = ctx.sb.run(w, ["git", "status", "--porcelain"]).out
+    ctx.check(after == status, f"the uncommitted work is as it was: {after!r} != {status!r}")
+    ctx.check(not ctx.sb.run(w, ["git", "stash", "list"]).out.strip(), "no stash left behind")
+    trees = ctx.sb.run(w, ["git", "worktree", "list"]).out.splitlines()
+    ctx.check(len(trees) == 1, f"no worktree left behind: {trees}")
+
+
+@journey(
     "ci-coauthor", "a commit delegated only by its AI co-author trailer, through CI", fast=True
 )
 def _ci_coauthor(ctx: Ctx) -> None:

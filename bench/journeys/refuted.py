@@ -81,6 +81,40 @@ def _push_flaky(ctx: Ctx) -> None:
     _no_loop(ctx)
 
 
+@journey(
+    "push-flaky-and-unverified",
+    "a refuted commit overridden at commit and an unverified one on top: the printed "
+    "override names the refuted one only",
+)
+def _push_flaky_and_unverified(ctx: Ctx) -> None:
+    w = plain(ctx)
+    _refuted(ctx, w)
+    made = ctx.sb.sh(w, "GENTLE_HOOKS_SKIP=flaky git commit -q -m 'writer change'", who="setup")
+    if made.exit != 0:
+        raise FixtureError(f"the overridden commit failed: {made.out.strip()[-200:]}")
+    ctx.sb.writer_edit(w, 2)
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.git(w, "commit", "-q", "--no-verify", "-m", "writer change, unverified")
+    ctx.sb.prove(w, ["log", "-1", "--format=%s", "HEAD~1"], "writer change", "the refuted one")
+    step = ctx.agent.attempt(w, "git push -q origin main")
+    passed(ctx, step.exit, "the push went through once the unverified commit was verified")
+    only = [c for b in ctx.agent.blocks for c in b.printed if "GENTLE_HOOKS_SKIP=" in c]
+    ctx.check(
+        bool(only) and all("GENTLE_HOOKS_SKIP_ONLY=" in c for c in only),
+        f"every printed override names its candidate: {only}",
+    )
+    _no_loop_for_refuted(ctx)
+
+
+def _no_loop_for_refuted(ctx: Ctx) -> None:
+    """No block offered a report or spot check of the refuted commit (the unverified one's
+    are in its own worktree, named by its commit)."""
+    refuted = ctx.sb.run(ctx.sb.root / "work", ["git", "rev-parse", "HEAD~1"]).out.strip()
+    for b in ctx.agent.blocks:
+        loop = [c for c in b.printed if refuted[:12] in c and ("spot-check" in c)]
+        ctx.check(not loop, f"no spot check offered for the refuted commit: {loop}")
+
+
 @journey("ci-flaky-rerun", "CI meets a commit a re-run refuted: the rewrite, in words")
 def _ci_flaky(ctx: Ctx) -> None:
     w = plain(ctx)

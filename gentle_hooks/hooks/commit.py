@@ -29,7 +29,7 @@ from gentle_hooks.policy.delegation import (
     runtime_evidence,
     strip_comments,
 )
-from gentle_hooks.services.assess import evaluate
+from gentle_hooks.services.assess import AssessResult, evaluate
 from gentle_hooks.services.attribution import expiry_lines
 from gentle_hooks.services.change_facts import delivery_changes, facts_and_expired
 from gentle_hooks.services.declared_suite import want_base_commands
@@ -117,6 +117,8 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
             result,
             binding=replace(binding, brief=result.binding.brief, top=result.binding.top),
         )
+        unseen = failed_report_words(repo, result)
+        note = f"{note}; {unseen}" if note and unseen else note or unseen
         mine = sorted({e.path for e in facts.entries})
         staged = dict(repo.blobs_in(cand.tree, mine)) if mine else {}
         # expired content that came back may be a human's typing: a discard claims it
@@ -139,6 +141,26 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
         "the staged change", None, result, note, prepare=prepare, after=after, writers_blob=writers
     )
     return conclude(call, env, repo, config, [judged])
+
+
+def failed_report_words(repo: Repository, result: AssessResult) -> str:
+    """Why the writer's failed report of the staged candidate may have failed, when its
+    binding runs a report in a temporary checkout (the work tree holds more): the paths it
+    did not see (:func:`gentle_hooks.services.receipt_guard.unseen_words`); ``""`` when
+    no failed report stands against it, or the work tree holds the candidate."""
+    from gentle_hooks.policy.shortfall import SpotCheckShortfall
+
+    failed = any(
+        r.standing.row == "S-failed"
+        for s in result.decision.shortfalls
+        if isinstance(s, SpotCheckShortfall) and s.no_receipt
+        for r in s.refused
+    )
+    if not failed:
+        return ""
+    from gentle_hooks.services.receipt_guard import unseen_words
+
+    return unseen_words(repo, result.candidate.tree, result.binding.projection)
 
 
 def merged_work(repo: Repository, config: LoadedConfig, facts: LedgerFacts) -> LedgerFacts:

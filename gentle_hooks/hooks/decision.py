@@ -11,8 +11,10 @@ Room ``hooks``. :func:`output_format` reads how the commit and push gates print:
 * unset otherwise: the human lines.
 
 The object (schema ``gentle-hooks.decision/v1``) says what the gate decided and, per
-candidate, what is missing, why, and the commands to run, in the order to run them; the
-same strings the human lines carry (:mod:`gentle_hooks.report.fixes`). It is built only
+candidate, what is missing, why, and the commands to run, in the order to run them (``run``:
+the ``run:`` lines of the first way that has any, a refuted candidate's override when the
+way before it is words alone); the same strings the human lines carry
+(:mod:`gentle_hooks.report.fixes`), bound the same way (``then_run`` too). It is built only
 after a gate judged something: a human's ordinary commit prints nothing either way. A gate
 that fails closed before it could judge (exit 2 or 3) prints its one error line and then,
 in the same formats, :func:`error_object`.
@@ -32,7 +34,7 @@ if TYPE_CHECKING:
     from gentle_hooks.services.assess import AssessResult
 
     #: One judged candidate: (label, pushed ref or None, its assessment, fix note, the
-    #: commit its fix runs with checked out or None, the commands that run first, the
+    #: commit its fix runs in, checked out in a worktree, or None, the commands that run first, the
     #: commands that run last).
 
     Verdict = tuple[
@@ -85,9 +87,10 @@ def output_format(env: Mapping[str, str]) -> tuple[str, str | None]:
     return "text", note
 
 
-def _candidate(v: Verdict, again: Sequence[str]) -> dict[str, object]:
+def _candidate(v: Verdict, again: Sequence[str], named: Sequence[str]) -> dict[str, object]:
     from gentle_hooks.hooks.elsewhere import bound_steps, outside_top
-    from gentle_hooks.report.fixes import reason, steps, way_one
+    from gentle_hooks.hooks.overrides import override_names
+    from gentle_hooks.report.fixes import reason, runnable_way, steps
 
     label, target, r, fix_note, commit, prepare, after = v
     cand, plan, d = r.candidate, r.plan, r.decision
@@ -95,18 +98,25 @@ def _candidate(v: Verdict, again: Sequence[str]) -> dict[str, object]:
     top = outside_top(r.binding.top)  # as the human lines (hooks.elsewhere)
     for s in d.shortfalls:
         labelled = steps(
-            s, r.binding, commit, prepare=prepare, after=after, at_top=True, again=again
+            s,
+            r.binding,
+            commit,
+            prepare=prepare,
+            after=after,
+            at_top=True,
+            again=again,
+            identities=override_names(named, cand.identity),
         )
         labelled = bound_steps(labelled, top)
-        first_way = way_one(labelled)
-        run = [text for kind, text in first_way if kind == "run"]
+        way = runnable_way(labelled)
+        run = [text for kind, text in way if kind == "run"]
         item: dict[str, object] = {"what": s.what.value, "why": reason(s), "run": run}
-        prefixes = [text for kind, text in first_way if kind == "prefix"]
+        prefixes = [text for kind, text in way if kind == "prefix"]
         if prefixes:
             # the writer's test command (or the brief's path) goes after it; it runs where
             # it stands in "steps", before the "run" commands that follow it there
             item["report_prefix"] = prefixes[0]
-        writes = [text for kind, text in first_way if kind == "write"]
+        writes = [text for kind, text in way if kind == "write"]
         if writes:
             # the verifier's brief goes there before the "run" commands that read it
             item["brief_file"] = writes[0]
@@ -136,6 +146,8 @@ def decision_object(
     exit_code: int,
     let_through: str | None,
     lines: Sequence[str],
+    named: Sequence[str] = (),
+    top: str | None = None,
 ) -> dict[str, object]:
     """The decision as a JSON-ready object.
 
@@ -143,13 +155,20 @@ def decision_object(
         call: the hook; judged: every candidate the gate judged (label, pushed ref,
             assessment, fix note); exit_code: the gate's;
         let_through: what let a block through (``GENTLE_HOOKS_SKIP``, ``warn mode ...``),
-            or None; lines: the human lines, for a person reading the agent's log.
+            or None; lines: the human lines, for a person reading the agent's log;
+        named: the candidates an override of the same git command already named
+            (:func:`gentle_hooks.hooks.overrides.skip_named`): a printed override names
+            them too; top: the work tree's root: ``then_run`` is bound to it as the human
+            lines are when the user typed the git command from outside it
+            (:mod:`gentle_hooks.hooks.elsewhere`).
     """
+    from gentle_hooks.hooks.elsewhere import bound_text, outside_top
     from gentle_hooks.report.fixes import override_words
 
     blocked = any(v[2].decision.blocked for v in judged)
     again = typed_again(call.name) if exit_code else []
     decision = "blocked" if exit_code else ("let-through" if blocked else "allowed")
+    outside = outside_top(top)
     return {
         "schema": SCHEMA,
         "hook": call.name,
@@ -158,9 +177,12 @@ def decision_object(
         "let_through": let_through,
         # words: the git command is theirs (a merge's is concluded with git commit)
         "override": override_words(call.name) if decision == "blocked" else None,
-        "candidates": [_candidate(v, again) for v in judged if v[2].decision.applies],
+        "candidates": [_candidate(v, again, named) for v in judged if v[2].decision.applies],
         # run after every candidate's steps, whichever way resolved them
-        "then_run": then_run(call.name) if decision == "blocked" else [],
+        "then_run": [
+            c if outside is None else bound_text(c, outside)
+            for c in (then_run(call.name) if decision == "blocked" else [])
+        ],
         "lines": list(lines),
     }
 

@@ -4,7 +4,8 @@ prints, the exit code, overrides and warn mode.
 Room ``hooks``. The commit and push gates hand :func:`conclude` the candidates they judged
 (:class:`Judged`); it prints one line on a clean outcome and, per blocked candidate, what is
 missing, why and the exact command (:mod:`gentle_hooks.report.fixes`), then how to let it
-through. ``GENTLE_HOOKS_SKIP="<reason>"`` lets a block through, ``--warn`` or
+through. ``GENTLE_HOOKS_SKIP="<reason>"`` lets a block through (with ``GENTLE_HOOKS_SKIP_ONLY``,
+only the candidates it names: another blocked one still blocks), ``--warn`` or
 ``mode = "warn"`` reports without failing; either is recorded as an override
 (:mod:`gentle_hooks.hooks.overrides`). ``GENTLE_HOOKS_EXPLAIN`` set adds the decision's
 row ids to a block's words (they are always in the JSON decision).
@@ -22,7 +23,7 @@ from gentle_hooks.hooks.call import HookCall
 from gentle_hooks.report.text import short
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
-from gentle_hooks.values.frozen import frozen, replace
+from gentle_hooks.values.frozen import frozen
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,17 +44,16 @@ class Judged:
         label: what the user recognises (``the staged change``, ``commit 1a2b3c4``);
             target: the pushed ref, or None for commits (a ref's candidate is shown as
             ``<label> on <target>``).
-        result: the assessment with its decision; fix_note: words on running the fix
-            commands for this candidate, or empty; commit: the commit the fix commands run
-            with checked out (a pushed commit that is not HEAD), or None; prepare: commands
-            that run before the fix commands (the ``git add`` that lets ``--staged`` bind a
-            partial commit's candidate); after: commands that run after them, whichever
-            way was taken (the ``git restore --staged`` that puts back what ``prepare`` set
-            aside); writers_blob: paths whose content in the change is a writer's blob
-            byte for byte, or holds a writer's own lines (no ``discard`` is offered for
-            them: it would not make them a human's), except content that had expired
-            and came back (a human's typing of it, which a discard claims); remote: the
-            remote a pre-push sends it to (its ``sync push`` names it), or empty.
+        result: the assessment with its decision; fix_note: words on running the fix commands
+            for this candidate, or empty; commit: the commit the fix commands verify in a linked
+            worktree (a pushed commit that is not HEAD), or None; prepare: commands that run before
+            the fix commands (the ``git add`` that lets ``--staged`` bind a partial commit's
+            candidate); after: commands that run after them, whichever way was taken (the ``git
+            restore --staged`` that puts back what ``prepare`` set aside); writers_blob: paths whose
+            content in the change is a writer's blob byte for byte, or holds a writer's own lines
+            (no ``discard`` is offered for them: it would not make them a human's), except content
+            that had expired and came back (a human's typing of it, which a discard claims); remote:
+            the remote a pre-push sends it to (its ``sync push`` names it), or empty.
     """
 
     label: str
@@ -100,15 +100,23 @@ def open_gate(env: Mapping[str, str]) -> tuple[Repository, LoadedConfig]:
 
 
 def block_lines(
-    j: Judged, explain: bool = False, targets: Sequence[str] = (), again: Sequence[str] = ()
+    j: Judged,
+    explain: bool = False,
+    targets: Sequence[str] = (),
+    again: Sequence[str] = (),
+    named: Sequence[str] = (),
 ) -> list[str]:
     """The lines that explain one blocked candidate: what is missing, why, the commands to
     run (labelled ``run:``/``prefix:``, :func:`gentle_hooks.report.fixes.steps`), then the
     candidate. Row ids are in the JSON decision, and in words' place only with ``explain``
     (``GENTLE_HOOKS_EXPLAIN`` set: a ``decision rows:`` line after the candidate).
     ``targets``: every ref the block applies to (:func:`labelled`); ``again``: the git
-    command the hook runs under, as typed (:func:`~gentle_hooks.hooks.decision.typed_again`)."""
+    command the hook runs under, as typed (:func:`~gentle_hooks.hooks.decision.typed_again`);
+    ``named``: the candidates an override of it already named
+    (:func:`gentle_hooks.hooks.overrides.skip_named`): a printed override names them and
+    this one."""
     # only a block reads the fix commands' words (their imports cost a gate that passes)
+    from gentle_hooks.hooks.overrides import override_names
     from gentle_hooks.report.base_text import empty_base_lines
     from gentle_hooks.report.discard_text import discard_lines
     from gentle_hooks.report.fixes import headline, reason, step_lines, steps
@@ -139,6 +147,7 @@ def block_lines(
                     at_top=True,
                     remote=j.remote,
                     again=again,
+                    identities=override_names(named, cand.identity),
                 )
             )
         )
@@ -162,52 +171,6 @@ def block_lines(
     if explain:
         lines.append(f"  decision rows: {' '.join(plan.rows)}")
     return lines
-
-
-#: Why a commit's fix commands start by setting uncommitted changes aside.
-ASIDE_NOTE = (
-    "tracked files differ from the commit here: the first git command sets those changes "
-    "aside (git switch would refuse them), the last one puts them back"
-)
-
-
-def changes_aside(repo: Repository, judged: Sequence[Judged]) -> Sequence[Judged]:
-    """``judged`` with, for each blocked candidate bound to a commit that is not HEAD (the
-    push gate's ``commit``) whose fix runs here and starts with ``git switch --detach``
-    (a verifier's run; a spot check runs in a worktree of the commit's own,
-    :func:`gentle_hooks.report.worktree_text.worktree_steps`), which uncommitted changes
-    may stop, ``git stash push`` before its fix commands and
-    ``git stash pop`` after them when tracked files differ from HEAD. HEAD's own fix needs
-    nothing set aside: ``receipt run --committed`` and ``spot-check --committed`` run in a
-    temporary checkout of the commit when the work tree holds more. Unchanged (and no git
-    run) when no such candidate is blocked."""
-    wanted = [
-        i
-        for i, j in enumerate(judged)
-        if j.result.decision.blocked
-        and j.result.binding.projection is Projection.COMMITTED
-        and j.commit is not None
-        and not (j.prepare or j.after)
-    ]
-    if not wanted:
-        return judged
-    from gentle_hooks.policy.shortfall import VerifierShortfall  # only once something blocks
-
-    wanted = [
-        i
-        for i in wanted
-        if any(isinstance(s, VerifierShortfall) for s in judged[i].result.decision.shortfalls)
-    ]
-    if not wanted or not repo.has_dirty_tracked():
-        return judged
-    from gentle_hooks.report.fixes import PUT_BACK, SET_ASIDE
-
-    out = list(judged)
-    for i in wanted:
-        j = out[i]
-        note = f"{j.fix_note}; {ASIDE_NOTE}" if j.fix_note else ASIDE_NOTE
-        out[i] = replace(j, prepare=(SET_ASIDE,), after=(PUT_BACK,), fix_note=note)
-    return out
 
 
 def conclude(
@@ -236,7 +199,7 @@ def conclude(
 
     fmt, note = output_format(env)
     lines: list[str] = [note] if note else []
-    judged = changes_aside(repo, judged)
+    judged = refuted_last(judged)
     try:
         code, let_through = _conclude(call, env, repo, config, judged, lines)
     finally:  # what was decided is printed even when recording an override fails
@@ -250,8 +213,31 @@ def conclude(
             (labelled(j), j.target, j.result, j.fix_note, j.commit, j.prepare, j.after)
             for j in judged
         ]
-        print_decision(decision_object(call, verdicts, code, let_through, lines))
+        from gentle_hooks.hooks.overrides import skip_named
+
+        blocked = [j.result.candidate.identity for j in judged if j.result.decision.blocked]
+        named = skip_named(env, blocked)
+        top = repo.paths.toplevel
+        print_decision(decision_object(call, verdicts, code, let_through, lines, named, top))
     return code
+
+
+def refuted_last(judged: Sequence[Judged]) -> Sequence[Judged]:
+    """``judged`` with the blocked candidates a re-run refuted after the others, each group
+    in its order: a refuted block's way out is the override, which runs the git command
+    itself, so it is printed (and in the JSON decision) after the ways of the others,
+    which must run first. Unchanged (nothing imported) when nothing blocks."""
+    if not any(j.result.decision.blocked for j in judged):
+        return judged
+    from gentle_hooks.policy.shortfall import SpotCheckShortfall
+
+    def refuted(j: Judged) -> bool:
+        return any(
+            isinstance(s, SpotCheckShortfall) and bool(s.disagreements)
+            for s in j.result.decision.shortfalls
+        )
+
+    return sorted(judged, key=refuted)
 
 
 def _conclude(
@@ -272,7 +258,13 @@ def _conclude(
                 f"ok: {len(applied)} delegated candidate(s) verified as their plan requires"
             )
         return EXIT_OK, None
-    from gentle_hooks.hooks.overrides import record_overrides, warn_source
+    from gentle_hooks.hooks.overrides import (
+        SKIP_ONLY,
+        named_only,
+        record_overrides,
+        skip_named,
+        warn_source,
+    )
     from gentle_hooks.report.fixes import override_words
 
     explain = bool(env.get("GENTLE_HOOKS_EXPLAIN", "").strip())
@@ -280,6 +272,7 @@ def _conclude(
     from gentle_hooks.hooks.decision import typed_again
 
     again = typed_again(call.name)
+    named = skip_named(env, [j.result.candidate.identity for j in blocked])
     refs: dict[tuple[str, str, str | None], list[Judged]] = {}
     for j in blocked:
         refs.setdefault((j.label, j.result.candidate.identity, j.commit), []).append(j)
@@ -289,9 +282,20 @@ def _conclude(
     top = outside_top(repo.paths.toplevel)
     for same in refs.values():
         targets = [j.target for j in same if j.target] if len(same) > 1 else []
-        lines.extend(bound_lines(block_lines(same[0], explain, targets, again), top))
+        lines.extend(bound_lines(block_lines(same[0], explain, targets, again, named), top))
     why = env.get("GENTLE_HOOKS_SKIP", "").strip()
     overridden = [(j.result, j.target) for j in blocked]
+    if why and named_only(env) is not None:
+        still = [j for j in blocked if j.result.candidate.identity not in set(named)]
+        if still:
+            # bound to the candidates it names: it lets nothing through while another
+            # blocked candidate of the same command still blocks, and records nothing
+            lines.append(
+                f"GENTLE_HOOKS_SKIP: {SKIP_ONLY} names {len(blocked) - len(still)} of the "
+                f"{len(blocked)} blocked candidate(s); the others above still block, so "
+                "nothing was let through or recorded"
+            )
+            why = ""
     if why:
         who = record_overrides(repo, call.name, overridden, why)
         lines.append(f"GENTLE_HOOKS_SKIP: let through by {who} and recorded ({quoted(why)})")

@@ -4,13 +4,16 @@ Room ``hooks``. When ``GENTLE_HOOKS_SKIP="<reason>"`` or warn mode lets a blocke
 candidate through (:func:`gentle_hooks.hooks.outcome.conclude` decides that),
 :func:`record_overrides` records who, when, which candidate and why in the ledger and
 refreshes the commit's note, so the override travels with it; :func:`warn_source` names
-where warn mode came from.
+where warn mode came from. An override bound with ``GENTLE_HOOKS_SKIP_ONLY`` (the
+identities of the candidates it lets through, :func:`named_only`) lets nothing through
+while a blocked candidate it does not name still blocks; a printed override names the
+candidates an earlier one named and its own (:func:`skip_named`, :func:`override_names`).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from gentle_hooks.config.load import LoadedConfig
 from gentle_hooks.git.repository import Repository
@@ -18,6 +21,7 @@ from gentle_hooks.hooks.call import HookCall
 from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.ledger.records import OverrideRecord
 from gentle_hooks.ledger.store import Ledger
+from gentle_hooks.report.refuted_text import SKIP_ONLY as SKIP_ONLY
 from gentle_hooks.services.assess import AssessResult
 
 
@@ -78,3 +82,27 @@ def record_overrides(
         for candidate in once.values():
             refresh_for_identity(repo, led, candidate)
     return who
+
+
+def named_only(env: Mapping[str, str]) -> set[str] | None:
+    """The candidate identities :data:`SKIP_ONLY` names in ``env`` (separated by spaces or
+    commas), or None when it is unset or empty (the override, if any, is not bound)."""
+    words = env.get(SKIP_ONLY, "").replace(",", " ").split()
+    return set(words) if words else None
+
+
+def skip_named(env: Mapping[str, str], identities: Sequence[str]) -> list[str]:
+    """The ``identities`` (of the blocked candidates, in the order they were judged) that
+    :data:`SKIP_ONLY` names in ``env``, each once (empty when it names none)."""
+    only = named_only(env) or set()
+    out: list[str] = []
+    for ident in identities:
+        if ident in only and ident not in out:
+            out.append(ident)
+    return out
+
+
+def override_names(named: Sequence[str], identity: str) -> list[str]:
+    """What a printed override of a blocked candidate names: ``named`` (those an override
+    of the same git command already named), then ``identity``, each once."""
+    return [*named, *([identity] if identity not in named else [])]

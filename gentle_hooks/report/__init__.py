@@ -3,10 +3,12 @@
 Room ``report``. Only this room turns policy values into words and shell commands.
 
 * :mod:`.fixes` — what is missing, in words, and the exact command that supplies it
+* :mod:`.shell_text` — a command as the user types it: quoted words, the binding's flags,
+  labelled lines
 * :mod:`.shortfall_text` — what a shortfall misses, in words: a block's headline and
   ``missing:`` lines
-* :mod:`.worktree_text` — how a CI or server block has a commit verified in a worktree of
-  its own
+* :mod:`.worktree_text` — how a block has a commit that is not HEAD verified in a worktree
+  of its own
 * :mod:`.created_text` — the way out of a candidate holding files its test run created
 * :mod:`.discard_text` — the ``discard`` a block offers a human for work not in the change
 * :mod:`.brief_fault_text` — why a verify run failed only on its brief, in words

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from gentle_hooks.errors import Command, GentleError
-from gentle_hooks.policy.selfcheck import report_argv
+from gentle_hooks.errors import Command
 from gentle_hooks.policy.shortfall import (
     NoValidNote,
     Shortfall,
@@ -23,6 +22,14 @@ from gentle_hooks.report.program_text import WRITER_CLI
 from gentle_hooks.report.program_text import program as program
 from gentle_hooks.report.range_text import UNSHALLOW
 from gentle_hooks.report.refuted_text import refuted_steps
+from gentle_hooks.report.shell_text import LABELS as LABELS
+from gentle_hooks.report.shell_text import Step
+from gentle_hooks.report.shell_text import binding_flags as binding_flags
+from gentle_hooks.report.shell_text import command_text as command_text
+from gentle_hooks.report.shell_text import error_text as error_text
+from gentle_hooks.report.shell_text import labelled as labelled
+from gentle_hooks.report.shell_text import runnable as runnable
+from gentle_hooks.report.shell_text import with_fix as with_fix
 from gentle_hooks.report.shortfall_text import NO_RECEIPT as NO_RECEIPT
 from gentle_hooks.report.shortfall_text import PREFIX_NOTE as PREFIX_NOTE
 from gentle_hooks.report.shortfall_text import headline as headline
@@ -30,6 +37,7 @@ from gentle_hooks.report.shortfall_text import reason as reason
 from gentle_hooks.report.worktree_text import GIT_SHARE_NOTES, to_remote
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
+from gentle_hooks.values.frozen import replace
 
 #: How a person lets a block through on purpose, in words: the git command they ran is
 #: theirs, so nothing here can name it (SPEC §5 "Overrides").
@@ -52,73 +60,6 @@ def override_words(hook: str) -> str:
     return MERGE_OVERRIDE if hook == "pre-merge-commit" else OVERRIDE
 
 
-#: Sets uncommitted changes to tracked files aside before a commit's fix commands (they
-#: would be tested instead of the commit, or stop ``git switch``); :data:`PUT_BACK` ends
-#: every way after them.
-SET_ASIDE = Command(("stash", "push", "--quiet"), tool="git")
-PUT_BACK = Command(("stash", "pop", "--index", "--quiet"), tool="git")
-
-
-def binding_flags(binding: Binding) -> str:
-    """The flags another command needs to bind to the same candidate, each with a leading
-    space (``""`` for the default binding: the snapshot of the current directory).
-
-    Returns:
-        ``--cwd DIR``, ``--staged``/``--committed`` and ``--base-ref REF`` in that order,
-        ``DIR`` and ``REF`` quoted for a POSIX shell (:meth:`Binding.words`, quoted).
-    """
-    words = binding.words()
-    return " " + _quote_all(words) if words else ""
-
-
-#: Labels of the lines :func:`steps` returns, as a block prints them: ``run`` a command to
-#: run as printed; ``prefix`` the start of a command the writer completes (its own test
-#: command, or the brief's path); ``write`` the absolute path of a file to write before the
-#: ``run`` lines after it (the verifier's brief; the ``do`` line above says what goes in
-#: it); ``do`` words saying what to do or why; ``where`` where the commands below run;
-#: ``otherwise`` words that open another way, used when the one above did not resolve the
-#: block; ``then`` words that open the lines every way ends with (back to the branch,
-#: the notes shared); ``or`` a command that replaces the one above it.
-LABELS = ("run", "prefix", "write", "do", "where", "otherwise", "then", "or")
-
-Step = tuple[str, str]
-
-
-def command_text(c: Command) -> str:
-    """``c`` as the user types it: :func:`program` (or ``git``), then its words quoted
-    for a POSIX shell, then ``< PATH`` when it reads a file as its standard input."""
-    head = program() if c.tool == "gentle-hook" else c.tool
-    redirect = [] if c.stdin is None else ["<", _quote(c.stdin)]
-    return " ".join([head, *(_quote(w) for w in c.words), *redirect])
-
-
-def labelled(c: Command) -> str:
-    """``run: CMD`` or ``prefix: CMD`` (:data:`LABELS`)."""
-    return f"{c.label}: {command_text(c)}"
-
-
-def error_text(exc: GentleError, tail: str = "") -> str:
-    """An error's one line: its words and ``tail``, then each command that resolves it,
-    labelled (``...; run: gentle-hook receipt list``), so it runs as printed from where
-    the user is (:func:`program`); the commands end the line."""
-    return "; ".join([exc.message + tail, *(labelled(c) for c in exc.commands)])
-
-
-def with_fix(words: str, fix: Command | None) -> str:
-    """``words``, then ``; run: CMD`` when there is a command that resolves it."""
-    return words if fix is None else f"{words}; {labelled(fix)}"
-
-
-def _quote(word: str) -> str:
-    from gentle_hooks.policy.shellwords import quote  # one line, whatever the word holds
-
-    return word if word == "--" else quote(word)
-
-
-def _quote_all(words: Sequence[str]) -> str:
-    return " ".join(_quote(w) for w in words)
-
-
 def steps(
     s: Shortfall,
     binding: Binding,
@@ -130,12 +71,13 @@ def steps(
     writer: bool = False,
     remote: str = "",
     again: Sequence[str] = (),
+    identities: Sequence[str] = (),
 ) -> list[Step]:
     """What to do about ``s`` for the candidate ``binding`` names, as labelled lines
     (:data:`LABELS`); every ``run`` line runs exactly as printed, and every command keeps
     the binding. ``commit``: the commit the range, server or push gate judged (its fix
-    runs with it checked out), or None. ``share``: the judge reads notes (the range and
-    server gates), so the records made go to the remote too (``sync push``). ``prepare``:
+    runs in a linked worktree of it), or None. ``share``: the judge reads notes (the range
+    and server gates), so the records made go to the remote too (``sync push``). ``prepare``:
     commands that run first (they make ``binding`` reach the candidate); ``after``: commands
     every way ends with (they put back what ``prepare`` set aside), after a ``then`` line.
     ``at_top``: a hook printed the block (git ran it at :attr:`Binding.top`, wherever the
@@ -144,14 +86,14 @@ def steps(
     for here (the fetch of a note already on the remote) keeps :func:`program`. ``remote``:
     the remote a pre-push judged the push to (:func:`to_remote`). A re-run that disagreed
     (``s.disagreements``) leaves only the ways :func:`refuted_steps` prints, ``again``
-    the git command the hook ran under (as typed; empty: not known)."""
+    the git command the hook ran under (as typed; empty: not known), its override bound
+    to ``identities`` (the candidates it names)."""
     if isinstance(s, SpotCheckShortfall) and s.disagreements:
         committed = binding.projection is Projection.COMMITTED
-        return refuted_steps(s.disagreements, commit, share, again, committed)
+        return refuted_steps(s.disagreements, commit, share, again, committed, identities)
     first: list[Step] = [(c.label, command_text(c)) for c in prepare]
     last: list[Step] = [(c.label, command_text(c)) for c in after]
     if last:
-        what = "uncommitted changes" if PUT_BACK in after else "staged changes"
         # a verify run prints the verdict add to run next: it binds the candidate only
         # while the index still holds it, so it comes before what puts the index back
         once = (
@@ -159,7 +101,7 @@ def steps(
             if isinstance(s, VerifierShortfall)
             else ""
         )
-        last.insert(0, ("then", f"either way{once}, put back the {what} set aside above"))
+        last.insert(0, ("then", f"either way{once}, put back the staged changes set aside above"))
     fix = _steps(s, binding, commit, share, at_top, writer or share)
     return first + to_remote(fix, remote, _on_server()) + last
 
@@ -170,9 +112,6 @@ def _steps(
     """:func:`steps` without the commands that run first."""
     here = program()
     gh = WRITER_CLI if writer else here
-    switch: list[Step] = [("run", f"git switch --detach {commit}")] if commit else []
-    # ``checkout -`` returns to a detached HEAD too (``switch -`` wants a branch)
-    back: list[Step] = [("run", "git checkout -")] if commit else []
     if commit and isinstance(s, SpotCheckShortfall):
         # the writer's report and its spot check, in a worktree of the commit's own: a
         # switch would stop at an untracked file the commit tracks, or at changes
@@ -180,17 +119,16 @@ def _steps(
         from gentle_hooks.report.worktree_text import worktree_steps
 
         return worktree_steps(commit, gh, declared, report=s.no_receipt, share=share)
+    if commit and isinstance(s, VerifierShortfall):
+        return _verifier_worktree_steps(s, binding, commit, gh, share, at_top)
     if isinstance(s, (VerifierShortfall, SpotCheckShortfall)):
         core = _candidate_steps(s, binding, gh, at_top)
-        ending = [*([("run", f"{gh} sync push")] if share else []), *back]
+        ending: list[Step] = [("run", f"{gh} sync push")] if share else []
         if ending and any(label == "otherwise" for label, _ in core):
-            # every way ends with these (the branch back, the notes shared): after the
-            # last way, not inside it, so the first way does not leave HEAD detached
+            # every way ends with these (the notes shared): after the last way, not
+            # inside it
             ending.insert(0, ("then", "either way, after the way that worked"))
-        head: list[Step] = (
-            [("where", f"with commit {commit[:12]} checked out"), *switch] if commit else []
-        )
-        return [*head, *core, *ending]
+        return [*core, *ending]
     if isinstance(s, NoValidNote) and s.shallow:
         return [
             ("do", "fetch the history the note's base is in, then judge again"),
@@ -200,11 +138,9 @@ def _steps(
     # the commit's own candidate, reported where the user pastes the writer's command
     committed = Binding(projection=Projection.COMMITTED, top=binding.top)
     verify: list[Step] = [
-        *switch,
         ("do", f"{PREFIX_NOTE} ({NO_RECEIPT})"),
         ("prefix", f"{gh} receipt run{binding_flags(committed.for_prefix())} --"),
         ("run", f"{gh} spot-check --committed"),
-        *back,
         ("run", f"{gh} sync push"),
     ]
     if commit:
@@ -235,6 +171,27 @@ def _steps(
     return [("where", "in the writer's clone: verify the rewritten commit again"), *verify]
 
 
+def _verifier_worktree_steps(
+    s: VerifierShortfall, binding: Binding, commit: str, gh: str, share: bool, at_top: bool
+) -> list[Step]:
+    """The verifier's run for ``commit`` (a pushed or judged commit that is not HEAD), in a
+    linked worktree of its own (:func:`~gentle_hooks.report.worktree_text.worktree_add`):
+    every command binds to it with ``--cwd`` and ``--committed``, the worktree is removed
+    after the way that worked; the user's branch, HEAD, index and work tree never move."""
+    from gentle_hooks.report.worktree_text import worktree_add, worktree_dir, worktree_remove
+
+    kind = "verifier"
+    flags = f" --cwd {worktree_dir(commit, kind)}" + binding_flags(replace(binding, cwd=None))
+    core = _candidate_steps(s, binding, gh, at_top, flags)
+    ending: list[Step] = [
+        *([("run", f"{gh} sync push")] if share else []),
+        worktree_remove(commit, kind),
+    ]
+    if any(label == "otherwise" for label, _ in core):
+        ending.insert(0, ("then", "either way, after the way that worked"))
+    return [*worktree_add(commit, kind), *core, *ending]
+
+
 def _on_server() -> bool:
     """True under a server's pre-receive (:func:`gentle_hooks.git.location.is_on_server`)."""
     from gentle_hooks.git.location import is_on_server
@@ -243,10 +200,16 @@ def _on_server() -> bool:
 
 
 def _candidate_steps(
-    s: VerifierShortfall | SpotCheckShortfall, binding: Binding, gh: str, at_top: bool = False
+    s: VerifierShortfall | SpotCheckShortfall,
+    binding: Binding,
+    gh: str,
+    at_top: bool = False,
+    flags: str | None = None,
 ) -> list[Step]:
-    """:func:`steps` for a candidate's own shortfall (no commit to check out)."""
-    flags = binding_flags(binding)
+    """:func:`steps` for a candidate's own shortfall (no commit to check out); ``flags``:
+    the binding's flags as printed, when not :func:`binding_flags` of ``binding`` (a
+    worktree's ``--cwd`` as a shell word)."""
+    flags = binding_flags(binding) if flags is None else flags
     out: list[Step] = []
     here = _report_flags(binding)  # a report's command is relative to where it ran
     if isinstance(s, VerifierShortfall):
@@ -389,16 +352,35 @@ def _report_flags(binding: Binding) -> Callable[[str], str]:
 def way_one(items: Sequence[Step]) -> list[Step]:
     """The first way of labelled lines: those before the first ``otherwise``, then the
     ones after ``then`` (every way ends with them)."""
+    return _way(items, 0)
+
+
+def _way(items: Sequence[Step], n: int) -> list[Step]:
+    """Way ``n`` (0: before the first ``otherwise``, 1: after it...) of labelled lines,
+    then the ones after ``then`` (every way ends with them)."""
     out: list[Step] = []
-    inside = True
+    way, inside = 0, n == 0
     for label, text in items:
         if label == "otherwise":
-            inside = False
+            way += 1
+            inside = way == n
         elif label == "then":
             inside = True
         elif inside:
             out.append((label, text))
     return out
+
+
+def runnable_way(items: Sequence[Step]) -> list[Step]:
+    """:func:`way_one`, or when it holds no ``run`` line (words alone, such as "change the
+    change" before a refuted candidate's override) the first way after it that does: the
+    commands a block prints as ``run:`` lines, for the JSON decision's ``run``."""
+    ways = 1 + sum(label == "otherwise" for label, _ in items)
+    for n in range(ways):
+        way = _way(items, n)
+        if any(label == "run" for label, _ in way):
+            return way
+    return way_one(items)
 
 
 def command(s: Shortfall, binding: Binding, writer: bool = False) -> str:
@@ -456,20 +438,6 @@ def report_prefix(s: Shortfall, binding: Binding) -> str | None:
 def run_list(s: Shortfall, binding: Binding, commit: str | None = None) -> list[str]:
     """The ``run`` commands of the first way of :func:`steps`, in order (JSON ``run``)."""
     return [text for label, text in way_one(steps(s, binding, commit)) if label == "run"]
-
-
-def runnable(command: str) -> str:
-    """A receipt's command as the shell words to put after ``gentle-hook receipt run --``
-    (:func:`gentle_hooks.policy.selfcheck.report_argv`, quoted for a POSIX shell)."""
-    return _join(report_argv(command))
-
-
-def _join(words: Sequence[str]) -> str:
-    """The words quoted for a POSIX shell on one line
-    (:func:`gentle_hooks.policy.shellwords.join`)."""
-    from gentle_hooks.policy.shellwords import join  # off the gates' pass path
-
-    return join(words)
 
 
 def reasons(shortfalls: Sequence[Shortfall]) -> list[str]:

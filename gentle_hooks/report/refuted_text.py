@@ -33,12 +33,20 @@ def both_results(d: Disagreement) -> str:
     )
 
 
-def override_line(again: Sequence[str]) -> str:
+#: The variable that binds a ``GENTLE_HOOKS_SKIP`` override to the candidates it names
+#: (their identities, separated by spaces): the gate lets those through and no other; a
+#: blocked candidate it does not name still blocks (SPEC §5 "Overrides").
+SKIP_ONLY = "GENTLE_HOOKS_SKIP_ONLY"
+
+
+def override_line(again: Sequence[str], identities: Sequence[str] = ()) -> str:
     """``again`` (a git command's words, as typed) run with :data:`SKIP_REASON` in
-    ``GENTLE_HOOKS_SKIP``, quoted for a POSIX shell."""
+    ``GENTLE_HOOKS_SKIP`` and, when ``identities`` are given, :data:`SKIP_ONLY` naming them
+    (the override binds to those candidates alone), quoted for a POSIX shell."""
     from gentle_hooks.policy.shellwords import join
 
-    return f"GENTLE_HOOKS_SKIP={quote(SKIP_REASON)} {join(again)}"
+    only = f" {SKIP_ONLY}={quote(' '.join(identities))}" if identities else ""
+    return f"GENTLE_HOOKS_SKIP={quote(SKIP_REASON)}{only} {join(again)}"
 
 
 def refuted_steps(
@@ -47,6 +55,7 @@ def refuted_steps(
     share: bool,
     again: Sequence[str] = (),
     committed: bool = False,
+    identities: Sequence[str] = (),
 ) -> list[tuple[str, str]]:
     """The lines for a candidate whose re-run disagreed (``disagreements``, non-empty).
 
@@ -55,7 +64,9 @@ def refuted_steps(
             candidate); share: the judge reads notes (CI, a server): no local override
             line, the branch rewritten instead; again: the git command the block's hook ran
             under, as typed (empty: not known, the override in words); committed: the
-            candidate is a commit (its change is amended, not committed again).
+            candidate is a commit (its change is amended, not committed again);
+            identities: the candidates the printed override names (:data:`SKIP_ONLY`: this
+            one, and those an override of this git command already named), or empty.
     """
     what = f"commit {commit[:12]}" if commit else "this change"
     out = [
@@ -110,8 +121,9 @@ def refuted_steps(
         (
             "otherwise",
             "when the failure is not the change's (a flaky test): let it through on purpose "
-            "(recorded: who, when, which candidate, why; edit the reason to say yours)",
+            "(recorded: who, when, which candidate, why; edit the reason to say yours; it "
+            f"lets through only the candidates {SKIP_ONLY} names)",
         )
     )
-    out.append(("run", override_line(again)))
+    out.append(("run", override_line(again, identities)))
     return out

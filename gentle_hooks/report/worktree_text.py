@@ -1,9 +1,11 @@
-"""The way a CI or server block verifies a commit: in a linked worktree of its own.
+"""The way a block verifies a commit that is not HEAD (CI, a server, a pre-push): in a
+linked worktree of its own.
 
-Room ``report``. CI and the server cannot know the user's work tree (uncommitted changes
-stop a ``git switch``, and the lines after it would run on another commit): the commit is
-checked out under the repository's common git directory, reported and spot-checked there,
-its note shared, and the worktree removed. Each line runs from anywhere in the user's clone.
+Room ``report``. A block cannot know the user's work tree (uncommitted changes stop a
+``git switch``, and the lines after it would run on another commit): the commit is
+checked out under the repository's common git directory, reported and spot-checked there
+(or run by a verifier there, in a worktree of that run's own), its note shared where the
+judge reads notes, and the worktree removed. Each line runs from anywhere in the user's clone.
 Before its commands, a CI or server block prints once the line that puts the copy of the CLI
 the clone's hooks run on PATH where ``gentle-hook`` is not (:func:`path_steps`).
 """
@@ -108,8 +110,7 @@ def worktree_steps(
     ``report``: no report that counts is recorded for it, so the writer makes one there:
     ``declared``, the declared verification command (shell words), else its own after a
     prefix."""
-    top = f"$(git rev-parse --git-common-dir)/gentle-hooks/verify-{commit[:12]}"
-    where = f'"{top}"'
+    where = worktree_dir(commit)
     # the writer's command runs in the worktree's copy of the directory the user is in
     # (a test command written for it, such as one importing from it, works as there), or
     # at the worktree's top when the commit has no such directory (an untracked one)
@@ -132,13 +133,35 @@ def worktree_steps(
         )
         reported.append(("prefix", f"{gh} receipt run --committed --cwd {here} --"))
     return [
+        *worktree_add(commit),
+        *reported,
+        ("run", f"{gh} spot-check --committed --cwd {where}"),
+        *([("run", f"{gh} sync push")] if share else []),
+        worktree_remove(commit),
+    ]
+
+
+def worktree_dir(commit: str, kind: str = "verify") -> str:
+    """The linked worktree ``commit`` is verified in, as a shell word: under the
+    repository's common git directory (``git rev-parse``, so it names the same directory
+    from anywhere in the clone), in double quotes. ``kind``: ``verify`` for the writer's
+    report and its spot check, ``verifier`` for a verifier's run: each way adds and removes
+    its own, so a block naming both runs either way alone, or one after the other."""
+    return f'"$(git rev-parse --git-common-dir)/gentle-hooks/{kind}-{commit[:12]}"'
+
+
+def worktree_add(commit: str, kind: str = "verify") -> list[Step]:
+    """The lines that check ``commit`` out in :func:`worktree_dir` (detached: no branch is
+    made or moved; the user's work tree, index and HEAD stay as they are)."""
+    return [
         (
             "do",
             f"check commit {commit[:12]} out in a worktree of its own (yours stays as it is)",
         ),
-        ("run", f"git worktree add -q --detach {where} {commit}"),
-        *reported,
-        ("run", f"{gh} spot-check --committed --cwd {where}"),
-        *([("run", f"{gh} sync push")] if share else []),
-        ("run", f"git worktree remove --force {where}"),
+        ("run", f"git worktree add -q --detach {worktree_dir(commit, kind)} {commit}"),
     ]
+
+
+def worktree_remove(commit: str, kind: str = "verify") -> Step:
+    """The line that removes :func:`worktree_dir` once the commit is verified there."""
+    return ("run", f"git worktree remove --force {worktree_dir(commit, kind)}")

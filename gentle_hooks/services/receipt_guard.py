@@ -175,3 +175,23 @@ def run_place(
             f"{_WANT[cand.projection]} or list it in .gitignore (ignored files are linked "
             "in), then report again",
         )
+
+
+def unseen_words(repo: Repository, tree: str, projection: Projection) -> str:
+    """What a block over a failed report of a ``projection`` candidate of ``tree`` says
+    when the work tree does not hold that tree (a ``receipt run`` of it then ran in a
+    temporary checkout, :func:`run_place`): the paths the work tree differs from it in, and
+    how a file the command needed gets in; ``""`` when the work tree holds the tree, for a
+    snapshot candidate, or when git cannot say (a work tree it cannot stage)."""
+    if projection not in _OTHER_CHANGES:
+        return ""
+    snapshot = _snapshot(repo)
+    if snapshot is None or snapshot == tree:
+        return ""
+    named = _differs(repo, tree, snapshot)
+    return (
+        f"its report ran in a temporary linked checkout of the {projection.value} tree; the "
+        f"work tree differs from it in {named or 'files'} the run did not see: if the "
+        f"command needed one, {_WANT[projection]} or list it in .gitignore (ignored files "
+        "are linked in), then report again"
+    )

@@ -5,6 +5,7 @@ directory (not a repository, or another one, whose files a bare ``git add`` woul
 
 from __future__ import annotations
 
+import json
 import shlex
 import sys
 from pathlib import Path
@@ -68,3 +69,31 @@ def test_a_block_typed_in_the_work_tree_prints_its_commands_unbound(native: Worl
     blocked = _typed(w, "git commit -qm writer", w.work / "src")
     assert blocked.code == 1, blocked
     assert not any(c.startswith("cd ") for c in _commands(blocked.said)), blocked
+
+
+def test_the_json_then_run_after_git_dash_c_from_outside_is_bound_as_the_text(
+    native: World,
+) -> None:
+    """A merge blocked after ``git -C REPO merge`` typed from outside: the JSON decision's
+    ``then_run`` (``git commit --no-edit``) starts with ``cd <top> &&``, as the text's
+    ``run:`` line of it does, so it concludes the merge in the repository, pasted there."""
+    w = native
+    w.ok("switch", "-q", "-c", "topic")
+    w.write("src/app.py", WRITER)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "-A")
+    w.ok("commit", "-q", "--no-verify", "-m", "writer")
+    w.ok("switch", "-q", "main")
+    w.write("README.md", "# demo, main moved on\n")
+    w.ok("commit", "-qam", "human: readme")
+    outside = w.base
+    typed = (
+        f"GENTLE_HOOKS_FORMAT=json git -C {shlex.quote(w.work.name)} merge --no-ff --no-edit topic"
+    )
+    blocked = _typed(w, typed, outside)
+    assert blocked.code != 0, blocked
+    decision = json.loads(next(x for x in blocked.lines if x.startswith("{")))
+    top = f"cd {shlex.quote(str(w.work))} && "
+    assert decision["then_run"] == [f"{top}git commit --no-edit"], decision
+    said = [x for x in decision["lines"] if x.strip() == f"run: {top}git commit --no-edit"]
+    assert said, decision["lines"]

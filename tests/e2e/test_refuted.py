@@ -69,7 +69,9 @@ def test_a_refuted_commit_prints_the_override_with_the_users_arguments(
         for line in said
     ), said
     assert not any("receipt run" in c or "spot-check" in c for c in _said(said, "run")), said
-    assert _said(said, "run") == [f"{SKIP} git commit -q -m 'writer change'"]
+    staged = json.loads(w.gh("assess", "--json", "--staged").out)["candidate"]["identity"]
+    only = f"GENTLE_HOOKS_SKIP_ONLY={staged}"
+    assert _said(said, "run") == [f"{SKIP} {only} git commit -q -m 'writer change'"]
     # as printed: it commits, with the user's message, and the override is recorded
     done = w.run(["sh", "-c", _said(said, "run")[0]])
     assert done.code == 0, done
@@ -84,10 +86,12 @@ def test_a_refuted_commit_at_push_and_in_ci(native: World, tmp_path: Path) -> No
         w.git("commit", "-q", "-m", "writer change", env={"GENTLE_HOOKS_SKIP": "flaky"}).code == 0
     )
     head = w.rev("HEAD")
+    committed = json.loads(w.gh("assess", "--json", "--committed-only").out)["candidate"]
     blocked = w.git("push", "-q", "origin", "HEAD")
     assert blocked.code == 1, blocked
     runs = _said(blocked.said, "run")
-    assert runs == [f"{SKIP} git push -q origin HEAD"], blocked.said
+    only = f"GENTLE_HOOKS_SKIP_ONLY={committed['identity']}"
+    assert runs == [f"{SKIP} {only} git push -q origin HEAD"], blocked.said
     assert any("stage it and amend the commit (git commit --amend)" in x for x in blocked.said)
     done = w.run(["sh", "-c", runs[0]])
     assert done.code == 0, done
@@ -138,3 +142,19 @@ def test_a_claim_ci_refutes_on_reverify_says_what_is_missing(native: World, tmp_
     assert "missing a change whose own test passes (the re-run failed)" in text, text
     assert f"commit {head[:12]} is refuted, a re-run of it disagreed" in text, text
     assert "a later commit does not clear it" in text
+
+
+def test_the_json_decision_of_a_refuted_change_runs_what_the_text_prints(
+    native: World, tmp_path: Path
+) -> None:
+    """The refuted block's first way is words (change the change); its ``run:`` line is the
+    override, and the JSON decision's ``run`` holds it, as the text does."""
+    w = native
+    _refuted(w, tmp_path / "flaky")
+    text = w.git("commit", "-q", "-m", "writer change")
+    as_json = w.git("commit", "-q", "-m", "writer change", env={"GENTLE_HOOKS_FORMAT": "json"})
+    assert (text.code, as_json.code) == (1, 1), (text, as_json)
+    decision = json.loads(next(x for x in as_json.lines if x.startswith("{")))
+    [missing] = decision["candidates"][0]["missing"]
+    assert missing["run"] == _said(text.said, "run"), (missing, text.said)
+    assert missing["run"] and missing["run"][0].startswith(SKIP), missing

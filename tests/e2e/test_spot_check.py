@@ -214,8 +214,10 @@ def test_a_re_run_that_fails_after_a_success_report_blocks_naming_both(native: W
     ]
     # the disagreement stays with the candidate: no report or spot check of it is offered,
     # only the override with the user's own git command (a changed change is the other way)
+    staged = json.loads(w.gh("assess", "--json", "--staged").out)["candidate"]["identity"]
     assert _lines(blocked.said, "run") == [
-        "GENTLE_HOOKS_SKIP='a re-run of this change disagreed (flaky test?)' git commit -m writer"
+        "GENTLE_HOOKS_SKIP='a re-run of this change disagreed (flaky test?)' "
+        f"GENTLE_HOOKS_SKIP_ONLY={staged} git commit -m writer"
     ]
 
 

@@ -84,7 +84,9 @@ def test_no_room_but_report_spells_a_command_of_the_cli(room: str) -> None:
 
 
 def test_an_error_line_ends_with_its_commands_labelled(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fixes, "program", lambda: "/opt/venv/bin/gentle-hook")
+    from gentle_hooks.report import shell_text  # where a command is typed out
+
+    monkeypatch.setattr(shell_text, "program", lambda: "/opt/venv/bin/gentle-hook")
     exc = UsageError(
         "no receipt recorded",
         commands=(

@@ -63,6 +63,22 @@ def test_a_push_block_says_amend_and_keeps_the_push_arguments() -> None:
     )
 
 
+def test_the_override_is_bound_to_the_candidates_it_names() -> None:
+    again = ["git", "push"]
+    got = refuted_steps([D], "a" * 40, False, again, True, ["sha256:aa", "sha256:bb"])
+    line = (
+        "GENTLE_HOOKS_SKIP='a re-run of this change disagreed (flaky test?)' "
+        "GENTLE_HOOKS_SKIP_ONLY='sha256:aa sha256:bb' git push"
+    )
+    assert got[-1] == ("run", line)
+    assert shlex.split(line) == [
+        f"GENTLE_HOOKS_SKIP={SKIP_REASON}",
+        "GENTLE_HOOKS_SKIP_ONLY=sha256:aa sha256:bb",
+        *again,
+    ]
+    assert "it lets through only the candidates GENTLE_HOOKS_SKIP_ONLY names" in got[-2][1]
+
+
 def test_without_the_git_command_the_override_is_words() -> None:
     got = refuted_steps([D], None, False, ())
     assert [label for label, _ in got] == ["do", "do", "do"]
