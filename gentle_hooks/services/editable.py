@@ -26,8 +26,10 @@ a criterion import the change from the work tree.
 * :func:`unheld` / :func:`unheld_note` — the places the room's tree does not hold (an
   ignored ``build/`` directory), where Python still imports the work tree's copy, and the
   line saying so.
-* :func:`for_room` — all of this for a verify room's checks; :func:`tree_relative` — their
-  ``PYTHONPATH`` as the rules reading a check's ``sys.path`` from its tree take it.
+* :func:`for_room` — all of this for a verify room's checks, with the guard
+  (:mod:`~gentle_hooks.services.import_guard`) that keeps a module only the work tree holds
+  unimportable in every run; :func:`tree_relative` — their ``PYTHONPATH`` as the rules
+  reading a check's ``sys.path`` from its tree take it.
 
 Not followed: an interpreter reached only through a shim or wrapper script (pyenv's
 ``shims/python3``), and ``import`` lines of ``.pth`` files (code, not places).
@@ -39,6 +41,7 @@ import glob
 import os
 from collections.abc import Iterable, Mapping, Sequence
 
+from gentle_hooks.services.import_guard import write_guard
 from gentle_hooks.values.frozen import frozen
 
 #: The most files of one kind read in one ``site-packages``, and bytes of each.
@@ -279,23 +282,37 @@ def for_room(
     trees: Sequence[str],
     room: str,
     skip: Sequence[str] = (),
+    guard: str | None = None,
 ) -> tuple[dict[str, str], tuple[str, ...]]:
     """A verify room's checks' environment ``env`` (a fresh ``HOME``: no user site) with
     the places of the work trees ``trees`` that the interpreters of ``env`` and
     ``programs`` import from editably first on ``PYTHONPATH``, inside the room's tree
     ``room`` (the same path for the candidate, base and emptied runs), and the lines for
-    the user: what was mapped, what the room's tree does not hold (:func:`unheld_note`)."""
+    the user: what was mapped, what the room's tree does not hold (:func:`unheld_note`).
+
+    ``guard``: a directory outside ``room`` (the same for every run) where
+    :func:`~gentle_hooks.services.import_guard.write_guard` writes the ``sitecustomize``
+    that makes a module found only in a mapped place of a work tree unimportable (a
+    package only the candidate adds, in the base run); it comes first on ``PYTHONPATH``.
+
+    Raises:
+        OSError: the guard could not be written.
+    """
     redirects = in_trees(import_places(site_dirs(env, programs, user_site=False)), trees, skip)
     if not redirects:
         return dict(env), ()
     rels = [r.rel for r in redirects]
-    out = {**env, "PYTHONPATH": python_path(room, rels, env.get("PYTHONPATH", ""), trees)}
+    missing = unheld(room, redirects)
+    value = python_path(room, rels, env.get("PYTHONPATH", ""), trees)
+    held = [r.place for r in redirects if r not in missing]
+    if guard is not None and held:
+        value = os.pathsep.join([write_guard(guard, os.path.dirname(room), held), value])
+    out = {**env, "PYTHONPATH": value}
     first = redirects[0]
     notes = [
         f"editable install: {', '.join(rels)} of the room's tree first on PYTHONPATH "
         f"({first.source} imports from your work tree {first.tree})"
     ]
-    missing = unheld(room, redirects)
     if missing:
         notes.append(unheld_note(missing))
     return out, tuple(notes)
