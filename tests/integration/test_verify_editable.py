@@ -129,15 +129,16 @@ def _venv(where: Path, src: Path, kind: str = "pth", packages: tuple[str, ...] =
 def _verify(
     cwd: Path, tmp: Path, venv: Path, *flags: str, code: int, brief_data: dict[str, Any] = BRIEF
 ) -> dict[str, Any]:
-    """``verify run FLAGS --json`` in ``cwd`` with the venv first on PATH, rooms under
-    ``tmp/rooms``."""
+    """``verify run FLAGS --json`` in ``cwd`` with the venv (or pyenv's ``shims``) first on
+    PATH, rooms under ``tmp/rooms``."""
     brief = tmp / "brief.json"
     brief.write_text(json.dumps(brief_data), encoding="utf-8")
     (tmp / "rooms").mkdir(exist_ok=True)
+    first = venv if venv.name == "shims" else venv / "bin"
     env = {
         "TMPDIR": str(tmp / "rooms"),
-        "PATH": f"{venv / 'bin'}{os.pathsep}{Path(sys.executable).parent}{os.pathsep}"
-        f"{os.environ['PATH']}",
+        "PATH": f"{first}{os.pathsep}{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        "PYENV_VERSION": "",
     }
     proc = gh(cwd, "verify", "run", *flags, "--brief", str(brief), "--json", env=env)
     assert proc.returncode == code, proc.stdout + proc.stderr
@@ -161,6 +162,30 @@ def test_a_staged_bug_fails_though_the_work_tree_is_fixed(tmp_path: Path) -> Non
     out = _verify(work, tmp_path, venv, "--staged", code=1)
     assert _exits(out) == [("criterion", 1), ("negative", 0), ("suite", 1)], out["outcomes"]
     assert out["verdict"]["status"] == "fail"
+    assert any(n.startswith("editable install: src of the room's tree first") for n in out["notes"])
+
+
+def test_an_interpreter_behind_a_pyenv_shim_imports_the_candidates_copy(tmp_path: Path) -> None:
+    """``python3`` on PATH is pyenv's shim (a shell script) and the editable install is in
+    the version ``.python-version`` names: the room still maps it, and observes the staged
+    bug though the work tree is fixed."""
+    work = _project(tmp_path / "w")
+    root = tmp_path / "pyenv"
+    version = _venv(root / "versions" / "3.99-proj", work / "src")
+    (root / "shims").mkdir()
+    for name in ("python3", "python"):
+        shim = root / "shims" / name
+        shim.write_text(f'#!/bin/sh\nexec "{version / "bin" / "python3"}" "$@"\n')
+        shim.chmod(0o755)
+    write(work / ".python-version", "3.99-proj\n")
+    git(work, "add", ".python-version")
+    git(work, "commit", "-qm", "pin")
+    write(work / "src" / "pkgx" / "__init__.py", BUGGY)
+    _mul_test(work)
+    git(work, "add", "-A")
+    write(work / "src" / "pkgx" / "__init__.py", FIXED)
+    out = _verify(work, tmp_path, root / "shims", "--staged", code=1)
+    assert _exits(out) == [("criterion", 1), ("negative", 0), ("suite", 1)], out["outcomes"]
     assert any(n.startswith("editable install: src of the room's tree first") for n in out["notes"])
 
 
