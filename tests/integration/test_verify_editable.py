@@ -242,13 +242,14 @@ def test_a_package_only_the_candidate_adds_is_not_imported_by_the_base_run(
 ) -> None:
     """The change adds a package ``pkgy`` the venv's editable install (made after it was
     added) imports from the work tree: the base run, whose tree lacks it, must not import
-    the work tree's copy (it then fails, and the criterion observes the change: row C4;
-    importing it there, the criterion passed on the base and observed nothing)."""
+    the work tree's copy. The negative test ("pkgy is absent, or f() is not 1") then passes
+    on the base as it must (row C2); importing the work tree's copy there, it failed on the
+    base too (C2-base: "whatever the change") and the verdict failed."""
     work = _project(tmp_path / "w")
     write(work / "src" / "pkgy" / "__init__.py", "def f():\n    return 1\n")
     venv = _venv(tmp_path / "venv", work / "src", kind, ("pkgx", "pkgy"))
     out = _verify(work, tmp_path, venv, code=0, brief_data=NEW_PACKAGE)
-    assert out["outcomes"][0]["row"] == "C4", out["outcomes"]
+    assert [o["row"] for o in out["outcomes"][:2]] == ["C4", "C2"], out["outcomes"]
     assert _exits(out) == [("criterion", 0), ("negative", 1), ("suite", 0)]
     assert out["verdict"]["status"] == "pass"
 
