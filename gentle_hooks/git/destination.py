@@ -6,8 +6,9 @@ upstream remote (``branch.<name>.remote``), else its push remote
 (``branch.<name>.pushRemote``, ``remote.pushDefault``), else ``origin``, else the sole
 remote; in a push, the remote pushed to (:meth:`Destinations.push_destination`). A remote
 whose URL (``url.<base>.insteadOf`` applied) resolves to this repository itself — the
-same common git dir: ``.``, the repository's path, a path to any of its worktrees, or
-``file://`` of them — never counts: the next one in that order does. Only the
+same common git dir: ``.``, the repository's path, a path to any of its worktrees,
+``file://`` of them, or ``ssh://`` / ``host:path`` of them on this machine (``localhost``, a
+loopback address, its host name) — never counts: the next one in that order does. Only the
 remote-tracking refs of the remote that counts (``refs/remotes/<name>/``) and, in a push,
 the ids the remote's refs point at now (the pre-push lines' remote ids) hold a commit; a
 ref fetched from anywhere else does not.
@@ -28,18 +29,55 @@ _CONFIG = (
 
 def local_path(url: str, top: str) -> str | None:
     """The absolute path a remote URL names on this machine, relative ones resolved from
-    ``top`` (where git runs a fetch or push); None for a URL of another host (a scheme
-    other than ``file://``, or ``host:path``)."""
-    if url.startswith("file://"):
-        path = urllib.parse.unquote(url[len("file://") :])
-    elif "://" in url:
-        return None
-    else:
-        colon, slash = url.find(":"), url.find("/")
-        if colon > 0 and (slash < 0 or colon < slash):
-            return None  # scp-like host:path
-        path = url
-    return os.path.normpath(os.path.join(top, os.path.expanduser(path)))
+    ``top`` (where git runs a fetch or push): a path, ``file://[host]/path`` (git ignores
+    the host), and ``ssh://`` or scp-like ``host:path`` to this machine (:func:`is_local_host`;
+    a path relative to, or ``~`` of, the ssh user's home); None for a URL of another host."""
+    scheme, sep, rest = url.partition("://")
+    if sep:
+        if scheme.lower() == "file":
+            slash = rest.find("/")
+            return None if slash < 0 else os.path.normpath(urllib.parse.unquote(rest[slash:]))
+        if scheme.lower() not in ("ssh", "git+ssh", "ssh+git"):
+            return None
+        parts = urllib.parse.urlsplit(url)
+        user, path = parts.username, urllib.parse.unquote(parts.path)
+        if not is_local_host(parts.hostname or ""):
+            return None
+        return _ssh_path(user, path[1:] if path.startswith("/~") else path)
+    bracket = url.find("]:") if "@[" in url or url.startswith("[") else -1
+    colon, slash = (bracket + 1 if bracket > 0 else url.find(":")), url.find("/")
+    if colon > 0 and (slash < 0 or colon < slash):  # scp-like [user@]host:path
+        user, at, host = url[:colon].rpartition("@")
+        if not is_local_host(host.strip("[]")):
+            return None
+        return _ssh_path(user if at else None, url[colon + 1 :])
+    return os.path.normpath(os.path.join(top, os.path.expanduser(url)))
+
+
+def is_local_host(host: str) -> bool:
+    """Whether an ssh host names this machine: ``localhost``, a loopback address
+    (``127.x.x.x``, ``::1``) or this machine's host name, in any case."""
+    import socket
+
+    host = host.lower().rstrip(".")
+    names = {"localhost", "localhost.localdomain", "ip6-localhost", "::1", "0:0:0:0:0:0:0:1"}
+    if host in names or (host.startswith("127.") and host.replace(".", "").isdigit()):
+        return True
+    try:
+        return host == socket.gethostname().lower()
+    except OSError:
+        return False
+
+
+def _ssh_path(user: str | None, path: str) -> str:
+    """Where an ssh login of ``user`` (None: this user) on this machine finds ``path``:
+    a relative path and ``~`` from that user's home, ``~name`` from ``name``'s."""
+    home = os.path.expanduser(f"~{user}" if user else "~")
+    if path == "~" or path.startswith("~/"):
+        path = os.path.join(home, path[2:])
+    elif path.startswith("~"):
+        path = os.path.expanduser(path)
+    return os.path.normpath(os.path.join(home, path))
 
 
 def common_dir_at(path: str) -> str | None:

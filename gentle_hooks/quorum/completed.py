@@ -12,7 +12,8 @@ absence of bad phrases: an upheld ``whatIChecked`` counts only when one of its s
    printed 3``); an act is the verifier's own when it has no subject ("Opened ...",
    "Ran ...") or the first person ("I opened"), never when its subject is someone else
    (:func:`act_subject`: "The miner opened", "A colleague ran", "Alice opened": seed 003
-   "Do not trust the miner's reading of it");
+   "Do not trust the miner's reading of it"); "the loop called ``spawn()``" is neither, it
+   is what code does (:func:`code_behaviour`: a noun of code acting on code);
 2. stated as what happened: no condition, plan or queue governs it (:data:`PROSPECTIVE`:
    "If I opened ... I expect", "TODO", "next", "will", "queued" before the act in its
    clause); "ran out of time" is no act;
@@ -114,6 +115,20 @@ _ROLES: Final = re.compile(
     r"someone|somebody|everyone|he|she|they|agent|subagent|model|bot|human|person|people|"
     r"lead|manager|friend|expert|assistant|finder|coder|owner|others?)(?:s|es)?"
 )
+#: Nouns naming code: "the loop called ``spawn()``" is what the code does (a result, no
+#: one's act) when the act's object is code (:data:`_CODE_OBJECT`).
+_CODE_NOUNS: Final = frozenset(
+    {"loop", "function", "func", "test", "tests", "method", "handler", "code", "module"}
+    | {"class", "script", "program", "callback", "worker", "job", "thread", "process", "hook"}
+    | {"service", "server", "client", "runner", "parser", "routine", "scheduler", "pool"}
+    | {"queue", "task", "suite", "fixture", "wrapper", "constructor", "caller", "callee"}
+    | {"branch", "closure", "lambda", "generator", "coroutine", "query", "request"}
+    | {"endpoint", "library", "component", "binary", "build", "pipeline", "step", "command"}
+    | {"daemon", "controller", "helper", "factory", "middleware", "migration", "line", "call"}
+)
+#: Code as an act's object, right after its verb: a backticked command (masked to
+#: `` `` ``), a call (``spawn(``), a ``file:line``, a path or a file name.
+_CODE_OBJECT: Final = re.compile(r"\s*(?:``|[A-Za-z_][\w.]*\(|(?<![\w./-])[\w./-]+:\d+)")
 #: Words between a subject and its act that do not change whose act it is.
 _ADVERBS: Final = frozenset(
     {"also", "then", "first", "already", "just", "again", "myself", "ourselves", "both"}
@@ -164,6 +179,19 @@ def act_subject(before: str, cased: str | None = None) -> str | None:
         if word in _DETERMINERS and word != "this" and all(w.isalpha() for w in tail[i + 1 :]):
             return " ".join(tail[i:])
     return None
+
+
+def code_behaviour(who: str, after: str) -> bool:
+    """Whether an act whose subject is ``who`` (:func:`act_subject`) is what code does, not
+    someone's act: the subject is a noun of code after a determiner ("the loop", "the
+    function", "the test": :data:`_CODE_NOUNS`) and the act's object, ``after`` (the masked
+    text after its verb), starts with code (``spawn()``, a backticked command, a
+    ``file:line``, a path or a file name). Such a sentence is a result, the verifier's or
+    the miner's: it neither counts as the verifier's act nor names a third party."""
+    words = who.split()
+    if len(words) < 2 or words[0] not in _DETERMINERS or words[-1] not in _CODE_NOUNS:
+        return False
+    return _CODE_OBJECT.match(after) is not None or _OBJECT.match(after) is not None
 
 
 def act_result(after: str, seeing: bool = False) -> bool:
@@ -261,6 +289,8 @@ def _completed(sentence: str, others: list[str] | None = None) -> bool:
         who = act_subject(before, cased[act.start() - len(before) : act.start()] if cased else None)
         if who is None:
             return True
+        if code_behaviour(who, text[act.end() :]):
+            continue
         if others is not None:
             others.append(f"{who} {act.group(0)}")
     return False

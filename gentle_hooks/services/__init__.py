@@ -38,6 +38,8 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.room_env` — the environment a verify run's checks get in its clean room
 * :mod:`.editable` — where an editable install makes Python import a work tree's code, and
   the same places in a room or temporary checkout
+* :mod:`.import_guard` — the ``sitecustomize`` a room's checks get: a module only the work
+  tree holds (a package only the candidate adds, in the base run) is not importable
 * :mod:`.carried` — the checks an earlier candidate of the change failed, re-run by a
   verify run of this one
 * :mod:`.room_programs` — which files a verify run's checks start, and whether they may

@@ -59,9 +59,9 @@ OWNER = ".owner"
 #: apart by ``$PWD``, its directory's name or its neighbours' names.
 ASIDE = "aside"
 #: The base checkout's and the hollow checkout's names under :data:`ASIDE` (neutral:
-#: when one is in ``tree/``, the checkout it replaced takes its name), and the name a
-#: swap passes through.
-BASE, HOLLOW, HELD = "a", "b", "c"
+#: when one is in ``tree/``, the checkout it replaced takes its name), the name a swap
+#: passes through, and the import guard's directory (:mod:`.import_guard`).
+BASE, HOLLOW, HELD, GUARD = "a", "b", "c", "d"
 
 
 class _Part:
@@ -82,7 +82,7 @@ class Room:
     Attributes:
         path: the room's directory; tree: the checkout the checks run in; brief: the
         objective and criteria; logs: where each check's output goes; aside: the
-        checkouts not in ``tree/``; base / hollow: the base and hollow checkouts there.
+        checkouts not in ``tree/``; base / hollow / guard: the checkouts and guard there.
     """
 
     path: str
@@ -93,6 +93,7 @@ class Room:
     aside = _Part(ASIDE)
     base = _Part(ASIDE, BASE)
     hollow = _Part(ASIDE, HOLLOW)
+    guard = _Part(ASIDE, GUARD)
 
 
 def room_brief_text(objective: str, brief_id: str, checks: tuple[Check, ...]) -> str:

@@ -26,11 +26,16 @@ a criterion import the change from the work tree.
 * :func:`unheld` / :func:`unheld_note` — the places the room's tree does not hold (an
   ignored ``build/`` directory), where Python still imports the work tree's copy, and the
   line saying so.
-* :func:`for_room` — all of this for a verify room's checks; :func:`tree_relative` — their
-  ``PYTHONPATH`` as the rules reading a check's ``sys.path`` from its tree take it.
+* :func:`for_room` — all of this for a verify room's checks, with the guard
+  (:mod:`~gentle_hooks.services.import_guard`) that keeps a module only the work tree holds
+  unimportable in every run; :func:`tree_relative` — their ``PYTHONPATH`` as the rules
+  reading a check's ``sys.path`` from its tree take it.
 
-Not followed: an interpreter reached only through a shim or wrapper script (pyenv's
-``shims/python3``), and ``import`` lines of ``.pth`` files (code, not places).
+pyenv's ``shims`` directory (on ``PATH``, or holding a program the command starts) counts
+as the installations its shims run (:func:`pyenv_prefixes`: the version pyenv would choose,
+read from ``PYENV_VERSION`` or its version files, never by running pyenv). Not followed:
+an interpreter reached only through another wrapper script, and ``import`` lines of ``.pth``
+files (code, not places).
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ import glob
 import os
 from collections.abc import Iterable, Mapping, Sequence
 
+from gentle_hooks.services.import_guard import write_guard
 from gentle_hooks.values.frozen import frozen
 
 #: The most files of one kind read in one ``site-packages``, and bytes of each.
@@ -65,31 +71,41 @@ class Redirect:
 
 
 def site_dirs(
-    env: Mapping[str, str], programs: Sequence[str] = (), *, user_site: bool = True
+    env: Mapping[str, str],
+    programs: Sequence[str] = (),
+    *,
+    user_site: bool = True,
+    cwd: str = "",
 ) -> tuple[str, ...]:
     """The ``site-packages`` directories (real paths, each once, in the order found) of the
     interpreters a command run with ``env`` may start (see the module docstring).
 
     Args:
-        env: the command's environment (``PATH``, ``VIRTUAL_ENV``, ``HOME``).
-        programs: files the command starts (resolved), whose ``#!`` interpreter counts.
+        env: the command's environment (``PATH``, ``VIRTUAL_ENV``, ``HOME``,
+            ``PYENV_VERSION``).
+        programs: files the command starts (resolved), whose ``#!`` interpreter counts,
+            and whose directory does when it is pyenv's ``shims``.
         user_site: count ``HOME``'s ``.local/lib/python*/site-packages`` (False when the
             command gets a fresh ``HOME``).
+        cwd: where the command runs (default ``env``'s ``PWD``): pyenv's ``.python-version``
+            is looked for from there up.
     """
     dirs = [d for d in env.get("PATH", "").split(os.pathsep) if os.path.isabs(d)]
     venv = env.get("VIRTUAL_ENV", "")
     if os.path.isabs(venv):
         dirs.append(os.path.join(venv, "bin"))
     dirs += [os.path.dirname(i) for i in map(_shebang, programs) if i]
+    dirs += [d for d in map(os.path.dirname, programs) if os.path.basename(d) == "shims"]
     found: list[str] = []
     for d in dict.fromkeys(dirs):
+        shimmed = pyenv_prefixes(d, env, cwd or env.get("PWD", ""))
+        if shimmed is not None:
+            for prefix in shimmed:
+                found += _installation_sites(prefix)
+            continue
         top = os.path.dirname(d)
-        cfg = os.path.join(top, "pyvenv.cfg")
-        if os.path.isfile(cfg):
-            found += _prefix_sites(top)
-            home = _system_home(cfg)
-            if home:
-                found += _prefix_sites(os.path.dirname(os.path.realpath(home.rstrip("/"))))
+        if os.path.isfile(os.path.join(top, "pyvenv.cfg")):
+            found += _installation_sites(top)
             continue
         for name in _PYTHONS:
             python = os.path.join(d, name)
@@ -101,6 +117,48 @@ def site_dirs(
         found += _globbed(home_dir, ".local", "lib", "python*", "site-packages")
     real = (os.path.realpath(s) for s in found)
     return tuple(s for s in dict.fromkeys(real) if os.path.isdir(s))
+
+
+def _installation_sites(top: str) -> list[str]:
+    """A virtual environment's ``site-packages`` (its base installation's too with
+    ``include-system-site-packages``), or an installation's."""
+    found = _prefix_sites(top)
+    cfg = os.path.join(top, "pyvenv.cfg")
+    home = _system_home(cfg) if os.path.isfile(cfg) else None
+    if home:
+        found += _prefix_sites(os.path.dirname(os.path.realpath(home.rstrip("/"))))
+    return found
+
+
+def pyenv_prefixes(directory: str, env: Mapping[str, str], cwd: str) -> tuple[str, ...] | None:
+    """When ``directory`` is pyenv's ``shims`` (``<root>/shims`` beside ``<root>/versions``),
+    the installations its shims run, chosen as pyenv chooses them without running it:
+    ``PYENV_VERSION``, else the first ``.python-version`` from ``cwd`` up, else
+    ``<root>/version``; each version named (``:`` or whitespace separated, ``system``
+    left to ``PATH``'s other directories) as ``<root>/versions/<name>`` when it exists.
+    None when ``directory`` is no pyenv ``shims``."""
+    if os.path.basename(directory.rstrip("/")) != "shims":
+        return None
+    root = os.path.dirname(directory.rstrip("/"))
+    if not os.path.isdir(os.path.join(root, "versions")):
+        return None
+    names = env.get("PYENV_VERSION", "").replace(":", " ").split()
+    if not names:
+        files = []
+        here = os.path.abspath(cwd) if os.path.isabs(cwd) else ""
+        while here:
+            files.append(os.path.join(here, ".python-version"))
+            parent = os.path.dirname(here)
+            here = "" if parent == here else parent
+        files.append(os.path.join(root, "version"))
+        for name in files:
+            if os.path.isfile(name):
+                names = [
+                    w for x in _read(name).splitlines() if not x.startswith("#") for w in x.split()
+                ]
+                break
+    prefixes = [os.path.join(root, "versions", n) for n in names if n != "system" and "/" not in n]
+    return tuple(p for p in dict.fromkeys(prefixes) if os.path.isdir(p))
 
 
 def _prefix_sites(prefix: str) -> list[str]:
@@ -279,23 +337,38 @@ def for_room(
     trees: Sequence[str],
     room: str,
     skip: Sequence[str] = (),
+    guard: str | None = None,
 ) -> tuple[dict[str, str], tuple[str, ...]]:
     """A verify room's checks' environment ``env`` (a fresh ``HOME``: no user site) with
     the places of the work trees ``trees`` that the interpreters of ``env`` and
     ``programs`` import from editably first on ``PYTHONPATH``, inside the room's tree
     ``room`` (the same path for the candidate, base and emptied runs), and the lines for
-    the user: what was mapped, what the room's tree does not hold (:func:`unheld_note`)."""
-    redirects = in_trees(import_places(site_dirs(env, programs, user_site=False)), trees, skip)
+    the user: what was mapped, what the room's tree does not hold (:func:`unheld_note`).
+
+    ``guard``: a directory outside ``room`` (the same for every run) where
+    :func:`~gentle_hooks.services.import_guard.write_guard` writes the ``sitecustomize``
+    that makes a module found only in a mapped place of a work tree unimportable (a
+    package only the candidate adds, in the base run); it comes first on ``PYTHONPATH``.
+
+    Raises:
+        OSError: the guard could not be written.
+    """
+    sites = site_dirs(env, programs, user_site=False, cwd=room)
+    redirects = in_trees(import_places(sites), trees, skip)
     if not redirects:
         return dict(env), ()
     rels = [r.rel for r in redirects]
-    out = {**env, "PYTHONPATH": python_path(room, rels, env.get("PYTHONPATH", ""), trees)}
+    missing = unheld(room, redirects)
+    value = python_path(room, rels, env.get("PYTHONPATH", ""), trees)
+    held = [r.place for r in redirects if r not in missing]
+    if guard is not None and held:
+        value = os.pathsep.join([write_guard(guard, os.path.dirname(room), held), value])
+    out = {**env, "PYTHONPATH": value}
     first = redirects[0]
     notes = [
         f"editable install: {', '.join(rels)} of the room's tree first on PYTHONPATH "
         f"({first.source} imports from your work tree {first.tree})"
     ]
-    missing = unheld(room, redirects)
     if missing:
         notes.append(unheld_note(missing))
     return out, tuple(notes)

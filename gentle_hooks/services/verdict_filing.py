@@ -4,7 +4,8 @@ Room ``services``. Parses and judges with :mod:`gentle_hooks.artifacts.verdict`,
 :mod:`gentle_hooks.artifacts.markdown`, binds to the candidate through
 :mod:`gentle_hooks.services.record` and keeps the verdict's JSON, its acceptance, the
 reasons it was not accepted and its Markdown view in the ledger, and as the artifact pair
-of seed 001 "Artifact" (:func:`write_artifacts`). A verdict counts only for the candidate it
+of seed 001 "Artifact" (:func:`write_artifacts`; :func:`validate_written` reads the written
+JSON back before it is returned). A verdict counts only for the candidate it
 was recorded for; one that names another candidate, or none, is refused.
 
 With ``verification.require_observed`` (on by default; off only where the work tree,
@@ -458,3 +459,15 @@ def _earlier_runs(bound: Bound) -> tuple[VerifyRun, ...]:
     from gentle_hooks.services.change_facts import facts_for
 
     return facts_for(bound.repo, bound.candidate).earlier_runs
+
+
+def validate_written(verdict: DelegationVerdict, text: str) -> None:
+    """The written JSON must read back as the same verdict through the model ``gentle-hook
+    schema verdict`` exports (seed 001 "Artifact": "Validate the JSON ... before returning
+    it").
+
+    Raises:
+        RuntimeError: it does not: a defect of this tool (exit 3, traceback in the log).
+    """
+    if parse_verdict(text, "the verdict written") != verdict:
+        raise RuntimeError("the verdict written does not read back as itself")

@@ -45,7 +45,6 @@ from gentle_hooks.artifacts.observation import (
 from gentle_hooks.artifacts.verdict import (
     CandidateRef,
     DelegationVerdict,
-    parse_verdict,
     verdict_digest,
     verdict_json,
 )
@@ -76,7 +75,12 @@ from gentle_hooks.services.room_env import dropped_note, dropped_path, pointing_
 from gentle_hooks.services.room_programs import ALLOW_FLAG, refuse_programs, resolve_programs
 from gentle_hooks.services.room_run import observe_all
 from gentle_hooks.services.runner import stopped_cleanly
-from gentle_hooks.services.verdict_filing import ArtifactPair, plan_artifacts, write_artifacts
+from gentle_hooks.services.verdict_filing import (
+    ArtifactPair,
+    plan_artifacts,
+    validate_written,
+    write_artifacts,
+)
 from gentle_hooks.values.frozen import field, frozen, replace
 
 
@@ -403,7 +407,9 @@ def _verify_in(
         checks_env = {**room_env(env, *_pointers(bound)), **(plan.brief.env or {})}
         resolved = resolve_programs(plan.checks, checks_env.get("PATH", os.defpath), room.tree)
         ran = [x.path for p in resolved for x in p]  # an editable install imports the room's
-        checks_env, mapped = for_room(checks_env, ran, bound.repo.worktree_paths(), room.tree)
+        checks_env, mapped = for_room(
+            checks_env, ran, bound.repo.worktree_paths(), room.tree, guard=room.guard
+        )
         allowed = refuse_programs(
             resolved, plan.checks, _pointers(bound), room.path, allow_shared=shared
         )
@@ -438,7 +444,7 @@ def _verify_in(
             duration_ms=int((time.monotonic() - started) * 1000),
         )
         text = verdict_json(verdict)
-        _validate(verdict, text)
+        validate_written(verdict, text)
         view = render_verdict_markdown(verdict, added=False)
         pair = write_artifacts(bound.repo, bound.root, pair, text, view)
         record = led.add_run(
@@ -486,15 +492,3 @@ def _started(bound: Bound, plan: Plan, room: Room, ref: str, caller: str) -> Ver
         verdict_digest=STARTED,
         observations=json.dumps(checks, ensure_ascii=False, separators=(",", ":")),
     )
-
-
-def _validate(verdict: DelegationVerdict, text: str) -> None:
-    """The written JSON must read back as the same verdict through the model ``gentle-hook
-    schema verdict`` exports (seed 001 "Artifact": "Validate the JSON ... before returning
-    it").
-
-    Raises:
-        RuntimeError: it does not: a defect of this tool (exit 3, traceback in the log).
-    """
-    if parse_verdict(text, "the verdict written") != verdict:
-        raise RuntimeError("the verdict written does not read back as itself")

@@ -108,15 +108,15 @@ def _mul_test(root: Path) -> None:
     )
 
 
-def _venv(where: Path, src: Path, kind: str = "pth") -> Path:
-    """A virtual environment at ``where`` (outside the repository) with ``pkgx`` installed
-    editable from ``src``, as ``pip install -e`` leaves it."""
+def _venv(where: Path, src: Path, kind: str = "pth", packages: tuple[str, ...] = ("pkgx",)) -> Path:
+    """A virtual environment at ``where`` (outside the repository) with ``pkgx`` (each of
+    ``packages``) installed editable from ``src``, as ``pip install -e`` leaves it."""
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(where)], check=True)
     (site,) = where.glob("lib/python*/site-packages")
     if kind == "pth":
         (site / "__editable__.pkgx-0.1.pth").write_text(f"{src}\n")
     else:
-        mapped = {"pkgx": str(src / "pkgx")}
+        mapped = {p: str(src / p) for p in packages}
         (site / "__editable___pkgx_0_1_finder.py").write_text(
             FINDER.replace("@MAPPING@", repr(mapped))
         )
@@ -126,16 +126,19 @@ def _venv(where: Path, src: Path, kind: str = "pth") -> Path:
     return where
 
 
-def _verify(cwd: Path, tmp: Path, venv: Path, *flags: str, code: int) -> dict[str, Any]:
-    """``verify run FLAGS --json`` in ``cwd`` with the venv first on PATH, rooms under
-    ``tmp/rooms``."""
+def _verify(
+    cwd: Path, tmp: Path, venv: Path, *flags: str, code: int, brief_data: dict[str, Any] = BRIEF
+) -> dict[str, Any]:
+    """``verify run FLAGS --json`` in ``cwd`` with the venv (or pyenv's ``shims``) first on
+    PATH, rooms under ``tmp/rooms``."""
     brief = tmp / "brief.json"
-    brief.write_text(json.dumps(BRIEF), encoding="utf-8")
+    brief.write_text(json.dumps(brief_data), encoding="utf-8")
     (tmp / "rooms").mkdir(exist_ok=True)
+    first = venv if venv.name == "shims" else venv / "bin"
     env = {
         "TMPDIR": str(tmp / "rooms"),
-        "PATH": f"{venv / 'bin'}{os.pathsep}{Path(sys.executable).parent}{os.pathsep}"
-        f"{os.environ['PATH']}",
+        "PATH": f"{first}{os.pathsep}{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        "PYENV_VERSION": "",
     }
     proc = gh(cwd, "verify", "run", *flags, "--brief", str(brief), "--json", env=env)
     assert proc.returncode == code, proc.stdout + proc.stderr
@@ -159,6 +162,30 @@ def test_a_staged_bug_fails_though_the_work_tree_is_fixed(tmp_path: Path) -> Non
     out = _verify(work, tmp_path, venv, "--staged", code=1)
     assert _exits(out) == [("criterion", 1), ("negative", 0), ("suite", 1)], out["outcomes"]
     assert out["verdict"]["status"] == "fail"
+    assert any(n.startswith("editable install: src of the room's tree first") for n in out["notes"])
+
+
+def test_an_interpreter_behind_a_pyenv_shim_imports_the_candidates_copy(tmp_path: Path) -> None:
+    """``python3`` on PATH is pyenv's shim (a shell script) and the editable install is in
+    the version ``.python-version`` names: the room still maps it, and observes the staged
+    bug though the work tree is fixed."""
+    work = _project(tmp_path / "w")
+    root = tmp_path / "pyenv"
+    version = _venv(root / "versions" / "3.99-proj", work / "src")
+    (root / "shims").mkdir()
+    for name in ("python3", "python"):
+        shim = root / "shims" / name
+        shim.write_text(f'#!/bin/sh\nexec "{version / "bin" / "python3"}" "$@"\n')
+        shim.chmod(0o755)
+    write(work / ".python-version", "3.99-proj\n")
+    git(work, "add", ".python-version")
+    git(work, "commit", "-qm", "pin")
+    write(work / "src" / "pkgx" / "__init__.py", BUGGY)
+    _mul_test(work)
+    git(work, "add", "-A")
+    write(work / "src" / "pkgx" / "__init__.py", FIXED)
+    out = _verify(work, tmp_path, root / "shims", "--staged", code=1)
+    assert _exits(out) == [("criterion", 1), ("negative", 0), ("suite", 1)], out["outcomes"]
     assert any(n.startswith("editable install: src of the room's tree first") for n in out["notes"])
 
 
@@ -191,6 +218,42 @@ def test_a_criterion_on_a_new_function_observes_the_change(tmp_path: Path, kind:
     assert out["verdict"]["status"] == "pass"
 
 
+NEW_PACKAGE: dict[str, Any] = {
+    **BRIEF,
+    "id": "pkgy-1",
+    "objective": "a new package pkgy whose f() returns 1",
+    "outputFormat": "a new package src/pkgy",
+    "successCriteria": [
+        {"criterion": "f() is 1", "run": "python3 -c 'from pkgy import f; assert f() == 1'"}
+    ],
+    "negativeTests": [
+        {
+            "criterion": "f is not 2",
+            "run": "python3 -c 'import importlib.util as u; "
+            'assert u.find_spec("pkgy") is None or __import__("pkgy").f() == 2\'',
+        }
+    ],
+}
+
+
+@pytest.mark.parametrize("kind", ["pth", "finder"])
+def test_a_package_only_the_candidate_adds_is_not_imported_by_the_base_run(
+    tmp_path: Path, kind: str
+) -> None:
+    """The change adds a package ``pkgy`` the venv's editable install (made after it was
+    added) imports from the work tree: the base run, whose tree lacks it, must not import
+    the work tree's copy. The negative test ("pkgy is absent, or f() is not 1") then passes
+    on the base as it must (row C2); importing the work tree's copy there, it failed on the
+    base too (C2-base: "whatever the change") and the verdict failed."""
+    work = _project(tmp_path / "w")
+    write(work / "src" / "pkgy" / "__init__.py", "def f():\n    return 1\n")
+    venv = _venv(tmp_path / "venv", work / "src", kind, ("pkgx", "pkgy"))
+    out = _verify(work, tmp_path, venv, code=0, brief_data=NEW_PACKAGE)
+    assert [o["row"] for o in out["outcomes"][:2]] == ["C4", "C2"], out["outcomes"]
+    assert _exits(out) == [("criterion", 0), ("negative", 1), ("suite", 0)]
+    assert out["verdict"]["status"] == "pass"
+
+
 def test_a_place_the_candidates_tree_lacks_is_named(tmp_path: Path) -> None:
     """An editable install importing from an ignored directory of the work tree (``build/``):
     the room cannot hold it, and the run says so in one line."""
@@ -217,3 +280,32 @@ def test_receipt_run_staged_runs_the_staged_copy(tmp_path: Path) -> None:
     proc = gh(work, "receipt", "run", "--staged", "--", "python3", "-c", check, env=env)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "an editable install of src imports the checkout's" in proc.stdout + proc.stderr
+
+
+def test_the_guard_hides_blocked_modules_and_runs_the_sitecustomize_it_shadows(
+    tmp_path: Path,
+) -> None:
+    """The room's ``sitecustomize``: a module found only in a blocked place is absent
+    (``find_spec`` gives None), one in the room still imports, and the ``sitecustomize``
+    further on ``sys.path`` still runs."""
+    from gentle_hooks.services.import_guard import write_guard
+
+    room, work, other = tmp_path / "room", tmp_path / "work", tmp_path / "other"
+    write(room / "tree" / "held.py", "X = 1\n")
+    write(work / "only_work.py", "X = 2\n")
+    write(other / "sitecustomize.py", "import builtins\nbuiltins.SHADOWED_RAN = True\n")
+    guard = write_guard(str(room / "aside" / "d"), str(room), [str(work)])
+    code = (
+        "import importlib.util as u, builtins\n"
+        "assert u.find_spec('only_work') is None\n"
+        "import held\n"
+        "assert builtins.SHADOWED_RAN\n"
+    )
+    path = os.pathsep.join([guard, str(room / "tree"), str(other), str(work)])
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, "PYTHONPATH": path},
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr

@@ -150,3 +150,50 @@ def test_a_checkout_says_what_it_redirected_and_what_it_cannot_hold() -> None:
         "/r/build/lib from your work tree: the candidate's tree does not hold it)"
     )
     assert run_env(co, {"PYTHONPATH": "/r/extra"})["PYTHONPATH"] == "/tmp/c/w/src:/tmp/c/w/extra"
+
+
+def _pyenv(root: Path) -> Path:
+    """A pyenv root: ``shims/python3`` (the shell script pyenv writes) and two versions."""
+    (root / "shims").mkdir(parents=True)
+    shim = root / "shims" / "python3"
+    shim.write_text(f'#!/usr/bin/env bash\nexport PYENV_ROOT="{root}"\nexec pyenv exec "$@"\n')
+    shim.chmod(0o755)
+    for v in ("3.11.4", "3.12.1"):
+        (root / "versions" / v / "bin").mkdir(parents=True)
+        (root / "versions" / v / "lib" / f"python{v[:4]}" / "site-packages").mkdir(parents=True)
+    return root
+
+
+def _version_site(root: Path, v: str) -> str:
+    return str((root / "versions" / v / "lib" / f"python{v[:4]}" / "site-packages").resolve())
+
+
+@pytest.mark.parametrize(
+    ("version_env", "local", "global_", "expected"),
+    [
+        ("3.12.1", "3.11.4", "3.11.4", ("3.12.1",)),  # PYENV_VERSION first
+        ("", "3.12.1\n", "3.11.4\n", ("3.12.1",)),  # then .python-version from cwd up
+        ("", None, "# comment\n3.11.4\n", ("3.11.4",)),  # then <root>/version
+        ("3.12.1:3.11.4", None, None, ("3.12.1", "3.11.4")),  # several, each counts
+        ("system", None, None, ()),  # system: PATH's other directories
+    ],
+)
+def test_a_pyenv_shim_on_path_counts_the_version_pyenv_would_run(
+    tmp_path: Path,
+    version_env: str,
+    local: str | None,
+    global_: str | None,
+    expected: tuple[str, ...],
+) -> None:
+    """pyenv's ``shims/python3`` is a shell script: the installation it runs is read from
+    pyenv's own choice (``PYENV_VERSION``, ``.python-version``, ``<root>/version``)."""
+    root = _pyenv(tmp_path / "pyenv")
+    cwd = tmp_path / "proj" / "sub"
+    cwd.mkdir(parents=True)
+    if local is not None:
+        (tmp_path / "proj" / ".python-version").write_text(local)
+    if global_ is not None:
+        (root / "version").write_text(global_)
+    env = {"PATH": str(root / "shims"), "PYENV_VERSION": version_env}
+    sites = site_dirs({**env, "PWD": str(cwd)}, user_site=False)
+    assert sites == tuple(_version_site(root, v) for v in expected)

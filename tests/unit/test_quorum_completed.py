@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from gentle_hooks.quorum.completed import incomplete_reason
 from gentle_hooks.quorum.ruling import build_record
 from gentle_hooks.quorum.votes import VoteKind, classify_verdict
 
@@ -162,6 +163,33 @@ def test_someone_elses_act_is_not_the_verifiers_own(checked: str, who: str) -> N
     assert build_record([up(checked)], CLAIM, evidence=evidence).ruling == "REFUTED"
 
 
+#: (id, an upheld whatIChecked whose only act is code's: "the loop called ``spawn()``").
+#: What code does is no one's act: not the verifier's own observation (seed 003 "Uphold
+#: ONLY if you re-opened the evidence yourself"), and no third party to name either.
+CODE_ACTS: list[tuple[str, str]] = [
+    ("loop-call", "The loop called spawn() 41 times: no budget check at workflow.js:142"),
+    ("loop-lowercase", "the loop called spawn() at workflow.js:142: no budget argument"),
+    ("function-invoked", "The function invoked spawn() at workflow.js:142 with no budget"),
+    ("test-backticks", "The test called `spawn(task)` 41 times: no cap in workflow.js:142"),
+    ("handler-file-line", "The handler read scheduler.js:88: no budget is passed"),
+]
+
+
+@pytest.mark.parametrize("checked", [r[1] for r in CODE_ACTS], ids=[r[0] for r in CODE_ACTS])
+def test_what_code_does_is_no_one_elses_act(checked: str) -> None:
+    """Seed 003 "Uphold ONLY if you re-opened the evidence yourself and it reproduces": a
+    sentence about what the code did reports no act of the verifier's, and names no third
+    party either ("the loop" is not someone who opened anything): refuted for want of a
+    completed observation."""
+    vote = classify_verdict(up(checked), CLAIM)
+    assert vote.vote != VoteKind.UPHELD, (UPHOLD, vote)
+    reason = incomplete_reason(checked, CLAIM)
+    assert reason is not None and reason[1] == "refute", reason
+    assert reason[0].startswith("no completed observation ("), reason
+    assert "someone else's" not in reason[0]
+    assert build_record([up(checked)], CLAIM).ruling != "CONFIRMED"
+
+
 #: Completed observations (past tense, what was opened or run, what it showed) still count.
 COMPLETED = [
     "I opened scheduler.js:88: the loop has no budget check",
@@ -179,6 +207,8 @@ COMPLETED = [
     "read workflow.js:120-160; budget is not passed to spawn() at 142",
     "counted 41 spawns in run-2026-08-14.log",
     "Before opening it, I ran `grep -n budget workflow.js`: no match",
+    "Ran `node replay.js 2026-08-14`; the loop called spawn() 41 times: no cap",
+    "Opened pool.js:30: the loop called startWorker() per queued item, with no limit",
 ]
 
 
