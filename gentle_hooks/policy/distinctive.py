@@ -34,6 +34,10 @@ same row, save a shell command whose words were run together.
 delivered (expired, or discarded): the distinctive writer lines it adds make it the
 writer's again (a patch of the work re-applied, a copy put back); a human's own lines,
 common ones the writer also wrote and bare definition headers never do.
+:func:`removed_again` is its mirror for what the writer removed: a change that removes
+the distinctive lines the writer's expired work removed (a parked deletion re-applied) is
+the writer's again. Both read an expired entry for :data:`EXPIRED_LINES_DAYS` days after
+the writer's write (:func:`lines_still_count`); after that its lines are anyone's.
 """
 
 from __future__ import annotations
@@ -64,6 +68,11 @@ MIN_LITERAL_CHARS = 10
 MIN_NAMES = 2
 #: ...each this long at least (``a``, ``b``, ``x`` are anyone's).
 MIN_NAME_CHARS = 3
+
+#: Days after the writer's write that an expired entry's distinctive lines, added or
+#: removed again, still make a change the writer's (:func:`lines_still_count`).
+EXPIRED_LINES_DAYS = 30
+_DAY = 86400.0
 
 _TOKENS = re.compile(
     rb'(?P<s>"(?:\\.|[^"\\])*"?|\'(?:\\.|[^\'\\])*\'?|`[^`]*`?)'
@@ -170,3 +179,23 @@ def brought_back(old: bytes | None, new: bytes | None, telling: frozenset[str]) 
     if not added:
         return frozenset()
     return added & distinctive_keys(new) - header_keys(new)
+
+
+def removed_again(old: bytes | None, new: bytes | None, removed: frozenset[str]) -> frozenset[str]:
+    """The keys of the lines the writer removed (``removed``: :attr:`~gentle_hooks.policy.
+    attribution.WriterDelta.removed` and ``told``) that a change ``old`` -> ``new`` of their
+    path removes again (``old`` holds them, ``new`` does not) and that are distinctive in
+    ``old`` (rows D2-D4), a bare definition header never: empty when it removes none."""
+    if not old or not removed:
+        return frozenset()
+    gone = (any_line_keys(old) - any_line_keys(new)) & removed
+    if not gone:
+        return frozenset()
+    return gone & distinctive_keys(old) - header_keys(old)
+
+
+def lines_still_count(recorded_at: float, now: float) -> bool:
+    """Whether an expired entry written at ``recorded_at`` (seconds since the epoch) is
+    still read by its distinctive lines at ``now``: for :data:`EXPIRED_LINES_DAYS` days
+    after the write, a clock set back included (fail closed)."""
+    return now - recorded_at < EXPIRED_LINES_DAYS * _DAY

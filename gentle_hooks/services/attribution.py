@@ -18,6 +18,7 @@ human's commit.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Mapping, Sequence
 
 from gentle_hooks.errors import shown_writer
@@ -100,9 +101,12 @@ def carried_by_change(
 ) -> dict[str, Carried]:
     """:func:`carried` for many changes (keyed by commit id, ``""``: the change made here)
     of ``entries`` (None: the live ones, and the expired ones whose content came back: their
-    writer blob is a new blob of a change, or a change of their path adds one of their
-    distinctive writer lines, :func:`~gentle_hooks.policy.distinctive.brought_back`: a
-    patch of the work re-applied, an ignored copy put back) at once. Another worktree than
+    writer blob is a new blob of a change, or, for
+    :data:`~gentle_hooks.policy.distinctive.EXPIRED_LINES_DAYS` days after the write, a
+    change of their path adds one of their distinctive writer lines or removes one of the
+    distinctive lines the writer removed, :func:`~gentle_hooks.policy.distinctive.
+    brought_back`, :func:`~gentle_hooks.policy.distinctive.removed_again`: a patch of the
+    work re-applied, an ignored copy put back) at once. Another worktree than
     an entry's needs firmer evidence (``elsewhere``) unless it took it; a commit is made
     where its recorded worktree says (hooks off: where it is judged)."""
     out = dict.fromkeys(changes, NOTHING)
@@ -118,6 +122,11 @@ def carried_by_change(
         back = led.expired_entries_of_blobs(new)
         seen = {e.id for e in back}
         lines = [e for e in led.expired_entries_of_paths(paths) if e.id not in seen]
+        if lines:  # imported here: the pass path reads no expired lines
+            from gentle_hooks.policy.distinctive import lines_still_count
+
+            now = time.time()
+            lines = [e for e in lines if lines_still_count(e.recorded_at, now)]
         live += back + lines
         lined = {e.id for e in lines}
     if not live:
@@ -129,7 +138,7 @@ def carried_by_change(
         carries_row_across,
         holds_own_lines,
     )
-    from gentle_hooks.policy.distinctive import brought_back
+    from gentle_hooks.policy.distinctive import brought_back, removed_again
     from gentle_hooks.services.across import AcrossIndex, path_change, renamed_changes
     from gentle_hooks.services.settle import (
         content_away,
@@ -183,6 +192,9 @@ def carried_by_change(
                     d = rules[rec.id].delta
                     if brought_back(change.old, change.new, d.added | d.telling):
                         hold(key, rec, "A2")
+                        found.setdefault(key, []).append(rec)
+                    elif removed_again(change.old, change.new, d.removed | d.told):
+                        hold(key, rec, "A3")  # a removal: a human makes it alike
                         found.setdefault(key, []).append(rec)
                     continue
                 elsewhere = rec.root not in makers[key] and (rec.id, key) not in took
@@ -437,15 +449,19 @@ def expire_gone(
 def expiry_lines(expired: Sequence[WriterEntryRecord]) -> list[str]:
     """One status line per path whose pending writer work expired: what was searched (the
     path in every local version, :func:`expire_gone`), and that the work's distinctive
-    lines brought back are the writer's again (:func:`carried_by_change`)."""
+    lines brought back (or its removed ones removed again) are the writer's again for
+    :data:`~gentle_hooks.policy.distinctive.EXPIRED_LINES_DAYS` days
+    (:func:`carried_by_change`)."""
     if not expired:
         return []
+    from gentle_hooks.policy.distinctive import EXPIRED_LINES_DAYS
     from gentle_hooks.policy.shellwords import shown_path
 
     paths = [shown_path(p) for p in sorted({e.path for e in expired})]
     return [
         f"pending writer work on {p} expired: no worktree, index, HEAD, unpushed commit or "
         "stash holds its content at that path (copies elsewhere, ignored ones too, are not "
-        "searched); its distinctive lines brought back are the writer's again"
+        "searched); its distinctive lines brought back, or removed again, are the writer's "
+        f"again for {EXPIRED_LINES_DAYS} days from the write"
         for p in paths
     ]

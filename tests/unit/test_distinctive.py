@@ -7,10 +7,13 @@ from __future__ import annotations
 import pytest
 
 from gentle_hooks.policy.distinctive import (
+    EXPIRED_LINES_DAYS,
     brought_back,
     distinctive_keys,
     distinctive_row,
     is_distinctive,
+    lines_still_count,
+    removed_again,
 )
 from gentle_hooks.policy.linekeys import stripped_key
 
@@ -121,3 +124,47 @@ def test_brought_back_never_counts_common_lines_headers_or_lines_already_there()
     assert brought_back(BASE, b'"""Docs."""\n' + BASE, WRITER) == frozenset()
     assert brought_back(BASE, None, WRITER) == frozenset()
     assert brought_back(BASE, BASE + DEPLOY, frozenset()) == frozenset()
+
+
+CHECKS = (
+    b"    if not verify_signature(user.token):\n"
+    b'        raise PermissionError("invalid api token")\n'
+)
+AUTH = b"def is_admin(user):\n" + CHECKS + b'    print("ok")\n    return user.role\n'
+REMOVED = frozenset(
+    stripped_key(s)
+    for s in (
+        b"if not verify_signature(user.token):",
+        b'raise PermissionError("invalid api token")',
+        b'print("ok")',
+        b"def is_admin(user):",
+    )
+)
+
+
+def test_removed_again_finds_the_writer_s_distinctive_removed_lines_removed_again() -> None:
+    lax = AUTH.replace(CHECKS, b"")
+    assert removed_again(AUTH, lax, REMOVED) == {
+        stripped_key(b"if not verify_signature(user.token):"),
+        stripped_key(b'raise PermissionError("invalid api token")'),
+    }
+    assert removed_again(AUTH, None, REMOVED)  # the file deleted removes them too
+
+
+def test_removed_again_never_counts_common_lines_headers_or_lines_still_there() -> None:
+    assert removed_again(AUTH, AUTH.replace(b'    print("ok")\n', b""), REMOVED) == frozenset()
+    assert removed_again(AUTH, AUTH.replace(b"def is_admin(user):", b"def f(u):"), REMOVED) == (
+        frozenset()
+    )
+    assert removed_again(AUTH, AUTH + b"x = 1\n", REMOVED) == frozenset()
+    assert removed_again(None, AUTH, REMOVED) == frozenset()
+    assert removed_again(AUTH, b"", frozenset()) == frozenset()
+
+
+def test_expired_lines_count_until_their_documented_end() -> None:
+    day = 86400.0
+    written = 1_000_000.0
+    assert lines_still_count(written, written)
+    assert lines_still_count(written, written + (EXPIRED_LINES_DAYS - 0.01) * day)
+    assert not lines_still_count(written, written + EXPIRED_LINES_DAYS * day)
+    assert lines_still_count(written, written - 5 * day)  # a clock set back: still counts
