@@ -106,3 +106,20 @@ def test_expired_lines_count_for_a_documented_time(native: World, days: int, blo
     assert TRAILER not in _message(w)
     pushed = w.git("push", "origin", "main")
     assert pushed.code == 0, pushed
+
+
+@pytest.mark.parametrize("tail", ["  # noqa: S605", ";"], ids=["comment", "semicolon"])
+def test_expired_lines_brought_back_with_a_tail_in_a_linked_worktree_are_blocked(
+    native: World, tail: str
+) -> None:
+    """The parked patch applied in another worktree, a linter's comment or a ``;`` appended
+    to the writer's distinctive line: still the writer's there (the ledger is shared)."""
+    w = native
+    patch = _parked_then_human_commit(w, "patch")
+    b = w.base / "b"
+    w.ok("worktree", "add", "-q", "-b", "topic", str(b), "main")
+    applied = w.run(["git", "apply"], input=patch.encode(), cwd=b)
+    assert applied.code == 0, applied
+    text = (b / "src" / "app.py").read_text(encoding="utf-8")
+    w.write("src/app.py", text.replace('| sh")\n', f'| sh"){tail}\n'), cwd=b)
+    _blocked_staged(w.git("commit", "-qam", "apply wip", cwd=b))
