@@ -36,7 +36,9 @@ writer's again (a patch of the work re-applied, a copy put back); a human's own 
 common ones the writer also wrote and bare definition headers never do.
 :func:`removed_again` is its mirror for what the writer removed: a change that removes
 the distinctive lines the writer's expired work removed (a parked deletion re-applied) is
-the writer's again. Both read an expired entry for :data:`EXPIRED_LINES_DAYS` days after
+the writer's again, and so is one that makes the writer's exact hunk again, common lines
+included (:func:`hunk_back`: ``return False`` -> ``return True`` between the same
+neighbours). All three read an expired entry for :data:`EXPIRED_LINES_DAYS` days after
 the writer's write (:func:`lines_still_count`); after that its lines are anyone's.
 """
 
@@ -59,6 +61,7 @@ from gentle_hooks.policy.linekeys import (
     stripped_key,
     trivial_row,
 )
+from gentle_hooks.policy.placement import Placement, is_placed
 
 #: Words a line's string literals must hold, all literals together (row D2)...
 MIN_LITERAL_WORDS = 2
@@ -192,6 +195,27 @@ def removed_again(old: bytes | None, new: bytes | None, removed: frozenset[str])
     if not gone:
         return frozenset()
     return gone & distinctive_keys(old) - header_keys(old)
+
+
+def hunk_back(
+    old: bytes | None,
+    new: bytes | None,
+    edited: tuple[frozenset[str], frozenset[str]],
+    placed: frozenset[Placement],
+) -> bool:
+    """Whether a change ``old`` -> ``new`` of the writer's path makes the writer's exact
+    hunk again: it removes a line the writer removed and adds a line the writer added
+    (``edited``: :meth:`~gentle_hooks.policy.attribution.WriterDelta.edited`, lines of two
+    words or more, common ones too), that line between the very neighbours the writer put
+    it between (``placed``: :attr:`~gentle_hooks.policy.attribution.WriterDelta.placed`,
+    :func:`~gentle_hooks.policy.placement.is_placed`)."""
+    adds, drops = edited
+    if not old or not new or not adds or not drops or not placed:
+        return False
+    before, after = any_line_keys(old), any_line_keys(new)
+    if not (after - before) & adds or not (before - after) & drops:
+        return False
+    return is_placed(placed, old, new)
 
 
 def lines_still_count(recorded_at: float, now: float) -> bool:

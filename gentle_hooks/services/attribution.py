@@ -103,10 +103,12 @@ def carried_by_change(
     of ``entries`` (None: the live ones, and the expired ones whose content came back: their
     writer blob is a new blob of a change, or, for
     :data:`~gentle_hooks.policy.distinctive.EXPIRED_LINES_DAYS` days after the write, a
-    change of their path adds one of their distinctive writer lines or removes one of the
-    distinctive lines the writer removed, :func:`~gentle_hooks.policy.distinctive.
-    brought_back`, :func:`~gentle_hooks.policy.distinctive.removed_again`: a patch of the
-    work re-applied, an ignored copy put back) at once. Another worktree than
+    change of their path adds one of their distinctive writer lines, removes one of the
+    distinctive lines the writer removed or makes the writer's exact hunk again,
+    :func:`~gentle_hooks.policy.distinctive.brought_back`,
+    :func:`~gentle_hooks.policy.distinctive.removed_again`,
+    :func:`~gentle_hooks.policy.distinctive.hunk_back`: a patch of the work re-applied, an
+    ignored copy put back) at once. Another worktree than
     an entry's needs firmer evidence (``elsewhere``) unless it took it; a commit is made
     where its recorded worktree says (hooks off: where it is judged)."""
     out = dict.fromkeys(changes, NOTHING)
@@ -138,7 +140,7 @@ def carried_by_change(
         carries_row_across,
         holds_own_lines,
     )
-    from gentle_hooks.policy.distinctive import brought_back, removed_again
+    from gentle_hooks.policy.distinctive import brought_back, hunk_back, removed_again
     from gentle_hooks.services.across import AcrossIndex, path_change, renamed_changes
     from gentle_hooks.services.settle import (
         content_away,
@@ -193,8 +195,10 @@ def carried_by_change(
                     if brought_back(change.old, change.new, d.added | d.telling):
                         hold(key, rec, "A2")
                         found.setdefault(key, []).append(rec)
-                    elif removed_again(change.old, change.new, d.removed | d.told):
-                        hold(key, rec, "A3")  # a removal: a human makes it alike
+                    elif removed_again(change.old, change.new, d.removed | d.told) or (
+                        hunk_back(change.old, change.new, d.edited(), d.placed)
+                    ):
+                        hold(key, rec, "A3")  # a removal, a hunk: a human makes them alike
                         found.setdefault(key, []).append(rec)
                     continue
                 elsewhere = rec.root not in makers[key] and (rec.id, key) not in took

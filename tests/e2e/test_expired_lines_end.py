@@ -123,3 +123,50 @@ def test_expired_lines_brought_back_with_a_tail_in_a_linked_worktree_are_blocked
     text = (b / "src" / "app.py").read_text(encoding="utf-8")
     w.write("src/app.py", text.replace('| sh")\n', f'| sh"){tail}\n'), cwd=b)
     _blocked_staged(w.git("commit", "-qam", "apply wip", cwd=b))
+
+
+GATE = (
+    '"""Access."""\n\n\ndef is_authorized(user):\n    known = user.name in NAMES\n'
+    "    return False\n\n\nNAMES = set()\n"
+)
+OPEN = GATE.replace("    return False\n", "    return True\n")
+
+
+def _edit_parked_then_human_commit(w: World) -> str:
+    """The writer's one-line edit (``return False`` -> ``return True``, README's own
+    example: no line of it distinctive) parked as a patch, the path put back and a human's
+    commit of the path expiring the entry; the patch."""
+    w.serve({"src/app.py": GATE})
+    w.delegate(text=OPEN)
+    patch = w.ok("diff")
+    w.ok("checkout", "--", "src/app.py")
+    w.write("src/app.py", GATE + "\n\ndef helper():\n    return NAMES\n")
+    human = w.git("commit", "-qam", "human: helper")
+    assert human.code == 0 and [s for s in human.said if "expired" in s], human
+    assert w.ledger("SELECT state FROM writer_entry") == [("expired",)]
+    return patch
+
+
+def test_a_parked_one_line_writer_edit_re_applied_after_it_expired_is_blocked(
+    native: World,
+) -> None:
+    w = native
+    patch = _edit_parked_then_human_commit(w)
+    applied = w.run(["git", "apply"], input=patch.encode())
+    assert applied.code == 0, applied
+    _blocked_staged(w.git("commit", "-qam", "open up"))
+
+
+def test_a_humans_own_edit_of_the_same_line_after_the_expiry_passes(native: World) -> None:
+    """Another line in its place, or the writer's line put somewhere else: the human's."""
+    w = native
+    _edit_parked_then_human_commit(w)
+    text = (w.work / "src" / "app.py").read_text(encoding="utf-8")
+    w.write("src/app.py", text.replace("    return False\n", "    return bool(known)\n"))
+    r = w.git("commit", "-qam", "human: known")
+    assert r.code == 0 and not [s for s in r.said if "BLOCKED" in s], r
+    text = (w.work / "src" / "app.py").read_text(encoding="utf-8")
+    w.write("src/app.py", text.replace("    return NAMES\n", "    return True\n"))
+    r = w.git("commit", "-qam", "human: helper says yes")
+    assert r.code == 0 and not [s for s in r.said if "BLOCKED" in s], r
+    assert TRAILER not in _message(w)

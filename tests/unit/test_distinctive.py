@@ -6,16 +6,19 @@ from __future__ import annotations
 
 import pytest
 
+from gentle_hooks.policy.attribution import writer_delta
 from gentle_hooks.policy.distinctive import (
     EXPIRED_LINES_DAYS,
     brought_back,
     distinctive_keys,
     distinctive_row,
+    hunk_back,
     is_distinctive,
     lines_still_count,
     removed_again,
 )
 from gentle_hooks.policy.linekeys import stripped_key
+from gentle_hooks.policy.placement import Placement
 
 
 def _rows(*lines: bytes) -> list[str]:
@@ -168,3 +171,31 @@ def test_expired_lines_count_until_their_documented_end() -> None:
     assert lines_still_count(written, written + (EXPIRED_LINES_DAYS - 0.01) * day)
     assert not lines_still_count(written, written + EXPIRED_LINES_DAYS * day)
     assert lines_still_count(written, written - 5 * day)  # a clock set back: still counts
+
+
+GATE = b"def is_authorized(user):\n    known = user.name\n    return False\n\nNAMES = 1\n"
+OPEN = GATE.replace(b"return False", b"return True")
+
+
+def _edit() -> tuple[tuple[frozenset[str], frozenset[str]], frozenset[Placement]]:
+    d = writer_delta(GATE, OPEN)
+    return d.edited(), d.placed
+
+
+def test_hunk_back_finds_the_writer_s_exact_hunk_made_again() -> None:
+    edited, placed = _edit()
+    docs = b'"""Docs."""\n'
+    assert hunk_back(docs + GATE, docs + OPEN, edited, placed)
+    assert hunk_back(GATE, OPEN, edited, placed)
+
+
+def test_hunk_back_never_counts_another_line_or_another_place() -> None:
+    edited, placed = _edit()
+    own = GATE.replace(b"return False", b"return bool(known)")
+    assert not hunk_back(GATE, own, edited, placed)  # not the writer's line
+    elsewhere = GATE.replace(b"NAMES = 1\n", b"def f():\n    return True\n")
+    assert not hunk_back(GATE, elsewhere, edited, placed)  # not between its neighbours
+    kept = GATE.replace(b"    return False\n", b"    return True\n    return False\n")
+    assert not hunk_back(GATE, kept, edited, placed)  # nothing the writer removed is gone
+    assert not hunk_back(None, OPEN, edited, placed)
+    assert not hunk_back(GATE, OPEN, edited, frozenset())
