@@ -61,7 +61,7 @@ from gentle_hooks.policy.linekeys import (
     stripped_key,
     trivial_row,
 )
-from gentle_hooks.policy.placement import Placement, is_placed
+from gentle_hooks.policy.placement import Placement, is_placed, placements
 
 #: Words a line's string literals must hold, all literals together (row D2)...
 MIN_LITERAL_WORDS = 2
@@ -184,17 +184,31 @@ def brought_back(old: bytes | None, new: bytes | None, telling: frozenset[str]) 
     return added & distinctive_keys(new) - header_keys(new)
 
 
-def removed_again(old: bytes | None, new: bytes | None, removed: frozenset[str]) -> frozenset[str]:
+def removed_again(
+    old: bytes | None,
+    new: bytes | None,
+    removed: frozenset[str],
+    closed: frozenset[Placement],
+) -> frozenset[str]:
     """The keys of the lines the writer removed (``removed``: :attr:`~gentle_hooks.policy.
     attribution.WriterDelta.removed` and ``told``) that a change ``old`` -> ``new`` of their
-    path removes again (``old`` holds them, ``new`` does not) and that are distinctive in
-    ``old`` (rows D2-D4), a bare definition header never: empty when it removes none."""
-    if not old or not removed:
+    path removes again (``old`` holds them, ``new`` does not), as the writer removed them
+    (``new`` closes a gap the writer's removal closed: ``closed``, :func:`closed_gaps`; a
+    line of one's own written in their place is no such removal) and that are distinctive
+    in ``old`` (rows D2-D4), a bare definition header never: empty when it removes none."""
+    if not old or not removed or not closed:
         return frozenset()
     gone = (any_line_keys(old) - any_line_keys(new)) & removed
-    if not gone:
+    if not gone or not is_placed(closed, old, new):
         return frozenset()
     return gone & distinctive_keys(old) - header_keys(old)
+
+
+def closed_gaps(before: bytes | None, after: bytes | None) -> frozenset[Placement]:
+    """The placements (:func:`~gentle_hooks.policy.placement.placements`) a writer's write
+    ``before`` -> ``after`` made that ``before`` lacks: around a removal, its neighbours
+    brought together."""
+    return placements(after) - placements(before)
 
 
 def hunk_back(

@@ -34,6 +34,10 @@ from gentle_hooks.ledger.records import (
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.values.frozen import frozen
 
+TYPE_CHECKING = False  # the policy types below are for annotations only
+if TYPE_CHECKING:
+    from gentle_hooks.policy.attribution import PathChange, WriterEntry
+
 
 @frozen
 class Carried:
@@ -140,7 +144,6 @@ def carried_by_change(
         carries_row_across,
         holds_own_lines,
     )
-    from gentle_hooks.policy.distinctive import brought_back, hunk_back, removed_again
     from gentle_hooks.services.across import AcrossIndex, path_change, renamed_changes
     from gentle_hooks.services.settle import (
         content_away,
@@ -191,14 +194,8 @@ def carried_by_change(
             change = renamed.get(c.path) or path_change(c, contents)
             for rec in by_path.get(c.path, []):
                 if rec.id in lined:  # ended work: only its distinctive lines bring it back
-                    d = rules[rec.id].delta
-                    if brought_back(change.old, change.new, d.added | d.telling):
-                        hold(key, rec, "A2")
-                        found.setdefault(key, []).append(rec)
-                    elif removed_again(change.old, change.new, d.removed | d.told) or (
-                        hunk_back(change.old, change.new, d.edited(), d.placed)
-                    ):
-                        hold(key, rec, "A3")  # a removal, a hunk: a human makes them alike
+                    if by := back_row(change, rules[rec.id], contents):
+                        hold(key, rec, by)
                         found.setdefault(key, []).append(rec)
                     continue
                 elsewhere = rec.root not in makers[key] and (rec.id, key) not in took
@@ -224,6 +221,35 @@ def carried_by_change(
         kept = [e for e in entries if e.id in held or e.id not in away]
         out[key] = carried_of(led, kept, held, own.get(key, set()))
     return out
+
+
+def back_row(change: PathChange, rule: WriterEntry, contents: Mapping[str, bytes]) -> str:
+    """The row by which ``change`` of an expired entry's path brings the writer's work
+    back: ``A2`` when it adds one of its distinctive lines
+    (:func:`~gentle_hooks.policy.distinctive.brought_back`), ``A3`` when it makes the
+    writer's exact hunk again or removes a distinctive line the writer removed the way it
+    removed it (:func:`~gentle_hooks.policy.distinctive.hunk_back`,
+    :func:`~gentle_hooks.policy.distinctive.removed_again`: a human makes them alike, a
+    ``discard`` claims them); ``""``: neither. ``contents``: the blobs read, the entry's
+    among them (an entry whose start is unknown or unread has no removal to match)."""
+    from gentle_hooks.policy.attribution import UNKNOWN_BEFORE
+    from gentle_hooks.policy.distinctive import (
+        brought_back,
+        closed_gaps,
+        hunk_back,
+        removed_again,
+    )
+
+    d = rule.delta
+    if brought_back(change.old, change.new, d.added | d.telling):
+        return "A2"
+    if hunk_back(change.old, change.new, d.edited(), d.placed):
+        return "A3"
+    ends = (rule.before, rule.blob)
+    if rule.before == UNKNOWN_BEFORE or any(b is not None and b not in contents for b in ends):
+        return ""
+    closed = closed_gaps(*(contents[b] if b else None for b in ends))
+    return "A3" if removed_again(change.old, change.new, d.removed | d.told, closed) else ""
 
 
 def carried_of(

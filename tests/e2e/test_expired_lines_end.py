@@ -170,3 +170,27 @@ def test_a_humans_own_edit_of_the_same_line_after_the_expiry_passes(native: Worl
     r = w.git("commit", "-qam", "human: helper says yes")
     assert r.code == 0 and not [s for s in r.said if "BLOCKED" in s], r
     assert TRAILER not in _message(w)
+
+
+@pytest.mark.parametrize(
+    "writer",
+    [LAX, AUTH.replace(CHECKS, "    log_access(user.name)\n")],
+    ids=["removal", "edit"],
+)
+def test_after_reset_hard_a_humans_own_rewrite_of_the_removed_lines_passes(
+    native: World, writer: str
+) -> None:
+    """The writer's removal (or edit) of the checks thrown away with ``reset --hard``; a
+    human writes a check of their own in their place: theirs at commit and at push (their
+    own line where the writer's were is no removal of the writer's)."""
+    w = native
+    w.serve({"src/auth.py": AUTH})
+    w.delegate(rel="src/auth.py", text=writer)
+    w.ok("reset", "-q", "--hard")
+    w.write("src/auth.py", AUTH.replace(CHECKS, "    require_token(user)\n"))
+    r = w.git("commit", "-qam", "human: one check")
+    assert r.code == 0 and not [s for s in r.said if "BLOCKED" in s], r
+    assert w.ledger("SELECT state FROM writer_entry") == [("expired",)]
+    assert TRAILER not in _message(w)
+    pushed = w.git("push", "origin", "main")
+    assert pushed.code == 0, pushed

@@ -10,6 +10,7 @@ from gentle_hooks.policy.attribution import writer_delta
 from gentle_hooks.policy.distinctive import (
     EXPIRED_LINES_DAYS,
     brought_back,
+    closed_gaps,
     distinctive_keys,
     distinctive_row,
     hunk_back,
@@ -145,23 +146,32 @@ REMOVED = frozenset(
 )
 
 
+LAX = AUTH.replace(CHECKS, b"")
+CLOSED = closed_gaps(AUTH, LAX)
+
+
 def test_removed_again_finds_the_writer_s_distinctive_removed_lines_removed_again() -> None:
-    lax = AUTH.replace(CHECKS, b"")
-    assert removed_again(AUTH, lax, REMOVED) == {
+    checks = {
         stripped_key(b"if not verify_signature(user.token):"),
         stripped_key(b'raise PermissionError("invalid api token")'),
     }
-    assert removed_again(AUTH, None, REMOVED)  # the file deleted removes them too
+    assert removed_again(AUTH, LAX, REMOVED, CLOSED) == checks
+    docs = b'"""Docs."""\n'  # a human's commit between: the gap is the same
+    assert removed_again(docs + AUTH, docs + LAX, REMOVED, CLOSED) == checks
 
 
-def test_removed_again_never_counts_common_lines_headers_or_lines_still_there() -> None:
-    assert removed_again(AUTH, AUTH.replace(b'    print("ok")\n', b""), REMOVED) == frozenset()
-    assert removed_again(AUTH, AUTH.replace(b"def is_admin(user):", b"def f(u):"), REMOVED) == (
-        frozenset()
-    )
-    assert removed_again(AUTH, AUTH + b"x = 1\n", REMOVED) == frozenset()
-    assert removed_again(None, AUTH, REMOVED) == frozenset()
-    assert removed_again(AUTH, b"", frozenset()) == frozenset()
+def test_removed_again_never_counts_another_removal_common_lines_or_lines_still_there() -> None:
+    own = AUTH.replace(CHECKS, b"    check_token(user)\n")  # a line of one's own in their place
+    assert removed_again(AUTH, own, REMOVED, CLOSED) == frozenset()
+    assert removed_again(AUTH, None, REMOVED, CLOSED) == frozenset()  # the file deleted
+    common = AUTH.replace(b'    print("ok")\n', b"")  # the writer's removal, of a common line
+    assert removed_again(AUTH, common, REMOVED, closed_gaps(AUTH, common)) == frozenset()
+    header = AUTH.replace(b"def is_admin(user):\n", b"")
+    assert removed_again(AUTH, header, REMOVED, closed_gaps(AUTH, header)) == frozenset()
+    assert removed_again(AUTH, AUTH + b"x = 1\n", REMOVED, CLOSED) == frozenset()
+    assert removed_again(None, AUTH, REMOVED, CLOSED) == frozenset()
+    assert removed_again(AUTH, LAX, frozenset(), CLOSED) == frozenset()
+    assert removed_again(AUTH, LAX, REMOVED, frozenset()) == frozenset()
 
 
 def test_expired_lines_count_until_their_documented_end() -> None:
