@@ -61,7 +61,10 @@ from gentle_hooks.policy.linekeys import (
     stripped_key,
     trivial_row,
 )
-from gentle_hooks.policy.placement import Placement, is_placed, placements
+
+TYPE_CHECKING = False  # placement is imported where an expired entry is read
+if TYPE_CHECKING:
+    from gentle_hooks.policy.placement import Placement
 
 #: Words a line's string literals must hold, all literals together (row D2)...
 MIN_LITERAL_WORDS = 2
@@ -198,6 +201,8 @@ def removed_again(
     in ``old`` (rows D2-D4), a bare definition header never: empty when it removes none."""
     if not old or not removed or not closed:
         return frozenset()
+    from gentle_hooks.policy.placement import is_placed
+
     gone = (any_line_keys(old) - any_line_keys(new)) & removed
     if not gone or not is_placed(closed, old, new):
         return frozenset()
@@ -208,6 +213,8 @@ def closed_gaps(before: bytes | None, after: bytes | None) -> frozenset[Placemen
     """The placements (:func:`~gentle_hooks.policy.placement.placements`) a writer's write
     ``before`` -> ``after`` made that ``before`` lacks: around a removal, its neighbours
     brought together."""
+    from gentle_hooks.policy.placement import placements
+
     return placements(after) - placements(before)
 
 
@@ -229,6 +236,8 @@ def hunk_back(
     before, after = any_line_keys(old), any_line_keys(new)
     if not (after - before) & adds or not (before - after) & drops:
         return False
+    from gentle_hooks.policy.placement import is_placed
+
     return is_placed(placed, old, new)
 
 
