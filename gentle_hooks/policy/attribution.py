@@ -426,7 +426,8 @@ def carries_row_across(change: PathChange, entry: WriterEntry) -> str:
     writer's blob (a rename; never for a deletion), A2 when it adds :data:`MIN_ACROSS` of
     the writer's added lines of no row of
     :data:`~gentle_hooks.policy.boilerplate.BOILERPLATE_ROWS`, or one telling writer line
-    that is *distinctive* (:mod:`~gentle_hooks.policy.distinctive`: rows D2-D4), or the
+    that is *distinctive* (:mod:`~gentle_hooks.policy.distinctive`: rows D2-D4; a line
+    whose code part is one, ``  # noqa`` or ``;`` appended, too), or the
     whole file the writer created (:mod:`~gentle_hooks.policy.wholefile`), else A5. Read
     from the two contents alone, so every gate that judges one change answers alike.
     """
@@ -437,13 +438,14 @@ def carries_row_across(change: PathChange, entry: WriterEntry) -> str:
     d = entry.delta
     if d.binary or not (d.added or d.telling) or not change.new:
         return "A5"
-    from gentle_hooks.policy.boilerplate import introduced_lines
+    from gentle_hooks.policy.boilerplate import introduced_lines, introduced_parts
     from gentle_hooks.policy.wholefile import holds_whole_new_file
 
     new = introduced_lines(change.old, change.new)  # once per change, not per entry
     found = {k for k, boiler in new if k in d.added and not boiler}
     whole = holds_whole_new_file(entry.before is None, d.added, d.telling, new)  # moved whole
-    one = {k for k, boiler in new if k in d.telling and not boiler}
+    tails = introduced_parts(change.old, change.new) if d.telling else ()
+    one = {k for k, boiler in (*new, *tails) if k in d.telling and not boiler}
     if one:  # the change's lines are read for distinctiveness only when one is telling
         one &= distinctive_keys(change.new, one)
     return "A2" if len(found) >= MIN_ACROSS or whole or one else "A5"

@@ -37,8 +37,10 @@ from gentle_hooks.policy.linekeys import (
     CONTENTS_KEPT,
     LineRow,
     any_line_keys,
+    code_part,
     first_row,
     joined_lines,
+    may_have_code_part,
     stripped_key,
     trivial_row,
 )
@@ -88,6 +90,23 @@ def _introduced_lines(old: bytes | None, new: bytes) -> tuple[tuple[str, bool], 
         (key, boilerplate_row(s) is not None)
         for s in lines
         if s and (key := stripped_key(s)) not in before
+    )
+
+
+def introduced_parts(old: bytes | None, new: bytes) -> tuple[tuple[str, bool], ...]:
+    """(key, of a row of :data:`BOILERPLATE_ROWS`) of the code part
+    (:func:`~gentle_hooks.policy.linekeys.code_part`) of each line of ``new`` with a
+    trailing comment or ``;``, but for those whose key ``old`` holds: a writer's line with
+    ``  # noqa`` or ``;`` appended, as row A2 across paths reads its one telling line.
+    Apart from :func:`introduced_lines`, so that no line counts twice toward
+    :data:`~gentle_hooks.policy.attribution.MIN_ACROSS`."""
+    before = any_line_keys(old)
+    stripped = (line.strip() for line in new.splitlines())
+    parts = (p for s in stripped if may_have_code_part(s) and (p := code_part(s)) and p != s)
+    return tuple(
+        (key, boilerplate_row(p) is not None)
+        for p in parts
+        if (key := stripped_key(p)) not in before
     )
 
 

@@ -34,6 +34,12 @@ same row, save a shell command whose words were run together.
 delivered (expired, or discarded): the distinctive writer lines it adds make it the
 writer's again (a patch of the work re-applied, a copy put back); a human's own lines,
 common ones the writer also wrote and bare definition headers never do.
+:func:`removed_again` is its mirror for what the writer removed: a change that removes
+the distinctive lines the writer's expired work removed (a parked deletion re-applied) is
+the writer's again, and so is one that makes the writer's exact hunk again, common lines
+included (:func:`hunk_back`: ``return False`` -> ``return True`` between the same
+neighbours). All three read an expired entry for :data:`EXPIRED_LINES_DAYS` days after
+the writer's write (:func:`lines_still_count`); after that its lines are anyone's.
 """
 
 from __future__ import annotations
@@ -56,6 +62,10 @@ from gentle_hooks.policy.linekeys import (
     trivial_row,
 )
 
+TYPE_CHECKING = False  # placement is imported where an expired entry is read
+if TYPE_CHECKING:
+    from gentle_hooks.policy.placement import Placement
+
 #: Words a line's string literals must hold, all literals together (row D2)...
 MIN_LITERAL_WORDS = 2
 #: ...with at least this many word characters in all (``"bad input"`` has 8: anyone's).
@@ -64,6 +74,11 @@ MIN_LITERAL_CHARS = 10
 MIN_NAMES = 2
 #: ...each this long at least (``a``, ``b``, ``x`` are anyone's).
 MIN_NAME_CHARS = 3
+
+#: Days after the writer's write that an expired entry's distinctive lines, added or
+#: removed again, still make a change the writer's (:func:`lines_still_count`).
+EXPIRED_LINES_DAYS = 30
+_DAY = 86400.0
 
 _TOKENS = re.compile(
     rb'(?P<s>"(?:\\.|[^"\\])*"?|\'(?:\\.|[^\'\\])*\'?|`[^`]*`?)'
@@ -170,3 +185,64 @@ def brought_back(old: bytes | None, new: bytes | None, telling: frozenset[str]) 
     if not added:
         return frozenset()
     return added & distinctive_keys(new) - header_keys(new)
+
+
+def removed_again(
+    old: bytes | None,
+    new: bytes | None,
+    removed: frozenset[str],
+    closed: frozenset[Placement],
+) -> frozenset[str]:
+    """The keys of the lines the writer removed (``removed``: :attr:`~gentle_hooks.policy.
+    attribution.WriterDelta.removed` and ``told``) that a change ``old`` -> ``new`` of their
+    path removes again (``old`` holds them, ``new`` does not), as the writer removed them
+    (``new`` closes a gap the writer's removal closed: ``closed``, :func:`closed_gaps`; a
+    line of one's own written in their place is no such removal) and that are distinctive
+    in ``old`` (rows D2-D4), a bare definition header never: empty when it removes none."""
+    if not old or not removed or not closed:
+        return frozenset()
+    from gentle_hooks.policy.placement import is_placed
+
+    gone = (any_line_keys(old) - any_line_keys(new)) & removed
+    if not gone or not is_placed(closed, old, new):
+        return frozenset()
+    return gone & distinctive_keys(old) - header_keys(old)
+
+
+def closed_gaps(before: bytes | None, after: bytes | None) -> frozenset[Placement]:
+    """The placements (:func:`~gentle_hooks.policy.placement.placements`) a writer's write
+    ``before`` -> ``after`` made that ``before`` lacks: around a removal, its neighbours
+    brought together."""
+    from gentle_hooks.policy.placement import placements
+
+    return placements(after) - placements(before)
+
+
+def hunk_back(
+    old: bytes | None,
+    new: bytes | None,
+    edited: tuple[frozenset[str], frozenset[str]],
+    placed: frozenset[Placement],
+) -> bool:
+    """Whether a change ``old`` -> ``new`` of the writer's path makes the writer's exact
+    hunk again: it removes a line the writer removed and adds a line the writer added
+    (``edited``: :meth:`~gentle_hooks.policy.attribution.WriterDelta.edited`, lines of two
+    words or more, common ones too), that line between the very neighbours the writer put
+    it between (``placed``: :attr:`~gentle_hooks.policy.attribution.WriterDelta.placed`,
+    :func:`~gentle_hooks.policy.placement.is_placed`)."""
+    adds, drops = edited
+    if not old or not new or not adds or not drops or not placed:
+        return False
+    before, after = any_line_keys(old), any_line_keys(new)
+    if not (after - before) & adds or not (before - after) & drops:
+        return False
+    from gentle_hooks.policy.placement import is_placed
+
+    return is_placed(placed, old, new)
+
+
+def lines_still_count(recorded_at: float, now: float) -> bool:
+    """Whether an expired entry written at ``recorded_at`` (seconds since the epoch) is
+    still read by its distinctive lines at ``now``: for :data:`EXPIRED_LINES_DAYS` days
+    after the write, a clock set back included (fail closed)."""
+    return now - recorded_at < EXPIRED_LINES_DAYS * _DAY

@@ -18,6 +18,7 @@ human's commit.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Mapping, Sequence
 
 from gentle_hooks.errors import shown_writer
@@ -32,6 +33,10 @@ from gentle_hooks.ledger.records import (
 )
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.values.frozen import frozen
+
+TYPE_CHECKING = False  # the policy types below are for annotations only
+if TYPE_CHECKING:
+    from gentle_hooks.policy.attribution import PathChange, WriterEntry
 
 
 @frozen
@@ -100,9 +105,14 @@ def carried_by_change(
 ) -> dict[str, Carried]:
     """:func:`carried` for many changes (keyed by commit id, ``""``: the change made here)
     of ``entries`` (None: the live ones, and the expired ones whose content came back: their
-    writer blob is a new blob of a change, or a change of their path adds one of their
-    distinctive writer lines, :func:`~gentle_hooks.policy.distinctive.brought_back`: a
-    patch of the work re-applied, an ignored copy put back) at once. Another worktree than
+    writer blob is a new blob of a change, or, for
+    :data:`~gentle_hooks.policy.distinctive.EXPIRED_LINES_DAYS` days after the write, a
+    change of their path adds one of their distinctive writer lines, removes one of the
+    distinctive lines the writer removed or makes the writer's exact hunk again,
+    :func:`~gentle_hooks.policy.distinctive.brought_back`,
+    :func:`~gentle_hooks.policy.distinctive.removed_again`,
+    :func:`~gentle_hooks.policy.distinctive.hunk_back`: a patch of the work re-applied, an
+    ignored copy put back) at once. Another worktree than
     an entry's needs firmer evidence (``elsewhere``) unless it took it; a commit is made
     where its recorded worktree says (hooks off: where it is judged)."""
     out = dict.fromkeys(changes, NOTHING)
@@ -118,6 +128,11 @@ def carried_by_change(
         back = led.expired_entries_of_blobs(new)
         seen = {e.id for e in back}
         lines = [e for e in led.expired_entries_of_paths(paths) if e.id not in seen]
+        if lines:  # imported here: the pass path reads no expired lines
+            from gentle_hooks.policy.distinctive import lines_still_count
+
+            now = time.time()
+            lines = [e for e in lines if lines_still_count(e.recorded_at, now)]
         live += back + lines
         lined = {e.id for e in lines}
     if not live:
@@ -129,7 +144,6 @@ def carried_by_change(
         carries_row_across,
         holds_own_lines,
     )
-    from gentle_hooks.policy.distinctive import brought_back
     from gentle_hooks.services.across import AcrossIndex, path_change, renamed_changes
     from gentle_hooks.services.settle import (
         content_away,
@@ -180,9 +194,8 @@ def carried_by_change(
             change = renamed.get(c.path) or path_change(c, contents)
             for rec in by_path.get(c.path, []):
                 if rec.id in lined:  # ended work: only its distinctive lines bring it back
-                    d = rules[rec.id].delta
-                    if brought_back(change.old, change.new, d.added | d.telling):
-                        hold(key, rec, "A2")
+                    if by := back_row(change, rules[rec.id], contents):
+                        hold(key, rec, by)
                         found.setdefault(key, []).append(rec)
                     continue
                 elsewhere = rec.root not in makers[key] and (rec.id, key) not in took
@@ -208,6 +221,35 @@ def carried_by_change(
         kept = [e for e in entries if e.id in held or e.id not in away]
         out[key] = carried_of(led, kept, held, own.get(key, set()))
     return out
+
+
+def back_row(change: PathChange, rule: WriterEntry, contents: Mapping[str, bytes]) -> str:
+    """The row by which ``change`` of an expired entry's path brings the writer's work
+    back: ``A2`` when it adds one of its distinctive lines
+    (:func:`~gentle_hooks.policy.distinctive.brought_back`), ``A3`` when it makes the
+    writer's exact hunk again or removes a distinctive line the writer removed the way it
+    removed it (:func:`~gentle_hooks.policy.distinctive.hunk_back`,
+    :func:`~gentle_hooks.policy.distinctive.removed_again`: a human makes them alike, a
+    ``discard`` claims them); ``""``: neither. ``contents``: the blobs read, the entry's
+    among them (an entry whose start is unknown or unread has no removal to match)."""
+    from gentle_hooks.policy.attribution import UNKNOWN_BEFORE
+    from gentle_hooks.policy.distinctive import (
+        brought_back,
+        closed_gaps,
+        hunk_back,
+        removed_again,
+    )
+
+    d = rule.delta
+    if brought_back(change.old, change.new, d.added | d.telling):
+        return "A2"
+    if hunk_back(change.old, change.new, d.edited(), d.placed):
+        return "A3"
+    ends = (rule.before, rule.blob)
+    if rule.before == UNKNOWN_BEFORE or any(b is not None and b not in contents for b in ends):
+        return ""
+    closed = closed_gaps(*(contents[b] if b else None for b in ends))
+    return "A3" if removed_again(change.old, change.new, d.removed | d.told, closed) else ""
 
 
 def carried_of(
@@ -437,15 +479,19 @@ def expire_gone(
 def expiry_lines(expired: Sequence[WriterEntryRecord]) -> list[str]:
     """One status line per path whose pending writer work expired: what was searched (the
     path in every local version, :func:`expire_gone`), and that the work's distinctive
-    lines brought back are the writer's again (:func:`carried_by_change`)."""
+    lines brought back (or its removed ones removed again) are the writer's again for
+    :data:`~gentle_hooks.policy.distinctive.EXPIRED_LINES_DAYS` days
+    (:func:`carried_by_change`)."""
     if not expired:
         return []
+    from gentle_hooks.policy.distinctive import EXPIRED_LINES_DAYS
     from gentle_hooks.policy.shellwords import shown_path
 
     paths = [shown_path(p) for p in sorted({e.path for e in expired})]
     return [
         f"pending writer work on {p} expired: no worktree, index, HEAD, unpushed commit or "
         "stash holds its content at that path (copies elsewhere, ignored ones too, are not "
-        "searched); its distinctive lines brought back are the writer's again"
+        "searched); its distinctive lines brought back, or removed again, are the writer's "
+        f"again for {EXPIRED_LINES_DAYS} days from the write"
         for p in paths
     ]

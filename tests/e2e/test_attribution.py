@@ -291,7 +291,8 @@ def test_after_reset_hard_a_human_commit_passes_with_no_trailer(served: World) -
     assert r.said == [
         "gentle-hooks: pending writer work on src/app.py expired: no worktree, index, HEAD, "
         "unpushed commit or stash holds its content at that path (copies elsewhere, ignored "
-        "ones too, are not searched); its distinctive lines brought back are the writer's again"
+        "ones too, are not searched); its distinctive lines brought back, or removed again, are "
+        "the writer's again for 30 days from the write"
     ], r
     assert TRAILER not in _message(w)
     _passes_quietly(w.git("push", "origin"))

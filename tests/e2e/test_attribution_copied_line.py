@@ -14,6 +14,8 @@ nobody's there.
 
 from __future__ import annotations
 
+import pytest
+
 from tests.e2e.conftest import World
 from tests.e2e.test_attribution_generic import APP, record, served
 
@@ -92,3 +94,32 @@ def test_a_humans_common_line_in_the_writers_path_in_a_linked_worktree_passes(
     r = w.git("commit", "-qam", "human: finish", cwd=b)
     assert r.code == 0 and not [ln for ln in r.said if "BLOCKED" in ln], r
     assert "Gentle-Writer:" not in w.ok("log", "-1", "--format=%B", cwd=b)
+
+
+@pytest.mark.parametrize("tail", ["  # noqa: S605", ";"], ids=["comment", "semicolon"])
+@pytest.mark.parametrize("where", ["here", "linked-worktree"])
+def test_a_distinctive_writer_line_with_a_tail_at_another_path_is_blocked(
+    served: World, tail: str, where: str
+) -> None:
+    """The writer's distinctive line copied to another path with a linter's comment or a
+    ``;`` appended (its code part is the writer's line), in the writer's worktree or in a
+    linked one: blocked at commit and at push."""
+    w = served
+    _writes(w, CURL)  # pending in the first worktree
+    cwd, branch = w.work, "main"
+    if where == "linked-worktree":
+        cwd, branch = w.base / "b", "topic"
+        w.ok("worktree", "add", "-q", "-b", branch, str(cwd), "main")
+    w.write(
+        "g.py",
+        "def util():\n" + CURL.replace('| sh")\n', f'| sh"){tail}\n') + "    return 1\n",
+        cwd=cwd,
+    )
+    w.ok("add", "g.py", cwd=cwd)
+    r = w.git("commit", "-qm", "x", cwd=cwd)
+    assert r.code == 1 and "BLOCKED the staged change" in r.err, r
+    w.ok("-c", "core.hooksPath=/dev/null", "commit", "-qm", "x", cwd=cwd)
+    bad = w.rev("HEAD", cwd=cwd)
+    push = w.git("push", "-q", "origin", branch, cwd=cwd)
+    assert push.code != 0 and f"BLOCKED commit {bad[:12]}" in push.err, push
+    assert w.remote_ref(branch) != bad

@@ -56,7 +56,8 @@ def _parked_then_human_commit(w: World, how: str) -> str:
     assert expiry == [
         "gentle-hooks: pending writer work on src/app.py expired: no worktree, index, HEAD, "
         "unpushed commit or stash holds its content at that path (copies elsewhere, ignored "
-        "ones too, are not searched); its distinctive lines brought back are the writer's again"
+        "ones too, are not searched); its distinctive lines brought back, or removed again, are "
+        "the writer's again for 30 days from the write"
     ], human
     assert w.ledger("SELECT state FROM writer_entry") == [("expired",)]
     assert TRAILER not in _message(w)

@@ -161,3 +161,18 @@ def test_one_writer_line_across_paths_only_when_distinctive(line: bytes, row: st
     rec = WriterEntry("app.py", "w" * 40, "a" * 40, writer_delta(APP, writer))
     copied = PathChange("g.py", "g" * 40, "n" * 40, G, G.replace(b"():\n", b"():\n" + line))
     assert carries_row_across(copied, rec) == row
+
+
+@pytest.mark.parametrize("tail", [b"  # noqa: S605", b";", b"  // why"])
+@pytest.mark.parametrize(("line", "row"), [m[1:] for m in COPIED], ids=[m[0] for m in COPIED])
+def test_one_writer_line_across_paths_with_a_tail_keeps_its_row(
+    line: bytes, row: str, tail: bytes
+) -> None:
+    """The same line copied with a linter's comment or a ``;`` appended: its code part is
+    the writer's line, distinctive or not as before (a tail never makes a common line
+    count, nor one line count twice)."""
+    writer = APP.replace(b"user):\n", b"user):\n" + line)
+    rec = WriterEntry("app.py", "w" * 40, "a" * 40, writer_delta(APP, writer))
+    tailed = line.rstrip(b"\n") + tail + b"\n"
+    copied = PathChange("g.py", "g" * 40, "n" * 40, G, G.replace(b"():\n", b"():\n" + tailed))
+    assert carries_row_across(copied, rec) == row

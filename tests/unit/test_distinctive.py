@@ -6,13 +6,20 @@ from __future__ import annotations
 
 import pytest
 
+from gentle_hooks.policy.attribution import writer_delta
 from gentle_hooks.policy.distinctive import (
+    EXPIRED_LINES_DAYS,
     brought_back,
+    closed_gaps,
     distinctive_keys,
     distinctive_row,
+    hunk_back,
     is_distinctive,
+    lines_still_count,
+    removed_again,
 )
 from gentle_hooks.policy.linekeys import stripped_key
+from gentle_hooks.policy.placement import Placement
 
 
 def _rows(*lines: bytes) -> list[str]:
@@ -121,3 +128,84 @@ def test_brought_back_never_counts_common_lines_headers_or_lines_already_there()
     assert brought_back(BASE, b'"""Docs."""\n' + BASE, WRITER) == frozenset()
     assert brought_back(BASE, None, WRITER) == frozenset()
     assert brought_back(BASE, BASE + DEPLOY, frozenset()) == frozenset()
+
+
+CHECKS = (
+    b"    if not verify_signature(user.token):\n"
+    b'        raise PermissionError("invalid api token")\n'
+)
+AUTH = b"def is_admin(user):\n" + CHECKS + b'    print("ok")\n    return user.role\n'
+REMOVED = frozenset(
+    stripped_key(s)
+    for s in (
+        b"if not verify_signature(user.token):",
+        b'raise PermissionError("invalid api token")',
+        b'print("ok")',
+        b"def is_admin(user):",
+    )
+)
+
+
+LAX = AUTH.replace(CHECKS, b"")
+CLOSED = closed_gaps(AUTH, LAX)
+
+
+def test_removed_again_finds_the_writer_s_distinctive_removed_lines_removed_again() -> None:
+    checks = {
+        stripped_key(b"if not verify_signature(user.token):"),
+        stripped_key(b'raise PermissionError("invalid api token")'),
+    }
+    assert removed_again(AUTH, LAX, REMOVED, CLOSED) == checks
+    docs = b'"""Docs."""\n'  # a human's commit between: the gap is the same
+    assert removed_again(docs + AUTH, docs + LAX, REMOVED, CLOSED) == checks
+
+
+def test_removed_again_never_counts_another_removal_common_lines_or_lines_still_there() -> None:
+    own = AUTH.replace(CHECKS, b"    check_token(user)\n")  # a line of one's own in their place
+    assert removed_again(AUTH, own, REMOVED, CLOSED) == frozenset()
+    assert removed_again(AUTH, None, REMOVED, CLOSED) == frozenset()  # the file deleted
+    common = AUTH.replace(b'    print("ok")\n', b"")  # the writer's removal, of a common line
+    assert removed_again(AUTH, common, REMOVED, closed_gaps(AUTH, common)) == frozenset()
+    header = AUTH.replace(b"def is_admin(user):\n", b"")
+    assert removed_again(AUTH, header, REMOVED, closed_gaps(AUTH, header)) == frozenset()
+    assert removed_again(AUTH, AUTH + b"x = 1\n", REMOVED, CLOSED) == frozenset()
+    assert removed_again(None, AUTH, REMOVED, CLOSED) == frozenset()
+    assert removed_again(AUTH, LAX, frozenset(), CLOSED) == frozenset()
+    assert removed_again(AUTH, LAX, REMOVED, frozenset()) == frozenset()
+
+
+def test_expired_lines_count_until_their_documented_end() -> None:
+    day = 86400.0
+    written = 1_000_000.0
+    assert lines_still_count(written, written)
+    assert lines_still_count(written, written + (EXPIRED_LINES_DAYS - 0.01) * day)
+    assert not lines_still_count(written, written + EXPIRED_LINES_DAYS * day)
+    assert lines_still_count(written, written - 5 * day)  # a clock set back: still counts
+
+
+GATE = b"def is_authorized(user):\n    known = user.name\n    return False\n\nNAMES = 1\n"
+OPEN = GATE.replace(b"return False", b"return True")
+
+
+def _edit() -> tuple[tuple[frozenset[str], frozenset[str]], frozenset[Placement]]:
+    d = writer_delta(GATE, OPEN)
+    return d.edited(), d.placed
+
+
+def test_hunk_back_finds_the_writer_s_exact_hunk_made_again() -> None:
+    edited, placed = _edit()
+    docs = b'"""Docs."""\n'
+    assert hunk_back(docs + GATE, docs + OPEN, edited, placed)
+    assert hunk_back(GATE, OPEN, edited, placed)
+
+
+def test_hunk_back_never_counts_another_line_or_another_place() -> None:
+    edited, placed = _edit()
+    own = GATE.replace(b"return False", b"return bool(known)")
+    assert not hunk_back(GATE, own, edited, placed)  # not the writer's line
+    elsewhere = GATE.replace(b"NAMES = 1\n", b"def f():\n    return True\n")
+    assert not hunk_back(GATE, elsewhere, edited, placed)  # not between its neighbours
+    kept = GATE.replace(b"    return False\n", b"    return True\n    return False\n")
+    assert not hunk_back(GATE, kept, edited, placed)  # nothing the writer removed is gone
+    assert not hunk_back(None, OPEN, edited, placed)
+    assert not hunk_back(GATE, OPEN, edited, frozenset())
