@@ -16,9 +16,9 @@ ref fetched from anywhere else does not.
 from __future__ import annotations
 
 import os
-import urllib.parse
 from collections.abc import Sequence
 
+from gentle_hooks.git.gitconfig import GitConfig
 from gentle_hooks.git.refs import Refs
 
 _CONFIG = (
@@ -31,6 +31,10 @@ def local_path(url: str, top: str) -> str | None:
     ``top`` (where git runs a fetch or push); None for a URL of another host (a scheme
     other than ``file://``, or ``host:path``)."""
     if url.startswith("file://"):
+        # imported here: ``urllib.parse`` (and the ``ipaddress`` it loads) cost every gate
+        # ≈ 2 ms to import, and only a ``file://`` URL needs it
+        import urllib.parse
+
         path = urllib.parse.unquote(url[len("file://") :])
     elif "://" in url:
         return None
@@ -86,7 +90,7 @@ def rewritten(url: str, instead_of: Sequence[tuple[str, str]]) -> str:
     return url if best is None else best[0] + url[len(best[1]) :]
 
 
-class Destinations(Refs):
+class Destinations(Refs, GitConfig):
     """The remote the work goes to, and whether it holds a commit (module docstring)."""
 
     #: set by :meth:`push_destination`: (remote name or None, its URL, its refs' ids and names)
@@ -118,9 +122,12 @@ class Destinations(Refs):
         urls: dict[str, list[str]] = {}
         keys: dict[str, str] = {}
         instead_of: list[tuple[str, str]] = []
-        out = self.run(["config", "-z", "--get-regexp", _CONFIG], ok=(0, 1)).stdout
-        for entry in out.decode("utf-8", "surrogateescape").split("\0"):
-            key, _, value = entry.partition("\n")
+        read = self.preloaded_entries(_CONFIG)  # the gate's first config process read them
+        if read is None:
+            out = self.run(["config", "-z", "--get-regexp", _CONFIG], ok=(0, 1)).stdout
+            text = out.decode("utf-8", "surrogateescape").split("\0")
+            read = [(k, v) for k, _, v in (e.partition("\n") for e in text)]
+        for key, value in read:
             section, _, rest = key.partition(".")
             name, _, var = rest.rpartition(".")
             if section == "remote" and var == "url" and name:
