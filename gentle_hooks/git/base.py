@@ -263,13 +263,28 @@ class Bases(Objects, Index):
             head = self.resolve_commit(commit, "commit") if commit else self.head()
             head_tree = self.tree_of(head) if head else self.empty_tree
             base_commit = None
-        base = self.resolve_base(
-            head, flag_ref, config_ref, base_commit, committed=projection is Projection.COMMITTED
-        )
+        # the index is written as a tree while the base is resolved (git writes meanwhile);
+        # a failure to start is raised where the tree is asked for, as without the overlap
+        started, failed = None, None
+        if projection is Projection.STAGED:
+            try:
+                started = self.start_staged_tree()
+            except Exception as exc:
+                failed = exc
+        committed = projection is Projection.COMMITTED
+        try:
+            base = self.resolve_base(head, flag_ref, config_ref, base_commit, committed=committed)
+        except BaseException:
+            if started is not None:
+                self.abandon_staged_tree(started)
+            raise
         if projection is Projection.COMMITTED:
             tree = head_tree
         elif projection is Projection.STAGED:
-            tree = self.staged_tree()
+            if failed is not None:
+                raise failed
+            assert started is not None
+            tree = self.finish_staged_tree(started)
         else:
             tree = self.snapshot_tree()
         return Candidate(

@@ -13,7 +13,7 @@ import os
 from collections.abc import Iterable, Sequence
 
 from gentle_hooks.errors import GitError
-from gentle_hooks.git.process import LITERAL_PATHSPECS
+from gentle_hooks.git.process import LITERAL_PATHSPECS, popen_git
 from gentle_hooks.git.refs import Refs
 from gentle_hooks.values.candidate import MODE_GITLINK, PathChange
 from gentle_hooks.values.frozen import frozen
@@ -21,6 +21,22 @@ from gentle_hooks.values.frozen import frozen
 #: Beyond this many paths, a tree is listed whole rather than by pathspecs.
 _MANY_PATHSPECS = 256
 _RAW_FLAGS = ("-r", "--raw", "-z", "--no-abbrev", "--no-renames", "--ignore-submodules=none")
+#: The index git hands a hook against ``HEAD``, as the hook's probe asks it.
+_STAGED_ARGS = [
+    "diff-index",
+    "--cached",
+    "--raw",
+    "-z",
+    "--no-abbrev",
+    "--no-renames",
+    "--ignore-submodules=none",
+    "HEAD",
+    "--",
+]
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import subprocess
 
 
 @frozen
@@ -81,6 +97,8 @@ class Deltas(Refs):
 
     #: :meth:`staged_delta`'s git answer once asked here, as a 1-tuple (None: not asked)
     _staged: tuple[bytes | None] | None = None
+    #: the ``diff-index`` :meth:`start_staged_delta` started, until it is read
+    _staged_started: subprocess.Popen[bytes] | None = None
 
     def tree_delta(self, old_tree: str, new_tree: str) -> list[BlobChange]:
         """What changed from ``old_tree`` to ``new_tree``, path by path.
@@ -121,15 +139,49 @@ class Deltas(Refs):
         from gentle_hooks.git.probe import asked_staged_raw
 
         known, raw = asked_staged_raw(self.env, self.paths.toplevel)
+        started, self._staged_started = self._staged_started, None
+        if started is not None and (known or self._staged is not None):
+            started.kill()  # answered otherwise: not read
+            started.communicate()
+            started = None
         if not known and self._staged is not None:
             # asked already by this object: a hook never writes the index it is handed
             (raw,) = self._staged
+        elif not known and started is not None:
+            stdout, stderr = started.communicate()
+            if started.returncode not in (0, 128):  # as run() reports it
+                err = stderr.decode("utf-8", "replace").strip().splitlines()
+                last = err[-1] if err else f"exit {started.returncode}"
+                raise GitError(f"git diff-index failed: {last}")
+            raw = stdout if started.returncode == 0 else None
+            self._staged = (raw,)
         elif not known:
-            args = ["diff-index", "--cached", "--raw", "-z", "--no-abbrev", "--no-renames"]
-            proc = self.run([*args, "--ignore-submodules=none", "HEAD", "--"], ok=(0, 128))
+            proc = self.run(_STAGED_ARGS, ok=(0, 128))
             raw = proc.stdout if proc.returncode == 0 else None
             self._staged = (raw,)
         return None if raw is None else parse_raw(raw)
+
+    def start_staged_delta(self) -> None:
+        """Start the ``git diff-index`` :meth:`staged_delta` runs (unless the probe or this
+        object asked already), so that git compares while the caller does other work; the
+        next :meth:`staged_delta` reads it. :meth:`drop_staged_delta` stops one not read.
+
+        Raises:
+            GitError: git is not on PATH.
+        """
+        from gentle_hooks.git.probe import asked_staged_raw
+
+        if self._staged is None and not asked_staged_raw(self.env, self.paths.toplevel)[0]:
+            cwd = self.paths.toplevel or self.paths.git_dir
+            self._staged_started = popen_git(_STAGED_ARGS, cwd, self.env)
+
+    def drop_staged_delta(self) -> None:
+        """Stop (kill and reap) what :meth:`start_staged_delta` started and no
+        :meth:`staged_delta` read (nothing when there is none)."""
+        started, self._staged_started = self._staged_started, None
+        if started is not None:
+            started.kill()
+            started.communicate()
 
     def blobs_in(self, tree: str, paths: Iterable[str]) -> dict[str, str]:
         """The blob id of each of ``paths`` in ``tree`` (paths absent there, or holding a

@@ -17,9 +17,9 @@ ref fetched from anywhere else does not.
 from __future__ import annotations
 
 import os
-import urllib.parse
 from collections.abc import Sequence
 
+from gentle_hooks.git.gitconfig import GitConfig
 from gentle_hooks.git.refs import Refs
 
 _CONFIG = (
@@ -34,6 +34,10 @@ def local_path(url: str, top: str) -> str | None:
     a path relative to, or ``~`` of, the ssh user's home); None for a URL of another host."""
     scheme, sep, rest = url.partition("://")
     if sep:
+        # imported here: ``urllib.parse`` (and the ``ipaddress`` it loads) cost every gate
+        # ≈ 2 ms to import, and only a URL with a scheme needs it
+        import urllib.parse
+
         if scheme.lower() == "file":
             slash = rest.find("/")
             return None if slash < 0 else os.path.normpath(urllib.parse.unquote(rest[slash:]))
@@ -57,16 +61,17 @@ def local_path(url: str, top: str) -> str | None:
 def is_local_host(host: str) -> bool:
     """Whether an ssh host names this machine: ``localhost``, a loopback address
     (``127.x.x.x``, ``::1``) or this machine's host name, in any case."""
-    import socket
-
     host = host.lower().rstrip(".")
     names = {"localhost", "localhost.localdomain", "ip6-localhost", "::1", "0:0:0:0:0:0:0:1"}
     if host in names or (host.startswith("127.") and host.replace(".", "").isdigit()):
         return True
     try:
-        return host == socket.gethostname().lower()
-    except OSError:
-        return False
+        name = os.uname().nodename  # what socket.gethostname() returns, without importing it
+    except AttributeError:  # no uname (Windows)
+        import socket
+
+        name = socket.gethostname()
+    return host == name.lower()
 
 
 def _ssh_path(user: str | None, path: str) -> str:
@@ -124,7 +129,7 @@ def rewritten(url: str, instead_of: Sequence[tuple[str, str]]) -> str:
     return url if best is None else best[0] + url[len(best[1]) :]
 
 
-class Destinations(Refs):
+class Destinations(Refs, GitConfig):
     """The remote the work goes to, and whether it holds a commit (module docstring)."""
 
     #: set by :meth:`push_destination`: (remote name or None, its URL, its refs' ids and names)
@@ -156,9 +161,12 @@ class Destinations(Refs):
         urls: dict[str, list[str]] = {}
         keys: dict[str, str] = {}
         instead_of: list[tuple[str, str]] = []
-        out = self.run(["config", "-z", "--get-regexp", _CONFIG], ok=(0, 1)).stdout
-        for entry in out.decode("utf-8", "surrogateescape").split("\0"):
-            key, _, value = entry.partition("\n")
+        read = self.preloaded_entries(_CONFIG)  # the gate's first config process read them
+        if read is None:
+            out = self.run(["config", "-z", "--get-regexp", _CONFIG], ok=(0, 1)).stdout
+            text = out.decode("utf-8", "surrogateescape").split("\0")
+            read = [(k, v) for k, _, v in (e.partition("\n") for e in text)]
+        for key, value in read:
             section, _, rest = key.partition(".")
             name, _, var = rest.rpartition(".")
             if section == "remote" and var == "url" and name:

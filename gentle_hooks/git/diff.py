@@ -23,9 +23,19 @@ from gentle_hooks.git.parse import (
     iter_added_lines,
     listing,
     parse_raw_numstat,
+    split_echoed,
+    split_echoed_records,
 )
 from gentle_hooks.git.process import LITERAL_PATHSPECS, Drain, grow_pipe, popen_git
 from gentle_hooks.values.candidate import MODE_NONE, PathChange
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import subprocess
+
+    #: A started batch: its processes, their git arguments, and the input still to write
+    #: (None: written already).
+    Started = tuple[list[subprocess.Popen[bytes]], list[list[str]], bytes | None]
 
 #: stdin bytes a pipe takes without a reader (Linux's buffer is 64 KiB; POSIX promises 4 KiB
 #: for atomic writes only): below this, one process's input can be written whole up front.
@@ -52,6 +62,8 @@ class Diffs(GitConfig):
         self._scans: dict[tuple[str, str, str], list[AddedLine]] = {}
         #: per-path changes between trees without rename detection (:meth:`compose_stats`).
         self._deltas: dict[tuple[str, str], tuple[PathChange, ...]] = {}
+        #: the pairs and processes :meth:`start_steps` started, until :meth:`step_changes`
+        self._steps_started: tuple[list[tuple[str, str]], Started] | None = None
 
     def prefetch_diffs(self, pairs: Sequence[tuple[str, str]], ere: str | None) -> bool:
         """Diff many (base tree, tree) pairs ahead, in one or two git processes instead of
@@ -154,9 +166,34 @@ class Diffs(GitConfig):
         pair, in order (empty for a pair of one tree); None when git's output could not
         be cut by pair (the caller then diffs another way)."""
         todo = list(dict.fromkeys(p for p in pairs if p[0] != p[1] and p not in self._deltas))
-        if todo and not self._diff_tree_batch(todo, True, None, False):
+        started, self._steps_started = self._steps_started, None
+        if todo and started is not None and started[0] == todo:
+            ok = self._finish_batch(todo, True, None, False, started[1])
+        else:
+            for proc in started[1][0] if started is not None else ():
+                proc.kill()  # started for other pairs: not read
+                proc.communicate()
+            ok = not todo or self._diff_tree_batch(todo, True, None, False)
+        if not ok:
             return None
         return [() if a == b else self._deltas[(a, b)] for a, b in pairs]
+
+    def start_steps(self, pairs: Sequence[tuple[str, str]]) -> None:
+        """Start the ``git diff-tree --stdin`` :meth:`step_changes` runs for the same
+        ``pairs``, so that git diffs while the caller does other work; the next
+        :meth:`step_changes` reads it when asked for exactly these pairs (else it runs its
+        own, as without this call). Nothing is started when its input would not fit a
+        pipe's buffer unread, or when the diff settings keep the batch from running.
+
+        Raises:
+            GitError: git is not on PATH.
+        """
+        todo = list(dict.fromkeys(p for p in pairs if p[0] != p[1] and p not in self._deltas))
+        stdin_size = sum(len(a) + len(b) + 2 for a, b in todo)
+        if not todo or stdin_size > _PIPE_SAFE:
+            return
+        procs = self._start_batch(todo, True, None, False)
+        self._steps_started = None if procs is None else (todo, procs)
 
     def prefetch_scans(self, pairs: Sequence[tuple[str, str]], ere: str) -> bool:
         """The ``-G ere`` scan of many pairs ahead, in one ``git diff-tree --stdin`` (see
@@ -178,6 +215,18 @@ class Diffs(GitConfig):
         ere: str | None,
         renames: bool = True,
     ) -> bool:
+        procs = self._start_batch(todo, stats, ere, renames)
+        return procs is not None and self._finish_batch(todo, stats, ere, renames, procs)
+
+    def _start_batch(
+        self,
+        todo: list[tuple[str, str]],
+        stats: bool,
+        ere: str | None,
+        renames: bool,
+    ) -> Started | None:
+        """The processes of :meth:`_diff_tree_batch`, started (their input written when it
+        fits a pipe unread); None when a diff setting git refuses keeps them from starting."""
         # exactly as stored: a value git refuses (" histogram", or none at all) must fail
         # here as the porcelain would, and then pair by pair with git's own message
         # The porcelain settings plumbing does not read, passed as the porcelain would
@@ -187,7 +236,7 @@ class Diffs(GitConfig):
         order = self.config_value("diff.orderFile")
         submodule = self.config_value("diff.submodule")
         if "" in (algorithm, order, submodule):
-            return False
+            return None
         flags = [*_DIFF_FLAGS] if renames else [*_UNRENAMED_FLAGS]
         flags += [f"--diff-algorithm={algorithm}"] if algorithm else []
         flags += [f"-O{order}"] if order else []
@@ -213,14 +262,27 @@ class Diffs(GitConfig):
                     proc.stdin.flush()  # communicate() below closes it
                 except BrokenPipeError:
                     pass  # git exited early: its exit code says so below
+        return procs, argvs, None if overlap else stdin
+
+    def _finish_batch(
+        self,
+        todo: list[tuple[str, str]],
+        stats: bool,
+        ere: str | None,
+        renames: bool,
+        started: Started,
+    ) -> bool:
+        """Read what :meth:`_start_batch` started for ``todo`` and keep each pair's diff;
+        False when a process failed or its output cannot be cut by pair (nothing kept)."""
+        procs, argvs, stdin = started
         outs, bound = [], git_process.scan_seconds(self.env) if ere is not None else None
         for proc, argv in zip(procs, argvs, strict=True):
-            out = git_process.communicate_within(proc, None if overlap else stdin, argv, bound)
+            out = git_process.communicate_within(proc, stdin, argv, bound)
             outs.append(out if proc.returncode == 0 else None)
         if any(out is None for out in outs):
             return False
-        stats_chunks = _split_echoed_records(outs[0], todo) if stats else None  # type: ignore[arg-type]
-        scan_chunks = _split_echoed(outs[-1], todo, b"\n") if ere is not None else None  # type: ignore[arg-type]
+        stats_chunks = split_echoed_records(outs[0], todo) if stats else None  # type: ignore[arg-type]
+        scan_chunks = split_echoed(outs[-1], todo, b"\n") if ere is not None else None  # type: ignore[arg-type]
         if (stats and stats_chunks is None) or (ere is not None and scan_chunks is None):
             return False
         into = self._stats if renames else self._deltas
@@ -374,83 +436,6 @@ class Diffs(GitConfig):
             bound = git_process.scan_seconds(self.env)
             out = self.run([*args, *_UNRENAMED_FLAGS, old, new], env=env, timeout=bound).stdout
             return list(iter_added_lines(out))
-
-
-def _split_echoed(out: bytes, pairs: Sequence[tuple[str, str]], end: bytes) -> list[bytes] | None:
-    """Cut ``git diff-tree --stdin -U0`` (patch) output into one chunk per input pair.
-
-    Each pair's output follows its echoed input line ``<base> <tree>\\n``: a whole line,
-    which no patch line can be (every patch line has a prefix — ``diff --git``, ``+``, ``@@``
-    … — and git C-quotes a path holding a newline there). None when an echo is not found
-    in order (the caller then diffs pair by pair).
-    """
-    starts: list[tuple[int, int]] = []
-    pos = 0  # where the next echo begins when the previous pair printed nothing
-    for a, b in pairs:
-        echo = f"{a} {b}\n".encode()
-        if out.startswith(echo, pos):
-            i = pos
-        else:
-            j = out.find(end + echo, pos)
-            if j < 0:
-                return None
-            i = j + len(end)
-        if not starts and i != 0:
-            return None  # something before the first echo
-        pos = i + len(echo)
-        starts.append((i, pos))
-    chunks = []
-    for k, (_, body) in enumerate(starts):
-        stop = starts[k + 1][0] if k + 1 < len(starts) else len(out)
-        chunks.append(out[body:stop])
-    return chunks
-
-
-def _split_echoed_records(out: bytes, pairs: Sequence[tuple[str, str]]) -> list[bytes] | None:
-    """Cut ``git diff-tree --stdin -z --raw --numstat`` output into one chunk per pair.
-
-    Walked record by record, so an echo line (``<base> <tree>\\n``) is recognised only where
-    a record starts; a path is never taken for one, whatever bytes it holds. Raw records are
-    ``:<modes> <ids> <status>`` then one path, two for a rename or copy (``R``/``C``);
-    numstat records are ``<added>\\t<deleted>\\t<path>``, or an empty path then two paths
-    for a rename or copy; every field ends with NUL. None when the output does not read so
-    (the caller then diffs pair by pair).
-    """
-    echoes = [f"{a} {b}\n".encode() for a, b in pairs]
-    chunks: list[bytes] = []
-    start = -1  # where the current pair's records begin; -1 before the first echo
-    pos, size = 0, len(out)
-    while pos < size:
-        if len(chunks) + (start >= 0) < len(echoes):
-            echo = echoes[len(chunks) + (start >= 0)]
-            if out.startswith(echo, pos):
-                if start >= 0:
-                    chunks.append(out[start:pos])
-                pos = start = pos + len(echo)
-                continue
-        if start < 0:
-            return None  # output before the first echo
-        stop = out.find(b"\0", pos)
-        if stop < 0:
-            return None
-        head = out[pos:stop]
-        if head.startswith(b":"):
-            paths = 2 if head.rsplit(b" ", 1)[-1][:1] in (b"R", b"C") else 1
-        else:
-            fields = head.split(b"\t", 2)
-            if len(fields) != 3:
-                return None
-            paths = 2 if fields[2] == b"" else 0
-        pos = stop + 1
-        for _ in range(paths):
-            stop = out.find(b"\0", pos)
-            if stop < 0:
-                return None
-            pos = stop + 1
-    if start < 0:
-        return None
-    chunks.append(out[start:])
-    return chunks if len(chunks) == len(echoes) else None
 
 
 def _compose(

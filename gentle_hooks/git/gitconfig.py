@@ -17,7 +17,8 @@ from gentle_hooks.git.core import RepositoryCore
 #: What :meth:`GitConfig.gentle_config` reads in its one ``git config`` process.
 _PRELOAD_REGEXP = (
     r"^(gentle\.|diff\.(algorithm|submodule|orderfile)$|remote\..*\.(url|push)$"
-    r"|gentle-hooks\.sharewith$)"
+    r"|gentle-hooks\.sharewith$|branch\..+\.(remote|pushremote)$|remote\.pushdefault$"
+    r"|url\..+\.insteadof$)"
 )
 #: The keys among those that :meth:`GitConfig.config_get` answers from it.
 _PRELOADED = re.compile(r"^(diff\.(algorithm|submodule|orderfile)|remote\..*\.url)$")
@@ -32,13 +33,28 @@ class GitConfig(RepositoryCore):
     #: Every value of diff.algorithm/submodule/orderFile, remote.*.url, remote.*.push and
     #: gentle-hooks.shareWith, in order, as gentle_config read them.
     _config: dict[str, list[str]] | None = None
+    #: Every (key, value) gentle_config read but the ``gentle.*`` ones, in git's order.
+    _config_entries: list[tuple[str, str]] | None = None
 
     def _will_run(self, args: Sequence[str]) -> None:
         """A ``git config`` or ``git remote`` may write: what :meth:`gentle_config` read is
         forgotten before one runs (not before a ``git config`` read)."""
         reads = ("--get", "--get-all", "--get-regexp")
         if args and args[0] in ("config", "remote") and not any(a in reads for a in args):
-            self._config = None
+            self._config = self._config_entries = None
+
+    def preloaded_entries(self, keys: str) -> list[tuple[str, str]] | None:
+        """The (key, value) pairs :meth:`gentle_config` read in this process whose key
+        matches the regular expression ``keys`` (a key as ``--get-regexp`` prints it:
+        section and variable lower-cased), in git's order, as ``git config -z
+        --get-regexp keys`` would print them; None when it has not read them (or a
+        ``git config`` run since forgot them). ``keys`` must name only keys among what it
+        reads: ``branch.<name>.remote`` / ``.pushremote``, ``remote.pushdefault``,
+        ``url.<base>.insteadof``, and those :meth:`gentle_config` names."""
+        if self._config_entries is None:
+            return None
+        pattern = re.compile(keys)
+        return [(k, v) for k, v in self._config_entries if pattern.match(k)]
 
     def config_get(self, key: str) -> str | None:
         """``git config --get key`` (the last value) or None when unset.
@@ -113,24 +129,29 @@ class GitConfig(RepositoryCore):
 
         The same process reads ``diff.algorithm``, ``diff.submodule``, ``diff.orderFile`` and
         every ``remote.<name>.url`` for
-        :meth:`config_get` (a hook asks for them next; one process instead of three), and
+        :meth:`config_get` (a hook asks for them next; one process instead of three),
         every ``remote.<name>.push`` and ``gentle-hooks.shareWith`` for
-        :meth:`config_get_all` (a push gate that passes asks whether to share the notes).
-        Any ``git config`` or ``git remote`` run through :meth:`run` forgets them.
+        :meth:`config_get_all` (a push gate that passes asks whether to share the notes),
+        and ``branch.<name>.remote`` / ``.pushRemote``, ``remote.pushDefault`` and
+        ``url.<base>.insteadOf`` for :meth:`preloaded_entries` (which remote the work goes
+        to: :mod:`gentle_hooks.git.destination`). Any ``git config`` or ``git remote`` run
+        through :meth:`run` forgets them.
         """
         out = self.run(["config", "-z", "--get-regexp", _PRELOAD_REGEXP], ok=(0, 1)).stdout
         gentle: list[bytes] = []
         other: dict[str, list[str]] = {}
+        entries: list[tuple[str, str]] = []
         for entry in out.split(b"\0"):
             key, newline, value = entry.partition(b"\n")
             if key.startswith(b"gentle."):
                 gentle.append(entry + b"\0")
             elif key:
                 # a key without "=" is a boolean true; --get prints it as an empty line
-                other.setdefault(key.decode("utf-8", "surrogateescape"), []).append(
-                    value.decode("utf-8", "surrogateescape") if newline else ""
-                )
-        self._config = other
+                name = key.decode("utf-8", "surrogateescape")
+                text = value.decode("utf-8", "surrogateescape") if newline else ""
+                other.setdefault(name, []).append(text)
+                entries.append((name, text))
+        self._config, self._config_entries = other, entries
         return b"".join(gentle)
 
     def ident(self) -> str:

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from gentle_hooks.bounded import WriteError, remove_files, residue, sweep
 from gentle_hooks.errors import GitError, quoted, shown_field
 from gentle_hooks.git.core import RepositoryCore
+from gentle_hooks.git.process import popen_git
 
 #: The name of a hook's private index copy, up to its owner's process id.
 INDEX_PREFIX = "gentle-hooks-index-"
@@ -21,7 +22,11 @@ INDEX_PREFIX = "gentle-hooks-index-"
 
 TYPE_CHECKING = False  # typing's NamedTuple costs ~10 ms to import on every gate
 if TYPE_CHECKING:
+    import subprocess
     from typing import NamedTuple
+
+    #: :meth:`Index.start_staged_tree`'s private index copy and its ``write-tree`` process.
+    StagedTree = tuple[str, subprocess.Popen[bytes]]
 
     class Restaging(NamedTuple):
         unstage: tuple[str, ...] = ()
@@ -170,23 +175,55 @@ class Index(RepositoryCore):
                 index, an object database refusing writes) names the index file and
                 git's own reason.
         """
+        return self.finish_staged_tree(self.start_staged_tree())
+
+    def start_staged_tree(self) -> StagedTree:
+        """Start the ``git write-tree`` of :meth:`staged_tree` (on a private copy of the
+        index), so that git writes while the caller does other work; hand what it returns
+        to :meth:`finish_staged_tree`, which removes the copy.
+
+        Raises:
+            GitError: git is not on PATH (the copy removed); WriteError: as
+                :func:`_private_copy`.
+        """
         tmp = _private_copy(self.paths.index_file, self.paths.git_dir)
         try:
+            env = {**self.env, "GIT_INDEX_FILE": tmp}
+            self._will_run(["write-tree"])
+            proc = popen_git(["write-tree"], self.paths.toplevel or self.paths.git_dir, env)
+        except BaseException:
+            _remove_copy(tmp)
+            raise
+        return tmp, proc
+
+    def abandon_staged_tree(self, started: StagedTree) -> None:
+        """Stop what :meth:`start_staged_tree` started (killed and reaped) and remove the
+        private copy: the caller no longer needs the tree."""
+        tmp, proc = started
+        try:
+            proc.kill()
+            proc.communicate()
+        finally:
+            _remove_copy(tmp)
+
+    def finish_staged_tree(self, started: StagedTree) -> str:
+        """The tree :meth:`start_staged_tree` started writing (see :meth:`staged_tree`,
+        whose errors it raises); the private copy is removed."""
+        tmp, started_proc = started
+        try:
+            stdout, stderr = started_proc.communicate()
+            if started_proc.returncode == 0:
+                return stdout.decode("utf-8", "surrogateescape").strip()
             env = {"GIT_INDEX_FILE": tmp}
-            proc = self.run(["write-tree"], env=env, ok=range(256))
-            if proc.returncode == 0:
-                return proc.stdout.decode("utf-8", "surrogateescape").strip()
             unmerged = self.run(["ls-files", "--unmerged", "-z"], env=env, ok=range(256))
         finally:
-            for path in (tmp, tmp + ".lock"):
-                if os.path.exists(path):
-                    os.unlink(path)
+            _remove_copy(tmp)
         if unmerged.returncode == 0 and unmerged.stdout:
             raise GitError(
                 "the index has unmerged paths (a conflict in progress): resolve each and "
                 "git add it; git diff --name-only --diff-filter=U lists them"
             )
-        lines = proc.stderr.decode("utf-8", "surrogateescape").strip().splitlines()
+        lines = stderr.decode("utf-8", "surrogateescape").strip().splitlines()
         # git's first error names the entry or the file; its last says "error building trees"
         reason = next((x for x in lines if x.startswith(("error: ", "fatal: "))), "")
         if any(word in x for x in lines for word in ("insufficient permission", "denied")):
@@ -195,7 +232,7 @@ class Index(RepositoryCore):
         reason = reason.removeprefix("error: ").removeprefix("fatal: ").replace(f"{tmp}: ", "")
         raise GitError(
             f"the index {quoted(self.paths.index_file)} cannot be written as a tree: "
-            f"{shown_field(reason or f'git write-tree exited {proc.returncode}')}"
+            f"{shown_field(reason or f'git write-tree exited {started_proc.returncode}')}"
         )
 
     def snapshot_tree(self) -> str:
@@ -275,6 +312,13 @@ def _private_copy(src: str, directory: str) -> str:
             raise WriteError(f"{path}: cannot copy the index {src}: {reason}") from None
         raise
     return path
+
+
+def _remove_copy(tmp: str) -> None:
+    """Remove a private index copy and the ``.lock`` git may have left beside it."""
+    for path in (tmp, tmp + ".lock"):
+        if os.path.exists(path):
+            os.unlink(path)
 
 
 def temp_index_residue() -> list[str]:

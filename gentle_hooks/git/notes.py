@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 from collections.abc import Mapping, Sequence
 
 from gentle_hooks.errors import GitError
@@ -44,6 +43,14 @@ class RefRaced(GitError):
 _LOCK_HELD = r"Unable to create '(?P<lock>[^']+\.lock)': File exists"
 
 
+def _quote(word: str) -> str:
+    """``word`` quoted for a shell (:func:`shlex.quote`, imported only for a refusal's
+    message: it costs every gate that loads this module otherwise)."""
+    import shlex
+
+    return shlex.quote(word)
+
+
 def ref_refusal(ref: str, stderr: bytes) -> RefRaced:
     """The error for a failed ``update-ref`` of ``ref``, named from git's ``stderr``: a held
     lock file says which file and how to remove it when no git is running (git's own advice
@@ -54,7 +61,7 @@ def ref_refusal(ref: str, stderr: bytes) -> RefRaced:
         lock = held["lock"]
         return RefRaced(
             f"{ref} is locked by {lock} (another git process is writing it, or one crashed); "
-            f"if no git process is running, remove it: rm -f {shlex.quote(lock)}"
+            f"if no git process is running, remove it: rm -f {_quote(lock)}"
         )
     err = text.strip().splitlines()
     return RefRaced(f"{ref} moved while writing notes: {err[-1] if err else 'locked'}")
@@ -140,7 +147,7 @@ class Notes(Objects):
             # the records it was to gain are written again from the ledger
             raise NoteTooLarge(
                 f"{too_large(commit, notes, size, note_bytes(self.env))}; to record in it "
-                f"again, remove it: git notes --ref={shlex.quote(notes)} remove {commit}"
+                f"again, remove it: git notes --ref={_quote(notes)} remove {commit}"
             )
         return read
 

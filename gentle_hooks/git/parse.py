@@ -1,4 +1,5 @@
-"""Parsers for git plumbing output: ``diff --raw --numstat -z`` and ``diff -U0`` patches.
+"""Parsers for git plumbing output: ``diff --raw --numstat -z`` and ``diff -U0`` patches,
+and ``diff-tree --stdin`` output cut by the pair each part answers.
 
 Room ``git``: pure functions over bytes (no process, no I/O); the modules that run git
 hand the bytes here. Paths are decoded with :func:`os.fsdecode` (surrogateescape), so any
@@ -12,7 +13,7 @@ import functools
 import os
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from gentle_hooks.errors import GitError
 from gentle_hooks.values.candidate import MODE_GITLINK, PathChange
@@ -330,3 +331,80 @@ def iter_added_lines(patch: bytes) -> Iterator[AddedLine]:
                 new_no += 1
                 new_left -= 1
                 old_left -= 1
+
+
+def split_echoed(out: bytes, pairs: Sequence[tuple[str, str]], end: bytes) -> list[bytes] | None:
+    """Cut ``git diff-tree --stdin -U0`` (patch) output into one chunk per input pair.
+
+    Each pair's output follows its echoed input line ``<base> <tree>\\n``: a whole line,
+    which no patch line can be (every patch line has a prefix — ``diff --git``, ``+``, ``@@``
+    … — and git C-quotes a path holding a newline there). None when an echo is not found
+    in order (the caller then diffs pair by pair).
+    """
+    starts: list[tuple[int, int]] = []
+    pos = 0  # where the next echo begins when the previous pair printed nothing
+    for a, b in pairs:
+        echo = f"{a} {b}\n".encode()
+        if out.startswith(echo, pos):
+            i = pos
+        else:
+            j = out.find(end + echo, pos)
+            if j < 0:
+                return None
+            i = j + len(end)
+        if not starts and i != 0:
+            return None  # something before the first echo
+        pos = i + len(echo)
+        starts.append((i, pos))
+    chunks = []
+    for k, (_, body) in enumerate(starts):
+        stop = starts[k + 1][0] if k + 1 < len(starts) else len(out)
+        chunks.append(out[body:stop])
+    return chunks
+
+
+def split_echoed_records(out: bytes, pairs: Sequence[tuple[str, str]]) -> list[bytes] | None:
+    """Cut ``git diff-tree --stdin -z --raw --numstat`` output into one chunk per pair.
+
+    Walked record by record, so an echo line (``<base> <tree>\\n``) is recognised only where
+    a record starts; a path is never taken for one, whatever bytes it holds. Raw records are
+    ``:<modes> <ids> <status>`` then one path, two for a rename or copy (``R``/``C``);
+    numstat records are ``<added>\\t<deleted>\\t<path>``, or an empty path then two paths
+    for a rename or copy; every field ends with NUL. None when the output does not read so
+    (the caller then diffs pair by pair).
+    """
+    echoes = [f"{a} {b}\n".encode() for a, b in pairs]
+    chunks: list[bytes] = []
+    start = -1  # where the current pair's records begin; -1 before the first echo
+    pos, size = 0, len(out)
+    while pos < size:
+        if len(chunks) + (start >= 0) < len(echoes):
+            echo = echoes[len(chunks) + (start >= 0)]
+            if out.startswith(echo, pos):
+                if start >= 0:
+                    chunks.append(out[start:pos])
+                pos = start = pos + len(echo)
+                continue
+        if start < 0:
+            return None  # output before the first echo
+        stop = out.find(b"\0", pos)
+        if stop < 0:
+            return None
+        head = out[pos:stop]
+        if head.startswith(b":"):
+            paths = 2 if head.rsplit(b" ", 1)[-1][:1] in (b"R", b"C") else 1
+        else:
+            fields = head.split(b"\t", 2)
+            if len(fields) != 3:
+                return None
+            paths = 2 if fields[2] == b"" else 0
+        pos = stop + 1
+        for _ in range(paths):
+            stop = out.find(b"\0", pos)
+            if stop < 0:
+                return None
+            pos = stop + 1
+    if start < 0:
+        return None
+    chunks.append(out[start:])
+    return chunks if len(chunks) == len(echoes) else None

@@ -13,6 +13,7 @@ gate did not already apply. A block's fix commands run outside the hook, so
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 
 from gentle_hooks.bounded import InputFileError
@@ -23,6 +24,7 @@ from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.call import HookCall, read_message
 from gentle_hooks.hooks.outcome import Judged, conclude, open_gate, say
 from gentle_hooks.ledger.facts import LedgerFacts
+from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.policy.delegation import (
     Evidence,
     message_evidence,
@@ -83,11 +85,18 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
         GentleError: git, config or store failures (the hook fails closed, exit 2).
     """
     repo, config = open_gate(env)
-    cand = repo.candidate(Projection.STAGED, config_ref=config.settings.base_ref)
-    want_base_commands(repo, cand.base.commit)  # read with the blobs attribution reads
-    # the writer content this commit adds (to HEAD's parent when it replaces HEAD)
     amend = bool(amend_flag())
-    facts, expired = facts_and_expired(repo, cand, amend=amend)
+    if not amend and os.path.lexists(ledger_path(repo.paths.common_dir)):
+        # what the index changes against HEAD, which the ledger's facts read below: git
+        # compares while the candidate is resolved
+        repo.start_staged_delta()
+    try:
+        cand = repo.candidate(Projection.STAGED, config_ref=config.settings.base_ref)
+        want_base_commands(repo, cand.base.commit)  # read with the blobs attribution reads
+        # the writer content this commit adds (to HEAD's parent when it replaces HEAD)
+        facts, expired = facts_and_expired(repo, cand, amend=amend)
+    finally:
+        repo.drop_staged_delta()  # started and not read (an unborn HEAD, an error)
     if facts.delegated and (call.name == "pre-merge-commit" or repo.merge_in_progress()):
         facts = merged_work(repo, config, facts)
     if not facts.delegated:  # a writer wrote here once; is that work still anywhere?

@@ -32,17 +32,19 @@ from gentle_hooks.hooks.pushed_commits import (
     commits_facts,
     commits_of_updates,
     delegated_commits,
+    open_push_ledger,
     pushed_work,
 )
 from gentle_hooks.ledger.facts import LedgerFacts
 from gentle_hooks.ledger.location import ledger_path
+from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.native.builtin import prefetch_builtin
 from gentle_hooks.native.provider import BUILTIN
 from gentle_hooks.notes.sharing import NOTES_REF
 from gentle_hooks.policy.delegation import Evidence, runtime_evidence
 from gentle_hooks.report.text import short
 from gentle_hooks.services.assess import AssessResult, evaluate
-from gentle_hooks.services.attribution import NOTHING
+from gentle_hooks.services.attribution import NOTHING, start_commit_changes
 from gentle_hooks.values.candidate import Candidate, Projection
 
 TYPE_CHECKING = False
@@ -179,7 +181,35 @@ def judge_push_commits(
     pushed = set(commits)
     read = repo.read_commits([*commits, *repo.outside_parents(commits)])
     infos = [info for info in read if info.id in pushed]
-    work, records, delivered = pushed_work(path, repo, infos)
+    # git diffs each commit's step while the ledger is opened and read
+    start_commit_changes(repo, infos, [info for info in read if info.id not in pushed])
+    led = open_push_ledger(path)  # once for the whole judgement
+    try:
+        return _judge_batch(
+            repo, config, path, led, runtime, applies_all, head, in_time, ranges, infos, record
+        )
+    finally:
+        if led is not None:
+            led.close()
+
+
+def _judge_batch(
+    repo: Repository,
+    config: LoadedConfig,
+    path: str,
+    led: Ledger | None,
+    runtime: Evidence | None,
+    applies_all: bool,
+    head: Callable[[], str | None],
+    in_time: Callable[[], None],
+    ranges: Sequence[Sequence[str]],
+    infos: Sequence[CommitInfo],
+    record: Mapping[str, str] | None,
+) -> dict[str, Verdict | None]:
+    """:func:`judge_push_commits` with the pushed commits read and the ledger at ``path``
+    open (``led``, None when there is none), which it closes once the facts are read."""
+    commits = list(dict.fromkeys(c for commits in ranges for c in commits))
+    work, records, delivered = pushed_work(led, path, repo, infos)
     delegated = delegated_commits(infos, work, records, runtime, applies_all, delivered)
     out: dict[str, Verdict | None] = dict.fromkeys(commits)
     repo.peel_commits([info.id for info, _ in delegated])  # one rev-parse for all
@@ -200,7 +230,9 @@ def judge_push_commits(
     prefetched = config.settings.native_provider == BUILTIN and prefetch_builtin(
         repo, pairs, config.settings.risk, _previous(infos, delegated, cands)
     )  # a few git processes for the push instead of a few per commit
-    facts = commits_facts(path, repo, cands, [work.get(i.id, NOTHING) for i, _ in delegated])
+    facts = commits_facts(led, path, repo, cands, [work.get(i.id, NOTHING) for i, _ in delegated])
+    if led is not None:
+        led.close()  # read whole: the judging and recording below need no ledger open
     items: list[Item] = list(zip(delegated, cands, facts, strict=True))
     judge = partial(_judge_commit, repo, config, head, in_time)
     # the diffs at hand make judging pure Python, where threads would only contend

@@ -19,7 +19,8 @@ from gentle_hooks.hooks.outcome import say
 from gentle_hooks.hooks.push_input import PushUpdate
 from gentle_hooks.hooks.recorders import note_discarded
 from gentle_hooks.ledger.facts import LedgerFacts, facts_of_commits
-from gentle_hooks.ledger.store import Ledger, open_for_gate
+from gentle_hooks.ledger.kept import refuse_kept
+from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.services.attribution import Carried, expiry_lines
 from gentle_hooks.services.commit_delegation import (
     CommitsWork,
@@ -29,13 +30,28 @@ from gentle_hooks.services.commit_delegation import (
 )
 from gentle_hooks.values.candidate import Candidate
 
-__all__ = ["commit_evidence", "delegated_commits", "pushed_work"]
+__all__ = ["commit_evidence", "delegated_commits", "open_push_ledger", "pushed_work"]
 
 
 PushedWork = CommitsWork
 
 
-def pushed_work(path: str, repo: Repository, infos: Sequence[CommitInfo]) -> PushedWork:
+def open_push_ledger(path: str) -> Ledger | None:
+    """The ledger at ``path`` opened once for a push's whole judgement (the caller closes
+    it): a waiting spool folded in (:meth:`~gentle_hooks.ledger.store.Ledger.open_existing`);
+    None when no ledger exists. The kept-aside check of
+    :func:`~gentle_hooks.ledger.store.open_for_gate` is :func:`pushed_work`'s, after the
+    discarded work in the pushed commits is recorded.
+
+    Raises:
+        StoreError: the ledger exists but cannot be read.
+    """
+    return Ledger.open_existing(path)
+
+
+def pushed_work(
+    led: Ledger | None, path: str, repo: Repository, infos: Sequence[CommitInfo]
+) -> PushedWork:
     """What the ledger knows of pushed commits
     (:func:`~gentle_hooks.services.commit_delegation.commits_work`): the writer work each
     carries against its parent (live work, or for a commit with neither live work nor a
@@ -44,26 +60,29 @@ def pushed_work(path: str, repo: Repository, infos: Sequence[CommitInfo]) -> Pus
     records delivered. All empty when no ledger exists. Pending work whose content is
     nowhere expires, one line per path.
 
+    ``led``: the ledger at ``path`` as :func:`open_push_ledger` opened it (left open).
+
     Raises:
         GitError: a commit's parent is not in this clone; StoreError: the ledger exists
             but cannot be read, or a file kept aside holds writer records no command has
             read (:func:`~gentle_hooks.ledger.kept.refuse_kept`).
     """
-    note_discarded(repo, path, list(infos), "pre-push")  # discarded work still in them
-    led = open_for_gate(path)  # a waiting spool folded in; closed while records sit aside
     if led is None:
+        refuse_kept(path)  # records kept aside with no ledger beside them: closed too
         return {}, {}, {}
-    with led:
-        led.refuse_held_work()  # writer work the gate cannot read: closed, naming it
-        led.refuse_foreign_triggers()  # a trigger may rewrite what it says: closed
-        # counted: the gate composes the candidates' diffs from these same steps
-        found, expired = commits_work(repo, led, infos, counted=True)
+    note_discarded(repo, path, list(infos), "pre-push", led)  # discarded work still in them
+    refuse_kept(path)  # writer records kept aside, never read: closed, naming them
+    led.refuse_held_work()  # writer work the gate cannot read: closed, naming it
+    led.refuse_foreign_triggers()  # a trigger may rewrite what it says: closed
+    # counted: the gate composes the candidates' diffs from these same steps
+    found, expired = commits_work(repo, led, infos, counted=True)
     for line in expiry_lines(expired):
         say(line)
     return found
 
 
 def commits_facts(
+    led: Ledger | None,
     path: str,
     repo: Repository,
     cands: Sequence[Candidate],
@@ -73,24 +92,22 @@ def commits_facts(
     (:func:`~gentle_hooks.ledger.facts.facts_of_commits`): for each candidate the records
     bound to its identity and the writer work its commit carries (``work``, one per
     candidate); a commit recorded before contents were kept falls back to the work its
-    commit record consumed.
+    commit record consumed. ``led``: the ledger at ``path``, open (None: there is none).
 
     Raises:
         StoreError: the ledger exists but cannot be read.
     """
     root = repo.paths.toplevel
     assert root is not None
-    led = Ledger.open_existing(path)
     if led is None:
         return [
             LedgerFacts(path=path, present=False, root=root, identity=c.identity) for c in cands
         ]
-    with led:
-        return facts_of_commits(
-            led,
-            root,
-            [(c.identity, w.entries, c.head) for c, w in zip(cands, work, strict=True)],
-        )
+    return facts_of_commits(
+        led,
+        root,
+        [(c.identity, w.entries, c.head) for c, w in zip(cands, work, strict=True)],
+    )
 
 
 def commits_of_updates(

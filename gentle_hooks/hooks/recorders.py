@@ -263,7 +263,9 @@ def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]
     return EXIT_OK
 
 
-def note_discarded(repo: Repository, path: str, infos: list[CommitInfo], hook: str) -> int:
+def note_discarded(
+    repo: Repository, path: str, infos: list[CommitInfo], hook: str, read: Ledger | None = None
+) -> int:
     """Record the commits of ``infos`` that hold discarded writer work (``gentle-hook
     discard``, rows A1/A2: the writer's own lines, not an edit a human makes alike:
     :attr:`~gentle_hooks.services.attribution.Carried.claimable`) like an override: each takes that
@@ -271,16 +273,22 @@ def note_discarded(repo: Repository, path: str, infos: list[CommitInfo], hook: s
     (``hook`` ``discard``, who, why), so every gate sees the writer's content and who let it
     go (SPEC §3 "Pending work ends cleanly", §5). Returns how many commits were recorded.
 
+    ``read``: the ledger at ``path`` already open (the push gate opens it once for its
+    whole judgement; left open), else it is opened here to read and closed.
+
     Raises:
         GitError: git failed; StoreError: the ledger cannot be read or written.
     """
     from gentle_hooks.ledger.store import Ledger
 
-    led = Ledger.open_existing(path)
-    if led is None or not infos:
-        return 0
-    with led:
-        discarded = led.discarded_untaken()
+    if read is not None:
+        discarded = read.discarded_untaken() if infos else []
+    else:
+        led = Ledger.open_existing(path)
+        if led is None or not infos:
+            return 0
+        with led:
+            discarded = led.discarded_untaken()
     if not discarded:
         return 0
     # imported only with discarded work to record: the notes writer (signing, ``shutil``)

@@ -302,11 +302,7 @@ def commit_changes(
     unknown = sorted({p for i in infos for p in i.parents if p not in trees})
     for info in repo.read_commits(unknown):
         trees[info.id] = info.tree
-    pairs: list[tuple[str, str]] = []
-    for info in infos:
-        parents = info.parents or ()
-        bases = [trees.get(p) or repo.tree_of(p) for p in parents] or [repo.empty_tree]
-        pairs.extend((b, info.tree) for b in bases)
+    pairs = _step_pairs(repo, infos, trees)
     steps = repo.step_changes(pairs) if counted else None
     if steps is not None:
         deltas = iter([[blob_change(c) for c in step] for step in steps])
@@ -321,6 +317,31 @@ def commit_changes(
             first = [c for c in first if c.path in everywhere]
         out[info.id] = first
     return out
+
+
+def start_commit_changes(
+    repo: Repository, infos: Sequence[CommitInfo], parents: Sequence[CommitInfo]
+) -> None:
+    """Start the diff :func:`commit_changes` with ``counted`` runs for ``infos`` (their
+    parents outside them read already: ``parents``), so that git diffs while the caller
+    reads the ledger (:meth:`Repository.start_steps`); nothing when a parent is not among
+    them."""
+    trees = {i.id: i.tree for i in (*infos, *parents)}
+    if all(p in trees for i in infos for p in i.parents):
+        repo.start_steps(_step_pairs(repo, infos, trees))
+
+
+def _step_pairs(
+    repo: Repository, infos: Sequence[CommitInfo], trees: dict[str, str]
+) -> list[tuple[str, str]]:
+    """Each commit's (parent tree, tree) pairs, one per parent (the empty tree for a root
+    commit), in order."""
+    pairs: list[tuple[str, str]] = []
+    for info in infos:
+        parents = info.parents or ()
+        bases = [trees.get(p) or repo.tree_of(p) for p in parents] or [repo.empty_tree]
+        pairs.extend((b, info.tree) for b in bases)
+    return pairs
 
 
 def carried_by_commits(
