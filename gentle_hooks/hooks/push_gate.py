@@ -44,7 +44,8 @@ from gentle_hooks.notes.sharing import NOTES_REF
 from gentle_hooks.policy.delegation import Evidence, runtime_evidence
 from gentle_hooks.report.text import short
 from gentle_hooks.services.assess import AssessResult, evaluate
-from gentle_hooks.services.attribution import NOTHING, start_commit_changes
+from gentle_hooks.services.attribution import NOTHING
+from gentle_hooks.services.commit_steps import start_commit_changes
 from gentle_hooks.values.candidate import Candidate, Projection
 
 TYPE_CHECKING = False

@@ -296,8 +296,9 @@ def note_discarded(
     from gentle_hooks.ledger.records import OverrideRecord
     from gentle_hooks.notes.sync import write_commit_notes, write_note_lines
     from gentle_hooks.policy.shellwords import shown_paths
-    from gentle_hooks.services.attribution import Carried, commit_changes
+    from gentle_hooks.services.attribution import Carried
     from gentle_hooks.services.change_facts import held_discarded
+    from gentle_hooks.services.commit_steps import commit_changes
     from gentle_hooks.services.delivered import record_commit
 
     recorded = []
@@ -350,7 +351,8 @@ def claimed_notes(
     """
     from gentle_hooks.notes.lines import OverrideLine
     from gentle_hooks.policy.shellwords import shown_paths
-    from gentle_hooks.services.attribution import carried_by_change, commit_changes
+    from gentle_hooks.services.attribution import carried_by_change
+    from gentle_hooks.services.commit_steps import commit_changes
     from gentle_hooks.services.delivered import commit_record_of
 
     claims = led.discards()

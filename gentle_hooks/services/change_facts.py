@@ -26,10 +26,10 @@ from gentle_hooks.services.attribution import (
     carried,
     carried_by_change,
     carried_of,
-    commit_changes,
     expire_shaped,
     revised,
 )
+from gentle_hooks.services.commit_steps import commit_changes
 from gentle_hooks.values.candidate import Candidate, Projection
 from gentle_hooks.values.frozen import replace
 

@@ -26,9 +26,9 @@ from gentle_hooks.services.attribution import (
     NOTHING,
     Carried,
     carried_by_change,
-    commit_changes,
     expire_shaped,
 )
+from gentle_hooks.services.commit_steps import commit_changes
 from gentle_hooks.services.reapplied import reapplied_by_commits
 
 #: What the ledger knows of some commits: the writer work each carries, the commit records
