@@ -12,7 +12,8 @@ path whose blob appeared, changed or vanished is the writer's, measured from its
 the snapshot (:attr:`Changed.starts`; a path unchanged before is measured from the index or
 ``HEAD``, as any write is). A person's unsaved lines in a file the command did not touch
 keep their blob, so they stay the person's; in a file it touched they are in its start, so
-not the writer's. Two git calls per side.
+not the writer's. Each side runs two git processes (``status``, ``hash-object``) besides the
+ones that open the repository.
 
 The snapshot is removed when read; one never read (the call was denied, or failed, or its
 post-tool hook did not run) is swept by a later snapshot after :data:`MAX_AGE` seconds. A
