@@ -27,6 +27,10 @@ would then name the parent's model), which the event's :attr:`RuntimeEvent.notes
 carries is the session's setting, which the child inherits: it is recorded as unknown too (an
 inherited writer profile is unknown, so small; seed 000).
 
+A ``Bash`` call names no file it changes: its ``PreToolUse`` input (``tool_use_id`` as in
+its ``PostToolUse``) is a snapshot event (:attr:`RuntimeEvent.shell`), and its
+``PostToolUse`` records what changed in the work tree since as the writer's.
+
 ``PostToolUse`` fires only after a tool succeeded (a failure is ``PostToolUseFailure``, which
 is not wired); a ``tool_response`` that still says the call failed (``success: false``,
 ``is_error``) records nothing (:func:`gentle_hooks.agents.event.result_failure`).
@@ -45,6 +49,8 @@ from collections.abc import Mapping
 from gentle_hooks.agents.definitions import declared, own_model, project_dirs, subagent_label
 from gentle_hooks.agents.event import (
     OUR_EFFORTS,
+    SHELL_AFTER,
+    SHELL_BEFORE,
     UNKNOWN,
     RuntimeEvent,
     edit_replacements,
@@ -77,13 +83,19 @@ WRITE_TOOL = "Write"
 ORIGINAL = "originalFile"
 #: Claude Code's shell tool: it can change files, but its input names none of them.
 SHELL_TOOL = "Bash"
-#: Why a call of :data:`SHELL_TOOL` records nothing
+#: The hook event that runs before a :data:`SHELL_TOOL` call: its input snapshots the work
+#: tree, and its ``PostToolUse`` records what changed since as the writer's
+#: (:mod:`gentle_hooks.services.agent_shell`).
+SHELL_SNAPSHOT = "PreToolUse"
+#: Why a call of :data:`SHELL_TOOL` records nothing when no snapshot before it was kept
 #: (:attr:`gentle_hooks.agents.event.RuntimeEvent.not_written`, after ``the Bash call of
 #: Claude Code``).
 SHELL_NOT_RECORDED = (
-    "ran a shell command: its input names no file it changed, so nothing it changed is "
-    "recorded from this call (the commit gate still applies to a commit made in the Claude "
-    "Code session, where CLAUDECODE is set, or carrying its Co-Authored-By: Claude trailer)"
+    "ran a shell command: its input names no file it changed, and no snapshot of the work "
+    "tree from before it was kept (the PreToolUse hook of Bash takes it: install the recorder "
+    "again), so nothing it changed is recorded from this call (the commit gate still "
+    "applies to a commit made in the Claude Code session, where CLAUDECODE is set, or "
+    "carrying its Co-Authored-By: Claude trailer)"
 )
 #: Copilot CLI's file-writing tools: Copilot runs the hooks of ``.claude/settings.json`` too
 #: (github/docs ``content/copilot/reference/hooks-reference.md``, "Hooks locations").
@@ -239,7 +251,10 @@ def decode(data: bytes) -> RuntimeEvent:
         failed=result_failure(event.get("tool_response"), "tool_response"),
     )
     if call.tool == SHELL_TOOL and not decoded.writes:
-        decoded = replace(decoded, not_written=SHELL_NOT_RECORDED)
+        # what the command changes is found by comparing the work tree before and after it
+        before = (decoded.hook_event or "").lower() == SHELL_SNAPSHOT.lower()
+        shell = SHELL_BEFORE if before else SHELL_AFTER
+        decoded = replace(decoded, not_written=SHELL_NOT_RECORDED, shell=shell)
     if call.tool in EDIT_TOOLS:  # what the call changed: the file it started from
         pairs, every = edit_replacements(call.args)
         decoded = replace(decoded, replacements=pairs, replace_all=every)

@@ -87,6 +87,9 @@ class RuntimeEvent:
         notes: what the decoder could not tell about the writer and how it was recorded
             (one line each: a subagent whose definition cannot be read, so its model is
             ``unknown``); the recorder prints each after what it recorded.
+        shell: for a shell tool call whose input names no file it wrote, :data:`SHELL_BEFORE`
+            (the runtime's pre-tool event: the work tree is snapshot) or :data:`SHELL_AFTER`
+            (its post-tool event: what changed since is the writer's); None otherwise.
     """
 
     source: str
@@ -113,8 +116,12 @@ class RuntimeEvent:
     patch_results: tuple[tuple[str, PatchResult], ...] = ()
     roots: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    shell: str | None = None
 
 
+#: :attr:`RuntimeEvent.shell` of a shell call's pre-tool and post-tool events.
+SHELL_BEFORE = "shell-before"
+SHELL_AFTER = "shell-after"
 #: :attr:`RuntimeEvent.lifecycle` of a subagent's start and stop events.
 SUBAGENT_START = "subagent-start"
 SUBAGENT_STOP = "subagent-stop"

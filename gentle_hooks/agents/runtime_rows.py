@@ -64,6 +64,8 @@ class Wiring:
             ``Task`` tool and ``SubagentStop``, which bracket a subagent's run); install
             adds, and uninstall removes, ours under each. also_matchers: for a grouped
             shape, ``(event, matcher)`` of each of them (None: a group with no matcher).
+        shell_event: the one of :attr:`also_events` that snapshots the work tree before a
+            shell call (Claude Code's ``PreToolUse`` of ``Bash``), not a subagent event.
         aliases: ``(tool, its other names)``: names a group's matcher may select the tool by
             (Codex matches ``apply_patch`` by ``Write`` and ``Edit`` too).
         hooks_files: standalone hooks files (relative as ``project``/``user``), in order:
@@ -108,6 +110,13 @@ class Wiring:
     also_matchers: tuple[tuple[str, str | None], ...] = field(default=())
     hooks_files: tuple[str, ...] = field(default=())
     script: str | None = None
+    shell_event: str | None = None
+
+    @property
+    def brackets(self) -> bool:
+        """Whether subagent events are wired (an :attr:`also_events` entry other than
+        :attr:`shell_event`): only then can a subagent's marker be kept."""
+        return any(e != self.shell_event for e in self.also_events)
 
     def names_script(self, command: object) -> bool:
         """Whether ``command`` is one path (quoted or not) naming a file of :attr:`script`'s

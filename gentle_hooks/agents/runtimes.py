@@ -97,8 +97,12 @@ RUNTIMES: tuple[Runtime, ...] = (
             home_env=claude_code.CONFIG_DIR,
             shape="grouped",
             event="PostToolUse",
-            matcher="|".join(claude_code.WRITE_TOOLS),
+            matcher="|".join((*claude_code.WRITE_TOOLS, claude_code.SHELL_TOOL)),
             entry=(("type", "command"),),
+            # the work tree before each Bash call: what it changes is the writer's
+            also_events=(claude_code.SHELL_SNAPSHOT,),
+            also_matchers=((claude_code.SHELL_SNAPSHOT, claude_code.SHELL_TOOL),),
+            shell_event=claude_code.SHELL_SNAPSHOT,
             also_project=(".claude/settings.local.json",),
             settings=(
                 ("user", ".claude/settings.json"),

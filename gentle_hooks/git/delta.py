@@ -290,6 +290,28 @@ class Deltas(Refs):
             out[path] = self.out(["hash-object", "-w", "--stdin"], input=target)
         return out
 
+    def dirty_paths(self) -> list[str]:
+        """The root-relative paths ``git status`` shows as changed against the index or
+        ``HEAD``, untracked files included, ignored ones and submodules not (``status
+        --porcelain -z --untracked-files=all``, without taking the index lock: the user's
+        index is never written); a rename is its two paths.
+
+        Raises:
+            GitError: git failed; not a work tree.
+        """
+        out = self.run(
+            [
+                "--no-optional-locks",
+                "status",
+                "--porcelain=v1",
+                "-z",
+                "--untracked-files=all",
+                "--no-renames",
+                "--ignore-submodules=all",
+            ]
+        ).stdout
+        return [os.fsdecode(r[3:]) for r in out.split(b"\0") if len(r) > 3 and r[2:3] == b" "]
+
 
 def _blobs_listed(out: bytes) -> dict[str, str]:
     """Path -> blob id of the blob entries of ``ls-tree -z`` output."""

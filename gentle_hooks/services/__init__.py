@@ -70,6 +70,7 @@ to the pure policy for one use case and returns values; nothing here prints.
   containers), which uninstall gives back
 * :mod:`.agent_record` — an agent runtime's hook input -> a pending mutation
 * :mod:`.agent_subagents` — the markers of the subagents running in an agent session
+* :mod:`.agent_shell` — what an agent's shell command changed: the work tree before and after
 * :mod:`.doctor` — health checks of the store and the installed hooks
 * :mod:`.doctor_fix` — ``doctor --fix``'s repairs of the ledger, and ending a quarantine
 * :mod:`.doctor_commits` — delivered writer commits with no commit record, found and recorded

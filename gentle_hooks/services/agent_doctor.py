@@ -264,7 +264,8 @@ def _broken_entries(doc: dict[str, object], rt: Runtime) -> str:
 
 def _lacking_events(doc: dict[str, object], rt: Runtime) -> list[str]:
     """The events of :attr:`Wiring.also_events` (the subagent events that bracket a child's
-    writes) under which ``doc`` holds no entry of ours, while it holds ours for the write."""
+    writes, the shell snapshot event) under which ``doc`` holds no entry of ours, while it
+    holds ours for the write."""
     assert rt.wiring is not None
     return [
         w.event
@@ -288,6 +289,11 @@ def _entry_flaw(matcher: object, doc: dict[str, object], rt: Runtime) -> str | N
     if broken:
         return f"{broken}: {rt.title} does not run it; install the recorder again"
     lacking = _lacking_events(doc, rt)
+    if rt.wiring.shell_event in lacking:
+        return (
+            f"not to {rt.wiring.shell_event}: what a shell command changes is not recorded; "
+            "install the recorder again"
+        )
     if lacking:
         return (
             f"not to {' and '.join(lacking)}: a subagent's writes record as the parent's "

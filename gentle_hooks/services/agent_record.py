@@ -9,14 +9,15 @@ and records a tool call once (a replay is reported, not recorded again).
 
 Nothing is recorded, and the hook still succeeds, when the input names another hook event
 than the post-tool one we wire (a ``PreToolUse`` input fires before the file changes, and
-must not spend the tool call id its ``PostToolUse`` needs), when the event is not a file
-write (a runtime that fires for every tool), when it names no path inside the work tree, or
-when the agent works outside any git work tree (a user-level hook fires in every
-directory), or when the runtime reports that the tool call failed or was denied (what the
-file holds then is not the writer's; a person's own edit must never be recorded as writer
-work): there is no writer content to attribute then. Each case says so in one line. A
-failed call that applies a patch file by file (Codex's) is the exception: the files it names
-that hold what the patch writes there and differ from ``HEAD`` are recorded (content
+must not spend the tool call id its ``PostToolUse`` needs; a shell call's keeps the work
+tree's snapshot instead, whose post-tool input records what changed: :mod:`.agent_shell`),
+when the event is not a file write (a runtime that fires for every tool), when it names no
+path inside the work tree, or when the agent works outside any git work tree (a user-level
+hook fires in every directory), or when the runtime reports that the tool call failed or
+was denied (what the file holds then is not the writer's; a person's own edit must never be
+recorded as writer work): there is no writer content to attribute then. Each case says so
+in one line. A failed call that applies a patch file by file (Codex's) is the exception: the
+files it names that hold what the patch writes there and differ from ``HEAD`` are recorded (content
 decides, not the exit status), with a note.
 A writing tool whose input names no path that can be read fails (non-blocking for its
 runtime) with one line naming what was unreadable: the recorder never falls back to every
@@ -30,6 +31,8 @@ from collections.abc import Mapping
 
 from gentle_hooks.agents.event import (
     OUR_EFFORTS,
+    SHELL_AFTER,
+    SHELL_BEFORE,
     SUBAGENT_START,
     UNKNOWN,
     RuntimeEvent,
@@ -42,6 +45,7 @@ from gentle_hooks.agents.runtimes import runtime
 from gentle_hooks.errors import GitError, UsageError, shown_field
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.policy.inputs import label_problem
+from gentle_hooks.services import agent_shell
 from gentle_hooks.services.mutation import MutationRequest, not_a_file, record_mutation
 from gentle_hooks.services.record import Recorded
 from gentle_hooks.values.frozen import frozen, replace
@@ -139,6 +143,9 @@ def record_from_runtime(
     event = rt.decode(data)
     if event.lifecycle is not None:
         return _bracket(rt.name, rt.title, rt.ack, event, cwd)
+    if event.shell == SHELL_BEFORE:  # a shell call about to run: the work tree is kept
+        why = agent_shell.before(rt.name, rt.title, event, _work_tree(event, cwd))
+        return RuntimeRecorded(event, None, why, rt.ack)
     wired = rt.wiring.event if rt.wiring is not None else None
     if event.hook_event is not None and wired and event.hook_event.lower() != wired.lower():
         # a pre-tool event fires before the file changes: recording it would attribute no
@@ -153,6 +160,11 @@ def record_from_runtime(
                 f"; {rt.title} ran the hooks of {name}: its own hook records its writes ({rt.doc})"
             )
         return RuntimeRecorded(event, None, why, rt.ack)
+    starts: dict[str, str | None] = {}
+    if event.shell == SHELL_AFTER:  # what the shell call changed since its snapshot
+        event, starts, no = agent_shell.after(rt.name, rt.title, event, _work_tree(event, cwd))
+        if no is not None:
+            return RuntimeRecorded(event, None, no, rt.ack)
     if not event.writes and event.not_written is not None:
         # a tool that can write (a shell) whose call names no file it wrote: say what is
         # recorded from that tool, never that it does not write
@@ -203,7 +215,7 @@ def record_from_runtime(
         return RuntimeRecorded(event, None, why, rt.ack)
     # only a runtime whose subagent events are wired can have a marker: no other one pays
     # for the look-up
-    bracketed = rt.wiring is not None and bool(rt.wiring.also_events)
+    bracketed = rt.wiring is not None and rt.wiring.brackets
     child = _child_writer(root, rt.name, event) if bracketed else None
     event = child or event
     child = event if event.agent is not None else None
@@ -222,6 +234,7 @@ def record_from_runtime(
             None if child else effort,
             env,
             rt.efforts,
+            starts,
         )
         for top, rels in groups
     ]
@@ -396,8 +409,10 @@ def _record_in(
     effort: str | None,
     env: Mapping[str, str],
     efforts: Mapping[str, str] | None = None,
+    starts: Mapping[str, str | None] | None = None,
 ) -> Recorded:
-    """Record the writer's mutation of ``paths`` in the work tree ``root``. ``efforts``:
+    """Record the writer's mutation of ``paths`` in the work tree ``root``, each path named
+    in ``starts`` (real absolute path -> blob) measured from that blob. ``efforts``:
     the runtime's effort names (:attr:`gentle_hooks.agents.runtime_rows.Runtime.efforts`);
     a given effort outside them is recorded as ``unknown`` with a note naming it, never
     refused (the write would be lost, and its commit would pass)."""
@@ -429,6 +444,7 @@ def _record_in(
             replace_all=event.replace_all,
             original=event.original,
             edited=event.edited if event.edited_by else None,
+            starts=agent_shell.starts_in(root, paths, starts or {}),
         ),
         env,
     )

@@ -65,6 +65,8 @@ class MutationRequest:
         replace_all: the indexes of ``replacements`` made at every occurrence.
         original: the file just before the call as the runtime gave it (None: not given):
             with ``replacements``, the exact start where consistent (:func:`from_preimage`).
+        starts: ``(path, blob)``: each path named is measured from that blob (None: from
+            nothing), the work tree before a shell call (:mod:`.agent_shell`).
     """
 
     cwd: str | None = None
@@ -81,6 +83,7 @@ class MutationRequest:
     replacements: tuple[tuple[str, str], ...] = ()
     replace_all: frozenset[int] = frozenset()
     original: str | None = None
+    starts: tuple[tuple[str, str | None], ...] = ()
 
 
 def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
@@ -350,6 +353,14 @@ def from_preimage(
     Raises:
         GitError: git failed.
     """
+    if req.starts:  # each path from its own start: a shell call's work tree before it ran
+        held = repo.read_blobs([b for _, b in req.starts if b])
+        starts = {p: held.get(b) if b else b"" for p, b in req.starts}
+        out = [
+            [e] if (s := starts.get(e.path)) is None else measured_from(repo, [e], s)
+            for e in entries
+        ]
+        return [m for ms in out for m in ms]
     if not req.replacements or len(req.paths) != 1 or len(entries) != 1 or not entries[0].blob:
         return entries  # replacements are of a call's one path
     from gentle_hooks.policy.preimage import exact_start, preimage

@@ -184,7 +184,7 @@ def test_a_narrow_matcher_is_reported_and_install_moves_ours(
     assert proc.stdout.startswith("claude-code (project): updated: "), proc.stdout
     assert f"note: moved out of matcher '{matcher}'" in proc.stdout
     [group] = json.loads(path.read_text())["hooks"]["PostToolUse"]
-    assert group == {"matcher": "Write|Edit|MultiEdit|NotebookEdit", "hooks": [OURS_CLAUDE]}
+    assert group == {"matcher": "Write|Edit|MultiEdit|NotebookEdit|Bash", "hooks": [OURS_CLAUDE]}
     assert doctor(repo, env)[1]["agent: claude-code"][0]
 
 
@@ -242,8 +242,9 @@ def test_claude_settings_local_json_counts_and_gets_no_second_copy(repo: Path, h
     doc = {
         "hooks": {
             "PostToolUse": [
-                {"matcher": "Write|Edit|MultiEdit|NotebookEdit", "hooks": [OURS_CLAUDE]}
-            ]
+                {"matcher": "Write|Edit|MultiEdit|NotebookEdit|Bash", "hooks": [OURS_CLAUDE]}
+            ],
+            "PreToolUse": [{"matcher": "Bash", "hooks": [OURS_CLAUDE]}],
         }
     }
     local.write_text(json.dumps(doc, indent=2) + "\n")
@@ -255,8 +256,35 @@ def test_claude_settings_local_json_counts_and_gets_no_second_copy(repo: Path, h
     assert str(local) in proc.stdout.splitlines()[0]
     assert not (repo / ".claude" / "settings.json").exists()
     gone = gh(repo, "uninstall", "--agent", "claude-code", "--scope", "project", env=env)
-    assert f"claude-code (project): removed our hook: {local}" in gone.stdout, gone.stdout
+    assert f"claude-code (project): removed our 2 hooks: {local}" in gone.stdout, gone.stdout
     assert json.loads(local.read_text()) == {}
+
+
+def test_claude_code_without_the_bash_snapshot_hook_is_reported_and_gains_it(
+    repo: Path, home: Path
+) -> None:
+    """An entry of an earlier install (no Bash in the matcher, no PreToolUse of Bash):
+    doctor says what a shell command changes is not recorded, install adds both."""
+    path = repo / ".claude" / "settings.json"
+    path.parent.mkdir()
+    old = {"matcher": "Write|Edit|MultiEdit|NotebookEdit", "hooks": [OURS_CLAUDE]}
+    path.write_text(json.dumps({"hooks": {"PostToolUse": [old]}}, indent=2) + "\n")
+    env = {**WITH_GH, "HOME": str(home)}
+    ok, detail = doctor(repo, env)[1]["agent: claude-code"]
+    assert not ok and "its matcher 'Write|Edit|MultiEdit|NotebookEdit' misses Bash" in detail
+    wide = {"matcher": "Write|Edit|MultiEdit|NotebookEdit|Bash", "hooks": [OURS_CLAUDE]}
+    path.write_text(json.dumps({"hooks": {"PostToolUse": [wide]}}, indent=2) + "\n")
+    ok, detail = doctor(repo, env)[1]["agent: claude-code"]
+    assert not ok and detail.endswith(
+        "but not to PreToolUse: what a shell command changes is not recorded; install the "
+        "recorder again; run: gentle-hook install --agent claude-code"
+    ), detail
+    proc = gh(repo, "install", "--agent", "claude-code", env=env)
+    assert "note: added our PreToolUse hook" in proc.stdout, proc.stdout
+    hooks = json.loads(path.read_text())["hooks"]
+    assert hooks["PreToolUse"] == [{"matcher": "Bash", "hooks": [OURS_CLAUDE]}]
+    ok, detail = doctor(repo, env)[1]["agent: claude-code"]
+    assert ok and detail.startswith(f"recorder wired: {path} (project)"), detail
 
 
 def test_copilot_recorder_in_any_hooks_file_counts_and_is_removed_there(
@@ -437,10 +465,11 @@ def test_a_claude_entry_run_from_the_project_dir_is_ours(repo: Path, home: Path)
         "hooks": {
             "PostToolUse": [
                 {
-                    "matcher": "Write|Edit|MultiEdit|NotebookEdit",
+                    "matcher": "Write|Edit|MultiEdit|NotebookEdit|Bash",
                     "hooks": [{"type": "command", "command": command}],
                 }
-            ]
+            ],
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}],
         }
     }
     path.write_text(json.dumps(doc, indent=2) + "\n")
@@ -451,7 +480,7 @@ def test_a_claude_entry_run_from_the_project_dir_is_ours(repo: Path, home: Path)
     assert code == 0 and ok and f"recorder wired: {path} (project)" in detail
     proc = gh(repo, "install", "--agent", "claude-code", env=env)
     assert proc.returncode == 0, proc.stderr
-    assert f"unchanged: PostToolUse hook running '{command}'" in proc.stdout
+    assert f"unchanged: PostToolUse and PreToolUse hooks running '{command}'" in proc.stdout
     assert path.read_text() == before
     gone = gh(repo, "uninstall", "--agent", "claude-code", env=env)
     assert gone.returncode == 0 and "removed" in gone.stdout

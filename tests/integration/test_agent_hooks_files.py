@@ -174,16 +174,17 @@ def test_a_wrapped_recorder_is_ours_and_never_doubled(
     env = {"PATH": f"{tools}{os.pathsep}{WITH_GH['PATH']}"}
     path = repo / ".claude" / "settings.json"
     path.parent.mkdir()
-    group = {"matcher": "Write|Edit|MultiEdit|NotebookEdit", "hooks": []}
+    group = {"matcher": "Write|Edit|MultiEdit|NotebookEdit|Bash", "hooks": []}
     group["hooks"] = [{"type": "command", "command": command}]
-    text = json.dumps({"hooks": {"PostToolUse": [group]}}, indent=2) + "\n"
+    shell = {"matcher": "Bash", "hooks": group["hooks"]}
+    text = json.dumps({"hooks": {"PostToolUse": [group], "PreToolUse": [shell]}}, indent=2) + "\n"
     path.write_text(text)
     ok, detail = doctor(repo, "claude-code", env)
     assert ok and detail.startswith(f"recorder wired: {path} (project)"), detail
     out = gh(repo, "install", "--agent", "claude-code", env=env)
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith(
-        f"claude-code (project): unchanged: PostToolUse hook running '{command}'"
+        f"claude-code (project): unchanged: PostToolUse and PreToolUse hooks running '{command}'"
     )
     assert path.read_text() == text
 

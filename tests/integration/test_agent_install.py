@@ -37,7 +37,7 @@ NOTES = {r.name: r.wiring.notes + r.wiring.project_notes for r in WIRED if r.wir
 THEIRS = {
     "claude-code": {
         "hooks": {
-            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "audit"}]}]
+            "PreToolUse": [{"matcher": "Read", "hooks": [{"type": "command", "command": "audit"}]}]
         }
     },
     "codex": {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify"}]}]}},
@@ -91,7 +91,7 @@ def test_project_install_merges_is_idempotent_and_uninstall_removes_only_ours(
         if key != "hooks":
             assert doc[key] == value
     for event, groups in (theirs or {}).get("hooks", {}).items():
-        assert doc["hooks"][event] == groups
+        assert doc["hooks"][event][: len(groups)] == groups  # ours may follow under the event
     again = gh(repo, "install", "--agent", name, env=WITH_GH)
     assert again.stdout.splitlines()[0] == install_line(name, "project", "unchanged", path)
     assert json.loads(path.read_text()) == doc
@@ -380,14 +380,16 @@ def test_a_reinstall_keeps_the_users_flags_and_says_what_changed(
     path = isolated_git / ".claude" / "settings.json"
     path.parent.mkdir()
     theirs = "/old/bin/gentle-hook record --from claude-code --effort high"
-    matcher = "Write|Edit|MultiEdit|NotebookEdit"
+    matcher = "Write|Edit|MultiEdit|NotebookEdit|Bash"
     group = {"matcher": matcher, "hooks": [{"type": "command", "command": theirs}]}
-    path.write_text(json.dumps({"hooks": {"PostToolUse": [group]}}))
+    shell = {"matcher": "Bash", "hooks": [{"type": "command", "command": theirs}]}
+    path.write_text(json.dumps({"hooks": {"PostToolUse": [group], "PreToolUse": [shell]}}))
     proc = gh(repo, "install", "--agent", "claude-code", "--scope", "user", env=WITH_GH)
     assert proc.returncode == 0, proc.stderr
     now = "gentle-hook record --from claude-code --effort high"
     assert proc.stdout.splitlines() == [
-        f"claude-code (user): updated: PostToolUse hook running '{now}' in {path}",
+        f"claude-code (user): updated: PostToolUse and PreToolUse hooks running '{now}' in {path}",
+        f"note: its gentle-hook changed: '{theirs}' -> '{now}'",
         f"note: its gentle-hook changed: '{theirs}' -> '{now}'",
     ]
     hooks = json.loads(path.read_text())["hooks"]["PostToolUse"][0]["hooks"]
@@ -467,9 +469,12 @@ def test_doctor_outside_a_repository_still_reports_user_runtimes(
 def _claude_entry(repo: Path, command: str) -> Path:
     path = repo / ".claude" / "settings.json"
     path.parent.mkdir(exist_ok=True)
-    group = {"matcher": "Write|Edit|MultiEdit|NotebookEdit", "hooks": []}
+    group = {"matcher": "Write|Edit|MultiEdit|NotebookEdit|Bash", "hooks": []}
     group["hooks"] = [{"type": "command", "command": command}]
-    path.write_text(json.dumps({"hooks": {"PostToolUse": [group]}}, indent=2))
+    shell = {"matcher": "Bash", "hooks": group["hooks"]}
+    path.write_text(
+        json.dumps({"hooks": {"PostToolUse": [group], "PreToolUse": [shell]}}, indent=2)
+    )
     return path
 
 

@@ -16,7 +16,8 @@ from tests.conftest import gh
 BIN = str(Path(sys.executable).parent)
 WITH_GH = {"PATH": f"{BIN}{os.pathsep}/usr/bin{os.pathsep}/bin"}
 OURS = {"type": "command", "command": "gentle-hook record --from claude-code"}
-WRITES = {"matcher": "Write|Edit|MultiEdit|NotebookEdit", "hooks": [OURS]}
+WRITES = {"matcher": "Write|Edit|MultiEdit|NotebookEdit|Bash", "hooks": [OURS]}
+SNAPSHOT = {"matcher": "Bash", "hooks": [OURS]}  # the work tree before each Bash call
 
 
 @pytest.mark.parametrize(
@@ -33,7 +34,9 @@ def test_a_settings_file_not_of_the_documented_shape_is_warned_about(
 ) -> None:
     path = repo / ".claude" / "settings.json"
     path.parent.mkdir()
-    path.write_text(json.dumps({"hooks": {"PostToolUse": [WRITES], **extra}}))
+    path.write_text(
+        json.dumps({"hooks": {"PostToolUse": [WRITES], "PreToolUse": [SNAPSHOT], **extra}})
+    )
     warning = (
         f"warning: {path} does not match the shape Claude Code documents "
         f"(docs/agents/claude-code.md): {fault}; Claude Code may reject the file or skip "
@@ -61,7 +64,11 @@ def test_a_settings_file_of_the_documented_shape_gets_no_warning(repo: Path) -> 
         "effortLevel": "high",
         "disableAllHooks": False,
     }
-    path.write_text(json.dumps({**others, "hooks": {"PostToolUse": [WRITES], "Stop": [stop]}}))
+    path.write_text(
+        json.dumps(
+            {**others, "hooks": {"PostToolUse": [WRITES], "PreToolUse": [SNAPSHOT], "Stop": [stop]}}
+        )
+    )
     proc = gh(repo, "doctor", "--json", env=WITH_GH)
     check = {c["name"]: c for c in json.loads(proc.stdout)["checks"]}["agent: claude-code"]
     assert "warning" not in check["detail"]
@@ -111,7 +118,9 @@ def test_a_setting_gentle_hooks_reads_of_another_shape_is_warned_about(
     recorder): a value Claude Code does not document is named, never a failure."""
     path = repo / ".claude" / "settings.json"
     path.parent.mkdir()
-    path.write_text(json.dumps({**settings, "hooks": {"PostToolUse": [WRITES]}}))
+    path.write_text(
+        json.dumps({**settings, "hooks": {"PostToolUse": [WRITES], "PreToolUse": [SNAPSHOT]}})
+    )
     proc = gh(repo, "doctor", "--json", env=WITH_GH)
     check = {c["name"]: c for c in json.loads(proc.stdout)["checks"]}["agent: claude-code"]
     assert check["ok"] is True

@@ -20,6 +20,8 @@ from hypothesis import strategies as st
 from gentle_hooks.agents import claude_code, codex, copilot, cursor, droid, gemini_cli
 from gentle_hooks.agents.event import (
     OUR_EFFORTS,
+    SHELL_AFTER,
+    SHELL_BEFORE,
     RuntimeEvent,
     derived_call_id,
     given_effort_problem,
@@ -866,3 +868,19 @@ def test_patch_results_say_what_each_named_file_holds_once_applied() -> None:
 )
 def test_closest_runtime_name(typed: str, meant: str | None) -> None:
     assert closest_name(typed, DECODED) == meant
+
+
+@pytest.mark.parametrize(
+    ("event", "tool", "shell"),
+    [
+        ("PreToolUse", "Bash", SHELL_BEFORE),  # the work tree is kept before the command
+        ("PostToolUse", "Bash", SHELL_AFTER),  # what it changed since is the writer's
+        ("PreToolUse", "Write", None),  # another tool's pre-tool event records nothing
+        ("PostToolUse", "Read", None),
+    ],
+)
+def test_a_claude_code_bash_call_is_a_snapshot_event(
+    event: str, tool: str, shell: str | None, tmp_path: Path
+) -> None:
+    got = decoded("claude-code", tmp_path, hook_event_name=event, tool_name=tool)
+    assert (got.shell, got.hook_event) == (shell, event)

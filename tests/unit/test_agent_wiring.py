@@ -29,12 +29,21 @@ DOCUMENTED: dict[str, dict[str, Any]] = {
         "hooks": {
             "PostToolUse": [
                 {
-                    "matcher": "Write|Edit|MultiEdit|NotebookEdit",
+                    "matcher": "Write|Edit|MultiEdit|NotebookEdit|Bash",
                     "hooks": [
                         {"type": "command", "command": "gentle-hook record --from claude-code"}
                     ],
                 }
-            ]
+            ],
+            # the work tree before each Bash call ("PreToolUse input", matcher Bash)
+            "PreToolUse": [
+                {
+                    "matcher": "Bash",
+                    "hooks": [
+                        {"type": "command", "command": "gentle-hook record --from claude-code"}
+                    ],
+                }
+            ],
         }
     },
     "codex": {
@@ -132,7 +141,7 @@ THEIRS: dict[str, dict[str, Any]] = {
         "hooks": {
             "PostToolUse": [
                 {
-                    "matcher": "Write|Edit|MultiEdit|NotebookEdit",
+                    "matcher": "Write|Edit|MultiEdit|NotebookEdit|Bash",
                     "hooks": [{"type": "command", "command": "npx prettier --write"}],
                 }
             ],
@@ -377,18 +386,25 @@ def test_a_second_entry_of_ours_is_removed_and_said() -> None:
     new, what, changes = wiring.add(doc, rt, record_command("claude-code"))
     assert what == "updated"
     assert changes == (
-        "moved out of matcher 'Write', which misses Edit, MultiEdit, NotebookEdit, into "
-        "'Write|Edit|MultiEdit|NotebookEdit'",
+        "moved out of matcher 'Write', which misses Edit, MultiEdit, NotebookEdit, Bash, into "
+        "'Write|Edit|MultiEdit|NotebookEdit|Bash'",
         f"removed a second entry of ours running '{second}'",
+        "added our PreToolUse hook",
     )
     assert wiring.commands(new, rt) == [first]
     assert new["hooks"] == {
         "PostToolUse": [
             {
-                "matcher": "Write|Edit|MultiEdit|NotebookEdit",
+                "matcher": "Write|Edit|MultiEdit|NotebookEdit|Bash",
                 "hooks": [{"type": "command", "command": first}],
             }
-        ]
+        ],
+        "PreToolUse": [
+            {
+                "matcher": "Bash",
+                "hooks": [{"type": "command", "command": record_command("claude-code")}],
+            }
+        ],
     }
 
 
@@ -416,9 +432,10 @@ def test_a_package_runner_is_the_program_and_its_tool_name_is_never_retargeted()
     ("name", "matcher", "missed"),
     [
         ("claude-code", "Bash", ("Write", "Edit", "MultiEdit", "NotebookEdit")),
-        ("claude-code", "Edit|Write", ("MultiEdit", "NotebookEdit")),
-        ("claude-code", "Edit|Write|MultiEdit|NotebookEdit", ()),
-        ("claude-code", ".*Edit|Write", ()),  # a regular expression over the whole name
+        ("claude-code", "Edit|Write", ("MultiEdit", "NotebookEdit", "Bash")),
+        ("claude-code", "Edit|Write|MultiEdit|NotebookEdit", ("Bash",)),
+        ("claude-code", "Edit|Write|MultiEdit|NotebookEdit|Bash", ()),
+        ("claude-code", ".*Edit|Write|Bash", ()),  # a regular expression over the whole name
         ("claude-code", "*", ()),
         ("claude-code", "", ()),
         ("claude-code", None, ()),
@@ -457,13 +474,15 @@ def test_our_entry_under_a_narrow_matcher_is_moved_under_ours() -> None:
         "hooks": {
             "PostToolUse": [
                 {"matcher": "Bash", "hooks": [theirs]},
-                {"matcher": "Write|Edit|MultiEdit|NotebookEdit", "hooks": [ours]},
-            ]
+                {"matcher": "Write|Edit|MultiEdit|NotebookEdit|Bash", "hooks": [ours]},
+            ],
+            "PreToolUse": [{"matcher": "Bash", "hooks": [ours]}],
         }
     }
     assert changes == (
         "moved out of matcher 'Bash', which misses Write, Edit, MultiEdit, NotebookEdit, "
-        "into 'Write|Edit|MultiEdit|NotebookEdit'",
+        "into 'Write|Edit|MultiEdit|NotebookEdit|Bash'",
+        "added our PreToolUse hook",
     )
 
 

@@ -1,0 +1,137 @@
+"""What Claude Code's ``Bash`` tool writes is the writer's: its ``PreToolUse`` input keeps
+the work tree as it was before the command, its ``PostToolUse`` input records every path
+the command changed since, each measured from where it was (SPEC §3 "Attribution follows
+content", §7 "Hooks"; docs/agents/claude-code.md).
+
+Real git, ``gentle-hook install``, a real shell command run between the two hook inputs
+(Claude Code's documented shapes: code.claude.com/docs/en/hooks, "PreToolUse input" with
+``tool_name`` ``Bash`` and ``tool_input.command``, "PostToolUse input" with the same
+``tool_use_id`` and the tool's ``tool_response``, ``stdout``/``stderr``/``interrupted``):
+
+* a heredoc that creates a file and a ``sed -i`` that edits one, committed by the person
+  outside the session: blocked, as an ``Edit``'s would be;
+* a person's unsaved lines in a file the command did not touch, or in the one it did once
+  its change is reverted: the person's, they commit;
+* a command that changes nothing, and a ``PostToolUse`` with no snapshot before it: nothing
+  recorded, and the line says why.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+from tests.e2e.conftest import World
+
+BASE = "VALUE = 1\n\n\ndef main():\n    return VALUE\n"
+HUMAN = (
+    "\n\ndef human_special_formatter(report_rows):\n"
+    "    return format_rows_for_display(report_rows)\n"
+)
+PATH = "src/calc.py"
+OTHER = "src/other.py"
+MODEL = {"GENTLE_WRITER_MODEL": "claude-sonnet-4-5", "GENTLE_WRITER_EFFORT": "low"}
+HEREDOC = (
+    "cat > src/gen.py <<'EOF'\n"
+    "def generated_discount_table(region_rows):\n"
+    "    return build_regional_discounts(region_rows)\n"
+    "EOF"
+)
+SED = "sed -i 's/return VALUE/return apply_discount_rules(VALUE, region_table)/' src/calc.py"
+
+
+def _input(w: World, event: str, command: str, call: str = "toolu_b1") -> bytes:
+    data: dict[str, object] = {
+        "session_id": "s1",
+        "transcript_path": "",
+        "cwd": str(w.work),
+        "permission_mode": "default",
+        "hook_event_name": event,
+        "tool_name": "Bash",
+        "tool_input": {"command": command, "description": "run it"},
+        "tool_use_id": call,
+    }
+    if event == "PostToolUse":
+        data["tool_response"] = {"stdout": "", "stderr": "", "interrupted": False}
+    return json.dumps(data).encode()
+
+
+def _bash(w: World, command: str, *, before: bool = True) -> str:
+    """Claude Code's Bash call of ``command``: its PreToolUse hook (unless not ``before``),
+    the command run in the work tree, its PostToolUse hook; what the recorder said last."""
+    if before:
+        r = w.gh("record", "--from", "claude-code", input=_input(w, "PreToolUse", command))
+        assert r.code == 0 and "kept the work tree before the Bash call" in r.err, r
+    subprocess.run(["sh", "-c", command], cwd=w.work, check=True)
+    data = _input(w, "PostToolUse", command)
+    r = w.gh("record", "--from", "claude-code", input=data, env=MODEL)
+    assert r.code == 0, r
+    return r.err
+
+
+@pytest.fixture
+def based(native: World) -> World:
+    """``native`` with :data:`PATH` and :data:`OTHER` committed by a human."""
+    native.write(PATH, BASE)
+    native.write(OTHER, "OTHER = 2\n")
+    native.ok("add", "--", PATH, OTHER)
+    native.ok("commit", "-qm", "human: base")
+    return native
+
+
+@pytest.mark.parametrize("command", [HEREDOC, SED], ids=["heredoc", "sed-i"])
+def test_what_a_bash_command_wrote_blocks_a_commit_outside_the_session(
+    based: World, command: str
+) -> None:
+    w = based
+    said = _bash(w, command)
+    assert "recorded: pending mutation #1" in said, said
+    w.ok("add", "-A")
+    r = w.git("commit", "-qm", "human: tidy")
+    assert r.code == 1 and "BLOCKED the staged change" in r.said[0], r
+
+
+def test_a_persons_lines_in_a_file_the_command_did_not_touch_stay_theirs(based: World) -> None:
+    w = based
+    w.write(OTHER, "OTHER = 2\n" + HUMAN)  # the person's own lines, unsaved
+    said = _bash(w, SED)
+    assert "recorded: pending mutation #1" in said, said
+    w.ok("add", "--", OTHER)
+    r = w.git("commit", "-qm", "human: formatter")
+    assert r.code == 0, r
+    assert "Gentle-Writer" not in w.ok("log", "-1", "--format=%B")
+    r = w.git("commit", "-qam", "human: the rest")  # the command's edit still blocks
+    assert r.code == 1 and "BLOCKED the staged change" in r.said[0], r
+
+
+def test_a_persons_lines_in_the_file_the_command_edited_are_its_start(based: World) -> None:
+    """The person's unsaved lines were in the file before ``sed -i`` ran: with its change
+    reverted, they commit (measured from HEAD they would block)."""
+    w = based
+    w.write(PATH, BASE + HUMAN)
+    said = _bash(w, SED)
+    assert "recorded: pending mutation #1" in said, said
+    w.write(PATH, BASE + HUMAN)  # the person reverts the command's change
+    r = w.git("commit", "-qam", "human: formatter")
+    assert r.code == 0, r
+
+
+def test_a_command_that_changes_nothing_records_nothing(based: World) -> None:
+    w = based
+    w.write(OTHER, "OTHER = 2\n" + HUMAN)
+    said = _bash(w, "cat src/calc.py >/dev/null")
+    assert said.startswith("nothing recorded: the Bash call of Claude Code changed no file in ")
+    r = w.git("commit", "-qam", "human: formatter")
+    assert r.code == 0, r
+
+
+def test_without_a_snapshot_before_it_a_bash_call_records_nothing(based: World) -> None:
+    w = based
+    said = _bash(w, SED, before=False)
+    assert said.startswith(
+        "nothing recorded: the Bash call of Claude Code ran a shell command: its input names "
+        "no file it changed, and no snapshot of the work tree from before it was kept"
+    ), said
+    assert not list((w.work / ".git" / "gentle-hooks").glob("shell/*.json"))
