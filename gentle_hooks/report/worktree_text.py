@@ -152,13 +152,22 @@ def worktree_dir(commit: str, kind: str = "verify") -> str:
 
 def worktree_add(commit: str, kind: str = "verify") -> list[Step]:
     """The lines that check ``commit`` out in :func:`worktree_dir` (detached: no branch is
-    made or moved; the user's work tree, index and HEAD stay as they are)."""
+    made or moved; the user's work tree, index and HEAD stay as they are). The line first
+    removes that worktree where an earlier try left it (a step that failed before its
+    ``remove`` line ran; its directory deleted by hand), so the block pasted again runs."""
+    where = worktree_dir(commit, kind)
     return [
         (
             "do",
-            f"check commit {commit[:12]} out in a worktree of its own (yours stays as it is)",
+            f"check commit {commit[:12]} out in a worktree of its own (yours stays as it is; "
+            "one an earlier try left there is removed first)",
         ),
-        ("run", f"git worktree add -q --detach {worktree_dir(commit, kind)} {commit}"),
+        # `add -f` also takes the place of one still registered whose directory is gone
+        (
+            "run",
+            f"test ! -e {where} || git worktree remove --force {where}; "
+            f"git worktree add -f -q --detach {where} {commit}",
+        ),
     ]
 
 

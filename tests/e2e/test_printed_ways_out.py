@@ -54,13 +54,43 @@ def test_push_of_an_older_commit_with_a_file_changed_since_and_edited(native: Wo
     ran = paste_first_way(w, blocked.said, w.work, shlex.join(TOP_TEST))
     # the commit is checked out in a worktree of its own: nothing set aside, no switch
     where = f'"$(git rev-parse --git-common-dir)/gentle-hooks/verify-{w.rev("HEAD~1")[:12]}"'
-    assert ran[0] == f"git worktree add -q --detach {where} {w.rev('HEAD~1')}", ran
+    assert ran[0] == (
+        f"test ! -e {where} || git worktree remove --force {where}; "
+        f"git worktree add -f -q --detach {where} {w.rev('HEAD~1')}"
+    ), ran
     assert ran[-1] == f"git worktree remove --force {where}", ran
     assert not any("stash" in c or "switch" in c for c in ran), ran
     assert w.ok("status", "--porcelain") == status
     assert w.git("push", "origin", "main").code == 0
     assert "edited again" in (w.work / "src/app.py").read_text()
     assert w.ok("symbolic-ref", "--short", "HEAD").strip() == "main"
+
+
+def test_a_way_out_pasted_again_after_a_try_that_stopped_midway_runs(native: World) -> None:
+    """A first try ran the line that adds the commit's worktree and stopped there (a failing
+    test, a closed terminal): the whole block pasted again still runs, its first line
+    removing that leftover before adding the worktree again."""
+    w = native
+    w.unverified(V2)
+    w.write("src/app.py", "def add(a, b):\n    return a + b  # v2, by a human\n")
+    w.ok("commit", "-q", "-am", "human: comment")
+    blocked = w.git("push", "origin", "main")
+    assert blocked.code == 1, blocked
+    first = next(
+        line.split(": ", 1)[1]
+        for line in blocked.said
+        if line.removeprefix("gentle-hooks:").strip().startswith("run: ")
+        and "git worktree add" in line
+    )
+    tried = w.run(["sh", "-c", first], cwd=w.work)
+    assert tried.code == 0, tried
+    where = w.ok("rev-parse", "--git-common-dir").strip()
+    leftover = w.work / where / "gentle-hooks" / f"verify-{w.rev('HEAD~1')[:12]}"
+    (leftover / "scratch.txt").write_text("left by the first try\n")
+    ran = paste_first_way(w, blocked.said, w.work, shlex.join(TOP_TEST))
+    assert "worktree add" in ran[0], ran
+    assert not leftover.exists()
+    assert w.git("push", "origin", "main").code == 0
 
 
 def test_push_with_a_clean_tree_sets_nothing_aside(native: World) -> None:
@@ -252,7 +282,8 @@ def test_push_of_a_branch_tracking_a_file_untracked_here_is_checked_in_a_worktre
     blocked = w.git("push", "origin", "topic")
     assert blocked.code == 1, blocked
     ran = paste_first_way(w, blocked.said, w.work, shlex.join(TOP_TEST))
-    assert ran[0].startswith("git worktree add -q --detach "), ran
+    assert ran[0].startswith("test ! -e "), ran
+    assert "; git worktree add -f -q --detach " in ran[0], ran
     assert ran[-1].startswith("git worktree remove --force "), ran
     assert not any("switch" in c or "checkout" in c or "stash" in c for c in ran), ran
     assert w.git("push", "origin", "topic").code == 0

@@ -77,7 +77,10 @@ def test_an_escalated_commit_below_head_is_verified_in_a_worktree_of_its_own(
     assert any(f"BLOCKED commit {escalated[:12]}" in line for line in blocked.said), blocked
     ran = _paste_verifier_way(w, blocked.said)
     where = f'"$(git rev-parse --git-common-dir)/gentle-hooks/verifier-{escalated[:12]}"'
-    assert ran[0] == f"git worktree add -q --detach {where} {escalated}", ran
+    assert ran[0] == (
+        f"test ! -e {where} || git worktree remove --force {where}; "
+        f"git worktree add -f -q --detach {where} {escalated}"
+    ), ran
     assert ran[-1] == f"git worktree remove --force {where}", ran
     assert any(c.startswith(f"gentle-hook verify run --cwd {where} --committed") for c in ran)
     assert not any(("stash" in c or "switch" in c or "checkout" in c) for c in ran), ran

@@ -131,10 +131,11 @@ def test_a_blocked_commit_below_head_says_to_check_it_out_and_head_does_not(
     where = f'"$(git rev-parse --git-common-dir)/gentle-hooks/verify-{first[:12]}"'
     at = r.said.index(
         f"gentle-hooks:   check commit {first[:12]} out in a worktree of its own (yours stays "
-        "as it is)"
+        "as it is; one an earlier try left there is removed first)"
     )
     assert r.said[at + 1 : at + 4] == [
-        f"gentle-hooks:   run: git worktree add -q --detach {where} {first}",
+        f"gentle-hooks:   run: test ! -e {where} || git worktree remove --force {where}; "
+        f"git worktree add -f -q --detach {where} {first}",
         f"gentle-hooks:   run: gentle-hook spot-check --committed --cwd {where}",
         f"gentle-hooks:   run: git worktree remove --force {where}",
     ]
@@ -148,7 +149,9 @@ def test_from_a_detached_head_the_printed_way_back_returns_to_it(world: World) -
     r = world.git("push", "origin", "HEAD:main")
     assert r.code == 1, r
     # the commit is checked out in a worktree of its own: HEAD stays where it is
-    at = next(i for i, x in enumerate(r.said) if "run: git worktree add" in x and first in x)
+    at = next(
+        i for i, x in enumerate(r.said) if "run: " in x and "git worktree add" in x and first in x
+    )
     back = next(x for x in r.said[at:] if "run: git worktree remove" in x)
     for line in (r.said[at], back):  # the way there and back, exactly as printed
         done = world.run(["sh", "-c", line.split("run: ", 1)[1]])

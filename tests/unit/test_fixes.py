@@ -203,8 +203,16 @@ def test_a_commit_judged_elsewhere_is_checked_out_for_its_fix() -> None:
     got = steps(SPOT, COMMITTED, commit="c" * 40, share=True)
     where = f'"$(git rev-parse --git-common-dir)/gentle-hooks/verify-{"c" * 12}"'
     assert got == [
-        ("do", f"check commit {'c' * 12} out in a worktree of its own (yours stays as it is)"),
-        ("run", f"git worktree add -q --detach {where} {'c' * 40}"),
+        (
+            "do",
+            f"check commit {'c' * 12} out in a worktree of its own (yours stays as it is; "
+            "one an earlier try left there is removed first)",
+        ),
+        (
+            "run",
+            f"test ! -e {where} || git worktree remove --force {where}; "
+            f"git worktree add -f -q --detach {where} {'c' * 40}",
+        ),
         ("run", f"gentle-hook spot-check --committed --cwd {where}"),
         ("run", "gentle-hook sync push"),
         ("run", f"git worktree remove --force {where}"),
@@ -312,8 +320,16 @@ def test_a_commit_judged_by_the_local_push_gate_is_checked_out_in_a_worktree() -
     got = steps(SPOT, COMMITTED, commit="c" * 40)
     where = f'"$(git rev-parse --git-common-dir)/gentle-hooks/verify-{"c" * 12}"'
     assert got == [
-        ("do", f"check commit {'c' * 12} out in a worktree of its own (yours stays as it is)"),
-        ("run", f"git worktree add -q --detach {where} {'c' * 40}"),
+        (
+            "do",
+            f"check commit {'c' * 12} out in a worktree of its own (yours stays as it is; "
+            "one an earlier try left there is removed first)",
+        ),
+        (
+            "run",
+            f"test ! -e {where} || git worktree remove --force {where}; "
+            f"git worktree add -f -q --detach {where} {'c' * 40}",
+        ),
         ("run", f"gentle-hook spot-check --committed --cwd {where}"),
         ("run", f"git worktree remove --force {where}"),
     ]
