@@ -192,16 +192,30 @@ def _result_before(before: str) -> bool:
     return bool(new_words(result, None) - VERDICT_WORDS - {"step", "first", "then"})
 
 
-_SUBJECT_CUT: Final = re.compile(r"[,;:]|\bthen\b|\bbut\b|\band\b")
+_SUBJECT_CUT: Final = re.compile(r"([,;:]|\bthen\b|\bbut\b|\band\b)")
+
+
+def _subject_words(head: str) -> str:
+    """The words of an act's clause before its verb, ``head`` being the masked text before
+    the verb: cut at the last ``,``, ``;``, ``:``, "then", "but" or "and"; when that leaves
+    nothing after a bare "then", the words before it in their clause with it ("bob then
+    ran": ``"bob then "``), unless they hold an act of their own ("Opened x then ran")."""
+    parts = _SUBJECT_CUT.split(head)
+    if parts[-1].strip() or len(parts) < 3 or parts[-2] != "then":
+        return parts[-1]
+    subject = parts[-3]
+    if not subject.strip() or PAST_ACTS.search(subject):
+        return parts[-1]
+    return "".join(parts[-3:])
 
 
 def _completed(
     sentence: str, others: list[str] | None = None, outside: list[str] | None = None
 ) -> bool:
     """Points 1 to 4 of the module docstring for one sentence (not 5). An act with a
-    result whose subject is someone else (:func:`~.own_act.act_subject`) is appended to ``others``
-    ("the miner opened"), one placed outside this run (:func:`~.own_act.elsewhere`) to ``outside``
-    ("opened last week"); neither counts."""
+    result whose subject is someone else (:func:`~.own_act.act_subject`) is appended to
+    ``others`` ("the miner opened"), one placed outside this run
+    (:func:`~.own_act.elsewhere`) to ``outside`` ("opened last week"); neither counts."""
     text = _masked(sentence)
     written = _masked(sentence, fold=False)
     cased = written if len(written) == len(text) else None
@@ -221,7 +235,7 @@ def _completed(
             if outside is not None:
                 outside.append(f"{act.group(0)} {stale}")
             continue
-        before = _SUBJECT_CUT.split(text[: act.start()])[-1]
+        before = _subject_words(text[: act.start()])
         who = act_subject(before, cased[act.start() - len(before) : act.start()] if cased else None)
         if who is None:
             return True

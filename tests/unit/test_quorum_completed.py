@@ -143,6 +143,7 @@ OTHERS_ACTS: list[tuple[str, str, str]] = [
     ("two-word-name", "Claude Code ran `pytest -q`: 3 failed", "claude code"),
     ("name-after-connective", "so bob re-ran `grep -c spawn run.log`: 41", "bob"),
     ("name-after-then", "Then bob re-ran `grep -c spawn run.log`: 41", "bob"),
+    ("name-then", "bob then ran `pytest -q`: 3 failed", "bob"),
 ]
 
 
@@ -278,6 +279,8 @@ COMPLETED = [
     "I opened gentle_hooks/x.py:12: the loop has no budget check",
     "I've opened scheduler.js:88: the loop has no budget check",
     "Then I ran `pytest -q`: 3 failed",
+    "I then ran `pytest -q`: 3 failed",
+    "Opened pool.js:88 then ran `grep -c spawn run.log`: 41",
     "grep found 41 matches in run.log",
     # another time or review in the result, or the object's, is no act's
     "Ran `pytest -q`: 3 failed, as in the previous run",
