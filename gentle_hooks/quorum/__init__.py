@@ -12,6 +12,9 @@ within the room, imports flow up this list:
 * :mod:`.failure` — whether a part of a ``whatIChecked`` says its check failed or never
   happened ("could not open", "did not run"), and what that counts as (rows
   ``F-missing``, ``F-errored``, ``F-unreproduced``, ``F-skipped``).
+* :mod:`.own_act` — whose act a sentence reports, and when: the verifier's own (no subject
+  or the first person), someone else's (a role, a name in any case: "bob", "codex",
+  "gpt-4o"), what code does, or an act outside this run ("last week", "in another review").
 * :mod:`.completed` — whether an upheld ``whatIChecked`` reports a completed observation
   (an act of the verifier's own in the past tense, naming its evidence, with a result
   beyond its object and beyond a restated verdict, not stopped).

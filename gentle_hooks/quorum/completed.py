@@ -1,22 +1,27 @@
 """Whether an upheld verdict reports a completed observation (SPEC §9).
 
-Room ``quorum``, pure functions (standard library and :mod:`.restatement`); no I/O. Seed
-``003_0245072c02421c57.txt``: "Uphold ONLY if you re-opened the evidence yourself and it
-reproduces"; "A finding whose evidence is a plausible narrative refutes"; "A verifier that
-errored, timed out ... has produced no evidence". Support is a positive form, not the
-absence of bad phrases: an upheld ``whatIChecked`` counts only when one of its sentences
-(:func:`observation_sentences`) is a *completed observation*:
+Room ``quorum``, pure functions (standard library, :mod:`.own_act` and :mod:`.restatement`);
+no I/O. Seed ``003_0245072c02421c57.txt``: "Uphold ONLY if you re-opened the evidence
+yourself and it reproduces"; "A finding whose evidence is a plausible narrative refutes";
+"A verifier that errored, timed out ... has produced no evidence". Support is a positive
+form, not the absence of bad phrases: an upheld ``whatIChecked`` counts only when one of
+its sentences (:func:`observation_sentences`) is a *completed observation*:
 
 1. an act of the verifier's, in the past tense (:data:`PAST_ACTS`: opened, ran, re-ran,
    grepped, read, counted ...), or a command reported with what it gave (```grep ...``
    printed 3``); an act is the verifier's own when it has no subject ("Opened ...",
-   "Ran ...") or the first person ("I opened"), never when its subject is someone else
-   (:func:`act_subject`: "The miner opened", "A colleague ran", "Alice opened": seed 003
-   "Do not trust the miner's reading of it"); "the loop called ``spawn()``" is neither, it
-   is what code does (:func:`code_behaviour`: a noun of code acting on code);
+   "Ran ...") or the first person ("I opened", "I've opened"), never when its subject is
+   someone else (:func:`~.own_act.act_subject`: "The miner opened", "A colleague ran",
+   "Alice opened", a name in any case, "bob ran", "codex ran", "gpt-4o ran", "o4-mini
+   opened": seed 003 "Do not trust the miner's reading of it"); "the loop called
+   ``spawn()``" is neither, it is what code does (:func:`~.own_act.code_behaviour`: a noun
+   of code acting on code);
 2. stated as what happened: no condition, plan or queue governs it (:data:`PROSPECTIVE`:
    "If I opened ... I expect", "TODO", "next", "will", "queued" before the act in its
-   clause); "ran out of time" is no act;
+   clause); "ran out of time" is no act; and in this run: an act the sentence places at
+   another time or in another review, run or branch (:func:`~.own_act.elsewhere`:
+   "Opened the file last week in another review", "I previously ran") is not this run's
+   evidence;
 3. naming what was opened or run (a ``file:line``, path, file name, backticked command,
    quote or number: :func:`~gentle_hooks.quorum.restatement.cited_evidence`);
 4. with a result after the act's object (:func:`act_result`; the object is the first
@@ -40,6 +45,13 @@ from __future__ import annotations
 import re
 from typing import Final, Literal
 
+from gentle_hooks.quorum.own_act import (
+    FILE_LINE_COLON,
+    OBJECT,
+    act_subject,
+    code_behaviour,
+    elsewhere,
+)
 from gentle_hooks.quorum.restatement import cited_evidence, new_words
 
 Outcome = Literal["abstain", "refute"]
@@ -108,103 +120,19 @@ VERDICT_WORDS: Final = frozenset(
     | {"reproducible", "verifiable", "accurate", "claimed", "proven", "proved", "approve"}
     | {"approved", "approves"}
 )
-#: Third parties: an act whose subject is one of them is not the verifier's own.
-_ROLES: Final = re.compile(
-    r"(?:miner|author|writer|colleague|co-?worker|teammate|team|reviewer|maintainer|"
-    r"contributor|submitter|reporter|developer|dev|engineer|tester|auditor|analyst|user|"
-    r"someone|somebody|everyone|he|she|they|agent|subagent|model|bot|human|person|people|"
-    r"lead|manager|friend|expert|assistant|finder|coder|owner|others?)(?:s|es)?"
-)
-#: Nouns naming code: "the loop called ``spawn()``" is what the code does (a result, no
-#: one's act) when the act's object is code (:data:`_CODE_OBJECT`).
-_CODE_NOUNS: Final = frozenset(
-    {"loop", "function", "func", "test", "tests", "method", "handler", "code", "module"}
-    | {"class", "script", "program", "callback", "worker", "job", "thread", "process", "hook"}
-    | {"service", "server", "client", "runner", "parser", "routine", "scheduler", "pool"}
-    | {"queue", "task", "suite", "fixture", "wrapper", "constructor", "caller", "callee"}
-    | {"branch", "closure", "lambda", "generator", "coroutine", "query", "request"}
-    | {"endpoint", "library", "component", "binary", "build", "pipeline", "step", "command"}
-    | {"daemon", "controller", "helper", "factory", "middleware", "migration", "line", "call"}
-)
-#: Code as an act's object, right after its verb: a backticked command (masked to
-#: `` `` ``), a call (``spawn(``), a ``file:line``, a path or a file name.
-_CODE_OBJECT: Final = re.compile(r"\s*(?:``|[A-Za-z_][\w.]*\(|(?<![\w./-])[\w./-]+:\d+)")
-#: Words between a subject and its act that do not change whose act it is.
-_ADVERBS: Final = frozenset(
-    {"also", "then", "first", "already", "just", "again", "myself", "ourselves", "both"}
-    | {"next", "later", "once", "too", "even", "still", "all", "personally", "had", "have"}
-)
-_DETERMINERS: Final = frozenset(
-    {"the", "a", "an", "another", "my", "our", "his", "her", "their", "your", "some", "one"}
-    | {"this", "that", "other", "previous", "prior", "earlier", "original"}
-)
-#: The object of an act, right after its verb: a backticked command or quote (`` `` ``
-#: once masked), a ``file:line`` (its colon and lines included), a path or a file name.
-_OBJECT: Final = re.compile(
-    r"\s*(?<![\w./-])(?:``|[\w./-]+:\d+(?:[-,:]\d+)*|(?:\.{0,2}/)?[\w.-]+(?:/[\w.-]+)+|[\w-]+(?:\.[\w-]+)+)"
-)
-_FILE_LINE_COLON: Final = re.compile(r"(?<=[\w.])(:\d+)+")
-
-
-def act_subject(before: str, cased: str | None = None) -> str | None:
-    """The third party that performed an act, or None when the act is the verifier's own.
-
-    Args:
-        before: the case-folded text of the act's clause before its verb.
-        cased: the same text as written (a name is told by its capital), or None.
-
-    Returns:
-        The subject's words ("the miner", "a colleague", "the previous verifier",
-        "alice"): a role (:data:`_ROLES`: miner, author, writer, colleague, reviewer...),
-        a ``verifier`` other than this one, a noun after a determiner ("The/A/An <noun>"),
-        or a capitalised name right before the verb. None for no subject ("Opened ...",
-        "Ran ...") and for the first person ("I opened", "we ran").
-    """
-    found = before.split()
-    shown = (cased or "").split()
-    shown = shown if len(shown) == len(found) else []
-    while found and (found[-1] in _ADVERBS or (found[-1].endswith("ly") and len(found[-1]) > 3)):
-        found.pop()
-        shown = shown[:-1] if shown else shown
-    if not found or found[-1] in {"i", "we"}:
-        return None
-    last = found[-1].removesuffix("'s")
-    tail = found[-4:]
-    named = shown and shown[-1][:1].isupper() and shown[-1][1:].islower() and len(found) == 1
-    if _ROLES.fullmatch(last) or named:
-        return " ".join(found[-2:] if len(found) > 1 and found[-2] in _DETERMINERS else found[-1:])
-    if last == "verifier" and len(found) > 1 and found[-2] in _DETERMINERS - {"this"}:
-        return " ".join(found[-3:] if len(found) > 2 and found[-3] in _DETERMINERS else found[-2:])
-    for i, word in enumerate(tail[:-1]):
-        if word in _DETERMINERS and word != "this" and all(w.isalpha() for w in tail[i + 1 :]):
-            return " ".join(tail[i:])
-    return None
-
-
-def code_behaviour(who: str, after: str) -> bool:
-    """Whether an act whose subject is ``who`` (:func:`act_subject`) is what code does, not
-    someone's act: the subject is a noun of code after a determiner ("the loop", "the
-    function", "the test": :data:`_CODE_NOUNS`) and the act's object, ``after`` (the masked
-    text after its verb), starts with code (``spawn()``, a backticked command, a
-    ``file:line``, a path or a file name). Such a sentence is a result, the verifier's or
-    the miner's: it neither counts as the verifier's act nor names a third party."""
-    words = who.split()
-    if len(words) < 2 or words[0] not in _DETERMINERS or words[-1] not in _CODE_NOUNS:
-        return False
-    return _CODE_OBJECT.match(after) is not None or _OBJECT.match(after) is not None
 
 
 def act_result(after: str, seeing: bool = False) -> bool:
     """Whether ``after`` (the masked text after an act's verb, :func:`_masked`) holds a
-    result: past the act's object (:data:`_OBJECT`, unless the act is itself one of seeing,
+    result: past the act's object (:data:`~.own_act.OBJECT`, unless the act is itself one of seeing,
     ``seeing``), a separator, a word of :data:`RESULT_WORDS` or a quote, then a word,
     number or quote beyond :data:`~.restatement.FILLER_WORDS` and :data:`VERDICT_WORDS`
     (a ``file:line``'s colon is no separator)."""
     rest = after
     if not seeing:
-        found = _OBJECT.match(rest)
+        found = OBJECT.match(rest)
         rest = rest[found.end() :] if found is not None else rest
-    rest = _FILE_LINE_COLON.sub(" ", rest)
+    rest = FILE_LINE_COLON.sub(" ", rest)
     quoted = "``" in rest
     if seeing:
         start = 0 if re.search(r"\w", rest) or quoted else -1
@@ -215,9 +143,9 @@ def act_result(after: str, seeing: bool = False) -> bool:
     if start < 0:
         return False
     result = rest[start:]
-    if "``" in result or re.search(r"\d", _OBJECT.sub(" ", result)):
+    if "``" in result or re.search(r"\d", OBJECT.sub(" ", result)):
         return True
-    return bool(new_words(_OBJECT.sub(" ", result), None) - VERDICT_WORDS)
+    return bool(new_words(OBJECT.sub(" ", result), None) - VERDICT_WORDS)
 
 
 def protected_split(text: str, cut: re.Pattern[str]) -> list[str]:
@@ -256,7 +184,7 @@ def _stopped(sentence: str, claim: str | None) -> bool:
 def _result_before(before: str) -> bool:
     """Whether the act's clause starts with its result, put before it behind a separator
     ("the loop does not check the budget: opened a.py:3")."""
-    text = _FILE_LINE_COLON.sub(" ", before).rstrip()
+    text = FILE_LINE_COLON.sub(" ", before).rstrip()
     cut = len(text) - len(text.rstrip(":-\u2014"))
     result = text[:-cut] if 0 < cut <= 2 else ""
     if "``" in result:
@@ -264,13 +192,30 @@ def _result_before(before: str) -> bool:
     return bool(new_words(result, None) - VERDICT_WORDS - {"step", "first", "then"})
 
 
-_SUBJECT_CUT: Final = re.compile(r"[,;:]|\bthen\b|\bbut\b|\band\b")
+_SUBJECT_CUT: Final = re.compile(r"([,;:]|\bthen\b|\bbut\b|\band\b)")
 
 
-def _completed(sentence: str, others: list[str] | None = None) -> bool:
+def _subject_words(head: str) -> str:
+    """The words of an act's clause before its verb, ``head`` being the masked text before
+    the verb: cut at the last ``,``, ``;``, ``:``, "then", "but" or "and"; when that leaves
+    nothing after a bare "then", the words before it in their clause with it ("bob then
+    ran": ``"bob then "``), unless they hold an act of their own ("Opened x then ran")."""
+    parts = _SUBJECT_CUT.split(head)
+    if parts[-1].strip() or len(parts) < 3 or parts[-2] != "then":
+        return parts[-1]
+    subject = parts[-3]
+    if not subject.strip() or PAST_ACTS.search(subject):
+        return parts[-1]
+    return "".join(parts[-3:])
+
+
+def _completed(
+    sentence: str, others: list[str] | None = None, outside: list[str] | None = None
+) -> bool:
     """Points 1 to 4 of the module docstring for one sentence (not 5). An act with a
-    result whose subject is someone else (:func:`act_subject`) is appended to ``others``
-    ("the miner opened") and does not count."""
+    result whose subject is someone else (:func:`~.own_act.act_subject`) is appended to
+    ``others`` ("the miner opened"), one placed outside this run
+    (:func:`~.own_act.elsewhere`) to ``outside`` ("opened last week"); neither counts."""
     text = _masked(sentence)
     written = _masked(sentence, fold=False)
     cased = written if len(written) == len(text) else None
@@ -285,7 +230,12 @@ def _completed(sentence: str, others: list[str] | None = None) -> bool:
         seeing = _SEEING.fullmatch(act.group(0)) is not None
         if not act_result(text[act.end() :], seeing) and not _result_before(text[: act.start()]):
             continue
-        before = _SUBJECT_CUT.split(text[: act.start()])[-1]
+        stale = elsewhere(text, act.start(), act.end())
+        if stale is not None:
+            if outside is not None:
+                outside.append(f"{act.group(0)} {stale}")
+            continue
+        before = _subject_words(text[: act.start()])
         who = act_subject(before, cased[act.start() - len(before) : act.start()] if cased else None)
         if who is None:
             return True
@@ -305,12 +255,15 @@ def incomplete_reason(what_i_checked: str, claim: str | None) -> tuple[str, Outc
         before it completed and none completed; ``(..., "refute")`` when no sentence is an
         observation at all (a plan, a condition, a queue, an act with no result), or the
         only observations are someone else's acts ("The miner opened ...": ``"an act of
-        someone else's ('the miner opened'), not the verifier's own ..."``).
+        someone else's ('the miner opened'), not the verifier's own ..."``), or acts
+        outside this run ("Opened it last week": ``"an act outside this run ('opened
+        last week') ..."``).
     """
     sentences = observation_sentences(what_i_checked)
     stopped = [s for s in sentences if _stopped(s, claim)]
     others: list[str] = []
-    if any(_completed(s, others) for s in sentences if s not in stopped):
+    outside: list[str] = []
+    if any(_completed(s, others, outside) for s in sentences if s not in stopped):
         return None
     if any(_completed(s) for s in stopped):
         first = " ".join(stopped[0].split())
@@ -324,6 +277,12 @@ def incomplete_reason(what_i_checked: str, claim: str | None) -> tuple[str, Outc
         return (
             f"an act of someone else's ({others[0]!r}), not the verifier's own (re-open the "
             "evidence yourself and say what it showed): not evidence, refute (seed 003)",
+            "refute",
+        )
+    if outside:
+        return (
+            f"an act outside this run ({outside[0]!r}), not this run's evidence (re-open the "
+            "evidence in this run and say what it showed): not evidence, refute (seed 003)",
             "refute",
         )
     return (

@@ -129,6 +129,21 @@ OTHERS_ACTS: list[tuple[str, str, str]] = [
     ("name", "Alice opened scheduler.js:88: the loop has no budget check", "alice"),
     ("role-no-article", "Reviewer re-ran `grep -c spawn run.log`: 41", "reviewer"),
     ("my-teammate", "My teammate already grepped pool.js:88: no cap there", "my teammate"),
+    # a name in lower case, or an agent's or a model's, is someone else as much as "Alice"
+    ("lowercase-name", "bob ran the tests: 3 failed", "bob"),
+    ("lowercase-name-command", "bob ran `pytest -q`: 3 failed", "bob"),
+    ("agent-name", "codex ran pytest: 3 failed", "codex"),
+    ("model-name", "gpt-4o ran the suite: 3 failed", "gpt-4o"),
+    (
+        "model-name-hyphen",
+        "o4-mini opened scheduler.js:88: the loop has no budget check",
+        "o4-mini",
+    ),
+    ("model-name-dotted", "gpt-4.1 ran `grep -c spawn run.log`: 41", "gpt-4.1"),
+    ("two-word-name", "Claude Code ran `pytest -q`: 3 failed", "claude code"),
+    ("name-after-connective", "so bob re-ran `grep -c spawn run.log`: 41", "bob"),
+    ("name-after-then", "Then bob re-ran `grep -c spawn run.log`: 41", "bob"),
+    ("name-then", "bob then ran `pytest -q`: 3 failed", "bob"),
 ]
 
 
@@ -172,6 +187,7 @@ CODE_ACTS: list[tuple[str, str]] = [
     ("function-invoked", "The function invoked spawn() at workflow.js:142 with no budget"),
     ("test-backticks", "The test called `spawn(task)` 41 times: no cap in workflow.js:142"),
     ("handler-file-line", "The handler read scheduler.js:88: no budget is passed"),
+    ("file-as-subject", "workflow.js called spawn() 41 times: no cap"),
 ]
 
 
@@ -188,6 +204,56 @@ def test_what_code_does_is_no_one_elses_act(checked: str) -> None:
     assert reason[0].startswith("no completed observation ("), reason
     assert "someone else's" not in reason[0]
     assert build_record([up(checked)], CLAIM).ruling != "CONFIRMED"
+
+
+#: (id, an upheld whatIChecked whose act the sentence places outside this run, the act and
+#: the words the reason quotes). Seed 003 "Uphold ONLY if you re-opened the evidence
+#: yourself and it reproduces": an opening last week, or in another review, is not this
+#: run's re-opening.
+ELSEWHERE_ACTS: list[tuple[str, str, str]] = [
+    (
+        "last-week-another-review",
+        "Opened the file last week in another review: scheduler.js:88 has no budget check",
+        "opened last week",
+    ),
+    (
+        "another-review",
+        "Opened scheduler.js:88 in another review: the loop has no budget check",
+        "opened in another review",
+    ),
+    (
+        "an-earlier-review",
+        "Opened scheduler.js:88 in an earlier review: the loop has no budget check",
+        "opened in an earlier review",
+    ),
+    ("yesterday-before", "Yesterday I ran `grep -c spawn run.log`: 41", "ran yesterday"),
+    ("days-ago", "Opened pool.js:88 three days ago: no cap there", "opened three days ago"),
+    ("another-branch", "Ran `pytest -q` on another branch: 3 failed", "ran on another branch"),
+    (
+        "previously",
+        "I previously opened scheduler.js:88: the loop has no budget check",
+        "opened previously",
+    ),
+    (
+        "and-found",
+        "Opened pool.js:88 in the previous run and found no limit on the worker count",
+        "opened in the previous run",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("checked", "quoted"), [r[1:] for r in ELSEWHERE_ACTS], ids=[r[0] for r in ELSEWHERE_ACTS]
+)
+def test_an_act_outside_this_run_is_not_this_runs_evidence(checked: str, quoted: str) -> None:
+    """Seed 003 "Uphold ONLY if you re-opened the evidence yourself and it reproduces": an
+    act at another time or in another review, run or branch is refuted, the reason quoting
+    the act and where it happened."""
+    vote = classify_verdict(up(checked), CLAIM)
+    assert vote.vote == VoteKind.REFUTED, (UPHOLD, vote)
+    assert (vote.overruled or "").startswith(f"an act outside this run ('{quoted}')"), vote
+    assert (vote.overruled or "").endswith("(seed 003)")
+    assert build_record([up(checked)], CLAIM).ruling == "REFUTED"
 
 
 #: Completed observations (past tense, what was opened or run, what it showed) still count.
@@ -209,6 +275,17 @@ COMPLETED = [
     "Before opening it, I ran `grep -n budget workflow.js`: no match",
     "Ran `node replay.js 2026-08-14`; the loop called spawn() 41 times: no cap",
     "Opened pool.js:30: the loop called startWorker() per queued item, with no limit",
+    "Ran pytest -q: 3 failed",
+    "I opened gentle_hooks/x.py:12: the loop has no budget check",
+    "I've opened scheduler.js:88: the loop has no budget check",
+    "Then I ran `pytest -q`: 3 failed",
+    "I then ran `pytest -q`: 3 failed",
+    "Opened pool.js:88 then ran `grep -c spawn run.log`: 41",
+    "grep found 41 matches in run.log",
+    # another time or review in the result, or the object's, is no act's
+    "Ran `pytest -q`: 3 failed, as in the previous run",
+    "The miner ran it last week; I re-ran `grep -c spawn run.log`: 41",
+    "Re-ran the grep from last week on run.log: 41",
 ]
 
 
