@@ -1,0 +1,101 @@
+"""What a verify room's checks import: the room's copy of what an editable install names,
+whatever the check's command does (SPEC §9: a verify run checks "the candidate's exact
+tree", and each criterion also on the base tree and on the emptied change).
+
+Room ``services``.
+
+* :func:`for_room` — the checks' environment with the room's copies of the places an
+  editable install imports from first on ``PYTHONPATH`` (in this repository's work trees:
+  :func:`~gentle_hooks.services.editable.in_trees`; another clone of the project:
+  :func:`~gentle_hooks.services.editable_copies.other_copies`), the import guard
+  (:mod:`~gentle_hooks.services.import_guard`) blocking those places, and a
+  :class:`RoomImports` saying what the room put there.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+
+from gentle_hooks.services.editable import (
+    import_places,
+    in_trees,
+    python_path,
+    site_dirs,
+    unheld,
+    unheld_note,
+)
+from gentle_hooks.services.editable_copies import copies_note, other_copies
+from gentle_hooks.services.import_guard import write_guard
+from gentle_hooks.values.frozen import frozen
+
+
+@frozen
+class RoomImports:
+    """What a room put first on its checks' ``PYTHONPATH``.
+
+    Attributes:
+        first: the room's own entries (the guard's directory, then the room's copies),
+            ``:``-separated; empty when it put none.
+        places: (a redirected place outside the room, the room's directory that stands for
+            it) for each place the room's tree holds.
+    """
+
+    first: str = ""
+    places: tuple[tuple[str, str], ...] = ()
+
+
+def for_room(
+    env: Mapping[str, str],
+    programs: Sequence[str],
+    trees: Sequence[str],
+    room: str,
+    skip: Sequence[str] = (),
+    guard: str | None = None,
+) -> tuple[dict[str, str], tuple[str, ...], RoomImports]:
+    """A verify room's checks' environment ``env`` (a fresh ``HOME``: no user site) with
+    the places that the interpreters of ``env`` and ``programs`` import from editably —
+    in the work trees ``trees``, or another copy of the project outside them — first on
+    ``PYTHONPATH`` as the same places inside the room's tree ``room`` (the same path for
+    the candidate, base and emptied runs), the lines for the user (what was mapped, what
+    the room's tree does not hold: :func:`~gentle_hooks.services.editable.unheld_note`),
+    and the :class:`RoomImports`.
+
+    ``guard``: a directory outside ``room`` (the same for every run) where
+    :func:`~gentle_hooks.services.import_guard.write_guard` writes the ``sitecustomize``
+    that makes a module found only in a mapped place unimportable (a package only the
+    candidate adds, in the base run); it comes first on ``PYTHONPATH``.
+
+    Raises:
+        OSError: the guard could not be written.
+    """
+    sites = site_dirs(env, programs, user_site=False, cwd=room)
+    places = import_places(sites)
+    redirects = in_trees(places, trees, skip)
+    copies = other_copies(places, room, trees, sites, skip)
+    if not redirects and not copies:
+        return dict(env), (), RoomImports()
+    rels = list(dict.fromkeys(r.rel for r in (*redirects, *copies)))
+    missing = unheld(room, redirects)
+    kept = env.get("PYTHONPATH", "")
+    value = python_path(room, rels, kept, trees)
+    own = python_path(room, rels, "", trees)
+    held = [r for r in (*redirects, *copies) if r not in missing]
+    if guard is not None and held:
+        written = write_guard(guard, os.path.dirname(room), [r.place for r in held])
+        value, own = os.pathsep.join([written, value]), os.pathsep.join([written, own])
+    out = {**env, "PYTHONPATH": value}
+    notes = []
+    if redirects:
+        first = redirects[0]
+        notes.append(
+            f"editable install: {', '.join(dict.fromkeys(r.rel for r in redirects))} of the "
+            f"room's tree first on PYTHONPATH ({first.source} imports from your work tree "
+            f"{first.tree})"
+        )
+    if copies:
+        notes.append(copies_note(copies))
+    if missing:
+        notes.append(unheld_note(missing))
+    stands = tuple((r.place, os.path.normpath(os.path.join(room, r.rel))) for r in held)
+    return out, tuple(notes), RoomImports(own, stands)
