@@ -10,13 +10,21 @@ Room ``services``.
   :func:`~gentle_hooks.services.editable_copies.other_copies`), the import guard
   (:mod:`~gentle_hooks.services.import_guard`) blocking those places, and a
   :class:`RoomImports` saying what the room put there.
+* :func:`room_argv` — what a check runs: its own ``PYTHONPATH=`` assignments with the
+  room's entries in front (:func:`~gentle_hooks.policy.pythonpath_line.composed_argv`), or
+  why it is refused: it starts a Python that ignores them (``-I``, ``-E``, ``-S``, ``env
+  -i``: :func:`~gentle_hooks.policy.pythonpath_line.isolating`), or unsets or sets
+  ``PYTHONPATH`` where the room cannot reach, while the places redirected hold other
+  importable files than the room (:func:`same_importable`).
 """
 
 from __future__ import annotations
 
+import filecmp
 import os
 from collections.abc import Mapping, Sequence
 
+from gentle_hooks.policy.pythonpath_line import composed_argv, isolating
 from gentle_hooks.services.editable import (
     import_places,
     in_trees,
@@ -28,6 +36,13 @@ from gentle_hooks.services.editable import (
 from gentle_hooks.services.editable_copies import copies_note, other_copies
 from gentle_hooks.services.import_guard import write_guard
 from gentle_hooks.values.frozen import frozen
+
+#: The most files of one side :func:`same_importable` compares.
+_FILES = 20000
+#: What Python imports from a directory (``.pyc``: a sourceless module).
+_IMPORTABLE = (".py", ".pyc", ".so", ".pyd", ".pth")
+#: Directories :func:`same_importable` does not read: a repository's, caches.
+_SKIPPED = frozenset({".git", "__pycache__", "node_modules", ".tox", ".nox"})
 
 
 @frozen
@@ -99,3 +114,58 @@ def for_room(
         notes.append(unheld_note(missing))
     stands = tuple((r.place, os.path.normpath(os.path.join(room, r.rel))) for r in held)
     return out, tuple(notes), RoomImports(own, stands)
+
+
+def room_argv(argv: tuple[str, ...], imports: RoomImports) -> tuple[tuple[str, ...], str | None]:
+    """(what to run for a check whose argument vector is ``argv``, why it is refused or
+    None). With no room entries (``imports.first`` empty) ``argv`` itself. Else its own
+    ``PYTHONPATH=`` assignments with the room's entries in front; refused when it starts a
+    Python that ignores them or the guard, or sets or unsets ``PYTHONPATH`` where the room
+    cannot reach, unless every redirected place holds the same importable files as the
+    room's directory standing for it (then what it imports from there is the room's)."""
+    if not imports.first:
+        return argv, None
+    composed, missed = composed_argv(argv, imports.first)
+    why = isolating(argv)
+    if why is None and missed:
+        shown = ", ".join(f"`{m}`" for m in missed[:2])
+        why = f"{shown} sets or unsets PYTHONPATH where the room cannot put its entries first"
+    if why is None:
+        return composed, None
+    if all(same_importable(place, mine) for place, mine in imports.places):
+        return composed, None
+    return composed, (
+        f"{why}: the room cannot keep your work tree's code (or another copy's) out of that "
+        "interpreter, and it holds other importable files than the candidate's tree; run "
+        "the check without it (a PYTHONPATH=... word of the line itself is kept, after the "
+        "room's entries)"
+    )
+
+
+def same_importable(place: str, mine: str) -> bool:
+    """``place`` and ``mine`` hold the same importable files (:data:`_IMPORTABLE`), byte
+    for byte, at the same relative paths; a virtual environment (``pyvenv.cfg``) and
+    :data:`_SKIPPED` directories in either are not read; False past :data:`_FILES` files."""
+    theirs, ours = _importable(place), _importable(mine)
+    if theirs is None or ours is None or set(theirs) != set(ours):
+        return False
+    return all(filecmp.cmp(theirs[rel], ours[rel], shallow=False) for rel in theirs)
+
+
+def _importable(top: str) -> dict[str, str] | None:
+    if not os.path.isdir(top):
+        return None
+    found: dict[str, str] = {}
+    for dirpath, dirs, files in os.walk(top):
+        dirs[:] = [
+            d
+            for d in dirs
+            if d not in _SKIPPED and not os.path.isfile(os.path.join(dirpath, d, "pyvenv.cfg"))
+        ]
+        for name in files:
+            if name.endswith(_IMPORTABLE):
+                full = os.path.join(dirpath, name)
+                found[os.path.relpath(full, top)] = full
+        if len(found) > _FILES:
+            return None
+    return found

@@ -407,7 +407,7 @@ def _verify_in(
         checks_env = {**room_env(env, *_pointers(bound)), **(plan.brief.env or {})}
         resolved = resolve_programs(plan.checks, checks_env.get("PATH", os.defpath), room.tree)
         ran = [x.path for p in resolved for x in p]  # an editable install imports the room's
-        checks_env, mapped, _ = for_room(
+        checks_env, mapped, imports = for_room(
             checks_env, ran, bound.repo.worktree_paths(), room.tree, guard=room.guard
         )
         allowed = refuse_programs(
@@ -426,7 +426,12 @@ def _verify_in(
             make_base(bound.repo, room, cand)
         try:
             outcomes = observe_all(
-                bound, plan.checks, room, checks_env, operands=plan.declared is None
+                bound,
+                plan.checks,
+                room,
+                checks_env,
+                operands=plan.declared is None,
+                imports=imports,
             )
         finally:
             remove_aside(room)
