@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 from collections.abc import Iterable, Mapping, Sequence
 
 from gentle_hooks.values.frozen import frozen
@@ -133,7 +134,8 @@ def pyenv_prefixes(directory: str, env: Mapping[str, str], cwd: str) -> tuple[st
     the installations its shims run, chosen as pyenv chooses them without running it:
     ``PYENV_VERSION``, else the first ``.python-version`` from ``cwd`` up, else
     ``<root>/version``; each version named (``:`` or whitespace separated, ``system``
-    left to ``PATH``'s other directories) as ``<root>/versions/<name>`` when it exists.
+    left to ``PATH``'s other directories) as ``<root>/versions/<name>`` when it exists,
+    else as pyenv resolves it (:func:`_pyenv_resolved`: ``python-3.11``, ``3.11``).
     None when ``directory`` is no pyenv ``shims``."""
     if os.path.basename(directory.rstrip("/")) != "shims":
         return None
@@ -155,8 +157,38 @@ def pyenv_prefixes(directory: str, env: Mapping[str, str], cwd: str) -> tuple[st
                     w for x in _read(name).splitlines() if not x.startswith("#") for w in x.split()
                 ]
                 break
-    prefixes = [os.path.join(root, "versions", n) for n in names if n != "system" and "/" not in n]
+    versions = os.path.join(root, "versions")
+    chosen = (_pyenv_resolved(versions, n) for n in names if n != "system" and "/" not in n)
+    prefixes = [os.path.join(versions, n) for n in chosen if n]
     return tuple(p for p in dict.fromkeys(prefixes) if os.path.isdir(p))
+
+
+#: A pre-release or development version pyenv's ``latest`` never picks.
+_UNRELEASED = re.compile(r"(-dev|-src|-latest|(a|b|rc)\d+)$")
+
+
+def _pyenv_resolved(versions: str, name: str) -> str | None:
+    """The installed version pyenv runs for ``name`` (``pyenv-version-name``): ``name``
+    itself, without a ``python-`` prefix, else the latest installed release it is a prefix
+    of (``3.11``: the highest ``3.11.x``; ``pyenv-latest``: followed by ``.`` or ``-``);
+    None when none is installed."""
+    bare = name.removeprefix("python-")
+    for candidate in (name, bare):
+        if candidate and os.path.isdir(os.path.join(versions, candidate)):
+            return candidate
+    try:
+        installed = os.listdir(versions)
+    except OSError:
+        return None
+    matching = [
+        v for v in installed if v.startswith((bare + ".", bare + "-")) and not _UNRELEASED.search(v)
+    ]
+    return max(matching, key=_version_key, default=None) if bare else None
+
+
+def _version_key(version: str) -> tuple[tuple[int, int | str], ...]:
+    """``sort -V``'s order, near enough: numbers as numbers, other runs as text."""
+    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in re.findall(r"\d+|\D+", version))
 
 
 def _prefix_sites(prefix: str) -> list[str]:
