@@ -98,6 +98,15 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
         said="the change writes its definition",
     ),
     CheckRow(
+        "C1-room",
+        "the check starts a Python the room's import redirects do not reach (-I, -E, -S, env "
+        "-i, PYTHONPATH unset or set inside quotes) while the work tree holds other code: it "
+        "would import the work tree's copy, not the candidate's",
+        lambda o: o.room_refused,
+        "blocked",
+        said="the room cannot keep the work tree out of it",
+    ),
+    CheckRow(
         "C1",
         "the tool is missing: the program (exit 126/127, or it could not be started), or the "
         "tool it runs, failing the same way on the base tree with an unavailable tool's line "
@@ -275,6 +284,12 @@ STATUS_ROWS: tuple[StatusRow, ...] = (
         "S1-own",
         "the change adds or changes what defines a check: that check observes nothing of it",
         lambda v: any(o.defined_by for o in v.outcomes),
+        "blocked",
+    ),
+    StatusRow(
+        "S1-room",
+        "a check starts a Python the room cannot keep the work tree out of: it was not run",
+        lambda v: any(o.room_refused for o in v.outcomes),
         "blocked",
     ),
     StatusRow(

@@ -84,6 +84,9 @@ class Outcome:
             (:attr:`~.verdict.Observed.programs`); None when not resolved.
         shared: the paths of those programs that ran from a temporary or shared directory
             only because the caller allowed it (``--allow-shared-programs``).
+        room_refused: not run (``exit_code`` None, ``error`` says why): it starts a Python
+            the room's import redirects do not reach while the work tree holds other code
+            (:func:`~gentle_hooks.services.room_imports.room_argv`).
     """
 
     check: Check
@@ -111,6 +114,7 @@ class Outcome:
     tests_skipped: int = 0
     skip_marks: tuple[str, ...] = ()
     skipped_named: SkippedNamed | None = None
+    room_refused: bool = False
 
     @property
     def checks_nothing(self) -> bool:
@@ -156,7 +160,7 @@ def evidence_words(o: Outcome) -> str:
     command, its exit status, duration and output digest, how many tests ran and were
     skipped, the skip markers the change adds, how the base and hollow trees compared."""
     if o.exit_code is None:
-        what = "was not run" if o.defined_by else "could not be started"
+        what = "was not run" if o.defined_by or o.room_refused else "could not be started"
         return f"`{o.check.command}` {what}: {o.error or 'unknown error'}"
     digest = f"; output {o.output_digest}" if o.output_digest else ""
     changed = ""

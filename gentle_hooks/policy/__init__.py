@@ -41,6 +41,8 @@ One module per table or rule set:
   absolute path, a home directory, ``../..``)
 * :mod:`.selection` — whether a test run selected some of the tests (not the full suite)
 * :mod:`.programs` — the programs a verifier's check starts, by name
+* :mod:`.pythonpath_line` — a check's own ``PYTHONPATH=`` with a room's entries put first,
+  and a Python started with ``-I``, ``-E`` or ``-S``
 * :mod:`.outputs` — where a check's own command says it writes its report
   (``--junitxml=out.xml``): its outputs, not a change of the artifact
 * :mod:`.testcount` — how many tests a test runner's output says it ran,

@@ -120,7 +120,7 @@ def render_verified(v: Verified) -> str:
         row = check_row(o)
         result = row.result
         if o.exit_code is None:
-            seen = f"could not start: {o.error or '?'}"
+            seen = f"{'not run' if o.room_refused else 'could not start'}: {o.error or '?'}"
         else:
             seen = f"exit {o.exit_code}, {o.duration_ms} ms"
         if o.changed:

@@ -39,6 +39,10 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.room_env` — the environment a verify run's checks get in its clean room
 * :mod:`.editable` — where an editable install makes Python import a work tree's code, and
   the same places in a room or temporary checkout
+* :mod:`.editable_copies` — another clone of the project an editable install imports from,
+  outside the repository's work trees
+* :mod:`.room_imports` — what a verify room's checks import: the room's copies first on
+  ``PYTHONPATH``, with the import guard
 * :mod:`.import_guard` — the ``sitecustomize`` a room's checks get: a module only the work
   tree holds (a package only the candidate adds, in the base run) is not importable
 * :mod:`.carried` — the checks an earlier candidate of the change failed, re-run by a

@@ -26,10 +26,9 @@ a criterion import the change from the work tree.
 * :func:`unheld` / :func:`unheld_note` — the places the room's tree does not hold (an
   ignored ``build/`` directory), where Python still imports the work tree's copy, and the
   line saying so.
-* :func:`for_room` — all of this for a verify room's checks, with the guard
-  (:mod:`~gentle_hooks.services.import_guard`) that keeps a module only the work tree holds
-  unimportable in every run; :func:`tree_relative` — their ``PYTHONPATH`` as the rules
-  reading a check's ``sys.path`` from its tree take it.
+* :func:`tree_relative` — a room's checks' ``PYTHONPATH`` (made by
+  :func:`~gentle_hooks.services.room_imports.for_room`) as the rules reading a check's
+  ``sys.path`` from its tree take it.
 
 pyenv's ``shims`` directory (on ``PATH``, or holding a program the command starts) counts
 as the installations its shims run (:func:`pyenv_prefixes`: the version pyenv would choose,
@@ -42,9 +41,9 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 from collections.abc import Iterable, Mapping, Sequence
 
-from gentle_hooks.services.import_guard import write_guard
 from gentle_hooks.values.frozen import frozen
 
 #: The most files of one kind read in one ``site-packages``, and bytes of each.
@@ -135,7 +134,8 @@ def pyenv_prefixes(directory: str, env: Mapping[str, str], cwd: str) -> tuple[st
     the installations its shims run, chosen as pyenv chooses them without running it:
     ``PYENV_VERSION``, else the first ``.python-version`` from ``cwd`` up, else
     ``<root>/version``; each version named (``:`` or whitespace separated, ``system``
-    left to ``PATH``'s other directories) as ``<root>/versions/<name>`` when it exists.
+    left to ``PATH``'s other directories) as ``<root>/versions/<name>`` when it exists,
+    else as pyenv resolves it (:func:`_pyenv_resolved`: ``python-3.11``, ``3.11``).
     None when ``directory`` is no pyenv ``shims``."""
     if os.path.basename(directory.rstrip("/")) != "shims":
         return None
@@ -157,8 +157,38 @@ def pyenv_prefixes(directory: str, env: Mapping[str, str], cwd: str) -> tuple[st
                     w for x in _read(name).splitlines() if not x.startswith("#") for w in x.split()
                 ]
                 break
-    prefixes = [os.path.join(root, "versions", n) for n in names if n != "system" and "/" not in n]
+    versions = os.path.join(root, "versions")
+    chosen = (_pyenv_resolved(versions, n) for n in names if n != "system" and "/" not in n)
+    prefixes = [os.path.join(versions, n) for n in chosen if n]
     return tuple(p for p in dict.fromkeys(prefixes) if os.path.isdir(p))
+
+
+#: A pre-release or development version pyenv's ``latest`` never picks.
+_UNRELEASED = re.compile(r"(-dev|-src|-latest|(a|b|rc)\d+)$")
+
+
+def _pyenv_resolved(versions: str, name: str) -> str | None:
+    """The installed version pyenv runs for ``name`` (``pyenv-version-name``): ``name``
+    itself, without a ``python-`` prefix, else the latest installed release it is a prefix
+    of (``3.11``: the highest ``3.11.x``; ``pyenv-latest``: followed by ``.`` or ``-``);
+    None when none is installed."""
+    bare = name.removeprefix("python-")
+    for candidate in (name, bare):
+        if candidate and os.path.isdir(os.path.join(versions, candidate)):
+            return candidate
+    try:
+        installed = os.listdir(versions)
+    except OSError:
+        return None
+    matching = [
+        v for v in installed if v.startswith((bare + ".", bare + "-")) and not _UNRELEASED.search(v)
+    ]
+    return max(matching, key=_version_key, default=None) if bare else None
+
+
+def _version_key(version: str) -> tuple[tuple[int, int | str], ...]:
+    """``sort -V``'s order, near enough: numbers as numbers, other runs as text."""
+    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in re.findall(r"\d+|\D+", version))
 
 
 def _prefix_sites(prefix: str) -> list[str]:
@@ -237,13 +267,19 @@ def finder_places(name: str) -> list[str]:
     """The parent directories of the packages and modules a setuptools editable finder's
     literal ``MAPPING`` (``MAPPING: dict[str, str] = {"pkg": "/path/to/pkg"}``, annotated
     or not) and ``NAMESPACES`` name (nothing when it has neither)."""
+    return [os.path.dirname(path.rstrip("/")) for _, path in finder_mapped(name)]
+
+
+def finder_mapped(name: str) -> list[tuple[str, str]]:
+    """(module name, absolute path) for each entry of a setuptools editable finder's
+    literal ``MAPPING`` and ``NAMESPACES`` (:func:`finder_places`), in file order."""
     import ast
 
     try:
         tree = ast.parse(_read(name))
     except (SyntaxError, ValueError):
         return []
-    out: list[str] = []
+    out: list[tuple[str, str]] = []
     for node in tree.body:
         if isinstance(node, ast.Assign):
             targets, value = node.targets, node.value
@@ -259,10 +295,10 @@ def finder_places(name: str) -> list[str]:
             continue
         if not isinstance(literal, dict):
             continue
-        for v in literal.values():
+        for k, v in literal.items():
             for path in v if isinstance(v, list) else [v]:
-                if isinstance(path, str) and os.path.isabs(path):
-                    out.append(os.path.dirname(path.rstrip("/")))
+                if isinstance(k, str) and isinstance(path, str) and os.path.isabs(path):
+                    out.append((k, path))
     return out
 
 
@@ -329,49 +365,6 @@ def unheld_note(missing: Sequence[Redirect]) -> str:
         f"editable install: {shown}{more} is in your work tree but not in the candidate's "
         "tree: a check importing from it tests your copy there, not the candidate's"
     )
-
-
-def for_room(
-    env: Mapping[str, str],
-    programs: Sequence[str],
-    trees: Sequence[str],
-    room: str,
-    skip: Sequence[str] = (),
-    guard: str | None = None,
-) -> tuple[dict[str, str], tuple[str, ...]]:
-    """A verify room's checks' environment ``env`` (a fresh ``HOME``: no user site) with
-    the places of the work trees ``trees`` that the interpreters of ``env`` and
-    ``programs`` import from editably first on ``PYTHONPATH``, inside the room's tree
-    ``room`` (the same path for the candidate, base and emptied runs), and the lines for
-    the user: what was mapped, what the room's tree does not hold (:func:`unheld_note`).
-
-    ``guard``: a directory outside ``room`` (the same for every run) where
-    :func:`~gentle_hooks.services.import_guard.write_guard` writes the ``sitecustomize``
-    that makes a module found only in a mapped place of a work tree unimportable (a
-    package only the candidate adds, in the base run); it comes first on ``PYTHONPATH``.
-
-    Raises:
-        OSError: the guard could not be written.
-    """
-    sites = site_dirs(env, programs, user_site=False, cwd=room)
-    redirects = in_trees(import_places(sites), trees, skip)
-    if not redirects:
-        return dict(env), ()
-    rels = [r.rel for r in redirects]
-    missing = unheld(room, redirects)
-    value = python_path(room, rels, env.get("PYTHONPATH", ""), trees)
-    held = [r.place for r in redirects if r not in missing]
-    if guard is not None and held:
-        value = os.pathsep.join([write_guard(guard, os.path.dirname(room), held), value])
-    out = {**env, "PYTHONPATH": value}
-    first = redirects[0]
-    notes = [
-        f"editable install: {', '.join(rels)} of the room's tree first on PYTHONPATH "
-        f"({first.source} imports from your work tree {first.tree})"
-    ]
-    if missing:
-        notes.append(unheld_note(missing))
-    return out, tuple(notes)
 
 
 def tree_relative(env: Mapping[str, str], tree: str) -> dict[str, str]:

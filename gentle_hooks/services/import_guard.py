@@ -16,8 +16,15 @@ any (the interpreter's, or the project's own), as Python would have.
 
 * :func:`write_guard` — write the guard for a room, blocking the given places.
 
-Not covered: a run that ignores ``PYTHONPATH`` or the site hooks (``python -E``, ``-I``,
-``-S``), a check that sets its own ``PYTHONPATH``, a finder added after start-up.
+A check's own ``PYTHONPATH=`` word on its command line keeps the room's entries (the guard's
+directory first) in front of its value, and a check starting Python with ``-I``, ``-E``,
+``-S`` or under ``env -i`` is not run while the work tree holds other importable files than
+the room (:func:`~gentle_hooks.services.room_imports.room_argv`).
+
+Not covered: a ``PYTHONPATH`` set, or ``-I``/``-E``/``-S`` passed, where the command line
+does not show it (inside a Makefile, ``tox.ini``, a script the check runs, a ``#!`` line, a
+word built from variables): that run imports the work tree's code; a finder added after
+start-up.
 """
 
 from __future__ import annotations

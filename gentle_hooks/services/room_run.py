@@ -47,6 +47,7 @@ from gentle_hooks.services.editable import tree_relative
 from gentle_hooks.services.record import Bound
 from gentle_hooks.services.room_bounds import SCRATCH, SCRATCH_CACHE, scratch_env
 from gentle_hooks.services.room_env import env_digest
+from gentle_hooks.services.room_imports import RoomImports, room_argv
 from gentle_hooks.services.runner import run_observed
 from gentle_hooks.services.skip_ties import counted_skip_marks
 from gentle_hooks.values.frozen import replace
@@ -62,6 +63,7 @@ def _observe(
     where: str = "",
     operands: bool = True,
     steering: tuple[str, ...] = (),
+    argv: tuple[str, ...] = (),
 ) -> Outcome:
     """Run one check in the room's ``tree/`` (whichever checkout is there: ``where`` names
     it, ``"base"`` or ``"hollow"``), with ``PWD`` set to it, no ``OLDPWD``, a fresh
@@ -72,7 +74,8 @@ def _observe(
     (``NN-kind-WHERE.log``) for :func:`observe_all` to write once every run of the check
     is over: a log file appearing while a check runs would tell it which run it is.
     ``operands``/``steering``: as :func:`~gentle_hooks.policy.selection.selection` takes
-    them, for a full suite."""
+    them, for a full suite. ``argv``: what runs, when not ``check.argv`` (its
+    ``PYTHONPATH=`` words composed: :func:`~gentle_hooks.services.room_imports.room_argv`)."""
     import tempfile
 
     run_env = {k: v for k, v in env.items() if k != "OLDPWD"}
@@ -87,7 +90,12 @@ def _observe(
         out.flush()
         try:
             obs = run_observed(
-                check.argv, cwd=room.tree, stdout=out, stderr=out, env=run_env, launcher=True
+                argv or check.argv,
+                cwd=room.tree,
+                stdout=out,
+                stderr=out,
+                env=run_env,
+                launcher=True,
             )
         except UsageError as exc:
             out.write(f"{exc.message}\n".encode())
@@ -217,6 +225,7 @@ def observe_all(
     env: Mapping[str, str],
     *,
     operands: bool = True,
+    imports: RoomImports | None = None,
 ) -> tuple[Outcome, ...]:
     """Run the plan's checks in order; each criterion and negative test also on the
     candidate's base tree (when the candidate changes files: :attr:`Room.base`), and a
@@ -257,7 +266,10 @@ def observe_all(
     row C1-skip) that may have skipped them: when its output names every test it skipped,
     those in the file of one, those outside a Python test module and those that may mark
     another module's tests (a base class's); else every one
-    (:func:`~gentle_hooks.services.skip_ties.counted_skip_marks`)."""
+    (:func:`~gentle_hooks.services.skip_ties.counted_skip_marks`).
+    ``imports``: what the room put first on ``PYTHONPATH``; a check that would drop it is
+    composed or not run (:func:`~gentle_hooks.services.room_imports.room_argv`), decided
+    once on the candidate's tree for all its runs."""
     with_base = os.path.isdir(room.base)
     by_unittest = any(c.kind == "suite" and _runs_unittest(c.command) for c in checks)
     steering = discovery_steered(bound) if by_unittest else ()
@@ -271,6 +283,10 @@ def observe_all(
         if own:  # the writer's definition: not run (row C1-own)
             outcomes.append(Outcome(check, None, 0, None, error=_own_words(own), defined_by=own))
             continue
+        argv, refused = room_argv(check.argv, imports or RoomImports())
+        if refused is not None:  # it would import the work tree's code: not run
+            outcomes.append(Outcome(check, None, 0, None, error=refused, room_refused=True))
+            continue
         hollowed = with_base and check.kind == "criterion"
         if hollowed:
             make_hollow(bound.repo, room, bound.candidate)
@@ -278,7 +294,15 @@ def observe_all(
         try:
             before = stamp_room(room)
             observe = functools.partial(
-                _observe, check, n, room, env, logs, operands=operands, steering=steering
+                _observe,
+                check,
+                n,
+                room,
+                env,
+                logs,
+                operands=operands,
+                steering=steering,
+                argv=argv,
             )
             failure = (
                 functools.partial(_failure_of, logs, room, check, n)

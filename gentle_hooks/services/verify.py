@@ -68,10 +68,10 @@ from gentle_hooks.services.cleanroom import (
     sweep_rooms,
 )
 from gentle_hooks.services.declared_suite import DECLARE_HOW, DeclaredSuite, declared_suite
-from gentle_hooks.services.editable import for_room
 from gentle_hooks.services.record import Binding, Bound, bind, open_store
 from gentle_hooks.services.room_bounds import check_room_parents
 from gentle_hooks.services.room_env import dropped_note, dropped_path, pointing_in, room_env
+from gentle_hooks.services.room_imports import for_room
 from gentle_hooks.services.room_programs import ALLOW_FLAG, refuse_programs, resolve_programs
 from gentle_hooks.services.room_run import observe_all
 from gentle_hooks.services.runner import stopped_cleanly
@@ -407,7 +407,7 @@ def _verify_in(
         checks_env = {**room_env(env, *_pointers(bound)), **(plan.brief.env or {})}
         resolved = resolve_programs(plan.checks, checks_env.get("PATH", os.defpath), room.tree)
         ran = [x.path for p in resolved for x in p]  # an editable install imports the room's
-        checks_env, mapped = for_room(
+        checks_env, mapped, imports = for_room(
             checks_env, ran, bound.repo.worktree_paths(), room.tree, guard=room.guard
         )
         allowed = refuse_programs(
@@ -426,7 +426,12 @@ def _verify_in(
             make_base(bound.repo, room, cand)
         try:
             outcomes = observe_all(
-                bound, plan.checks, room, checks_env, operands=plan.declared is None
+                bound,
+                plan.checks,
+                room,
+                checks_env,
+                operands=plan.declared is None,
+                imports=imports,
             )
         finally:
             remove_aside(room)

@@ -158,6 +158,7 @@ def _pyenv(root: Path) -> Path:
     shim = root / "shims" / "python3"
     shim.write_text(f'#!/usr/bin/env bash\nexport PYENV_ROOT="{root}"\nexec pyenv exec "$@"\n')
     shim.chmod(0o755)
+    (root / "versions" / "3.13.0rc1").mkdir(parents=True)
     for v in ("3.11.4", "3.12.1"):
         (root / "versions" / v / "bin").mkdir(parents=True)
         (root / "versions" / v / "lib" / f"python{v[:4]}" / "site-packages").mkdir(parents=True)
@@ -176,6 +177,13 @@ def _version_site(root: Path, v: str) -> str:
         ("", None, "# comment\n3.11.4\n", ("3.11.4",)),  # then <root>/version
         ("3.12.1:3.11.4", None, None, ("3.12.1", "3.11.4")),  # several, each counts
         ("system", None, None, ()),  # system: PATH's other directories
+        # issue 18 MED: a prefix is the latest installed version it starts, as pyenv-latest
+        ("", "3.11\n", None, ("3.11.4",)),
+        ("3", None, None, ("3.12.1",)),
+        ("python-3.12.1", None, None, ("3.12.1",)),  # pyenv strips "python-"
+        ("", None, "python-3.11\n", ("3.11.4",)),
+        ("3.1", None, None, ()),  # 3.11.4 does not start "3.1." or "3.1-"
+        ("3.13", None, None, ()),  # only a pre-release: never the latest
     ],
 )
 def test_a_pyenv_shim_on_path_counts_the_version_pyenv_would_run(

@@ -104,6 +104,11 @@ def own(o: Outcome) -> Outcome:
     return replace(o, defined_by=("check.sh",), error="the change adds or changes check.sh")
 
 
+def refused(o: Outcome) -> Outcome:
+    """``o`` not run: it starts ``python3 -I`` while the work tree holds other code."""
+    return replace(o, room_refused=True, error="`python3 -I` (isolated mode): ...")
+
+
 #: (id, outcome, result, row): seed 001 "Rules" and "Guardrails".
 CHECK_CASES: list[tuple[str, Outcome, str, str]] = [
     # seed 001 "Scope": "never repairs the artifact it judges"
@@ -112,6 +117,8 @@ CHECK_CASES: list[tuple[str, Outcome, str, str]] = [
     # seed 001 "Guardrails": a check whose definition the change writes observes nothing
     ("criterion-defined-by-the-change", own(out("criterion", None)), "blocked", "C1-own"),
     ("suite-defined-by-the-change", own(out("suite", None)), "blocked", "C1-own"),
+    # issue 18 HIGH2: a check an isolated Python would run on the work tree's code
+    ("criterion-room-refused", refused(out("criterion", None)), "blocked", "C1-room"),
     ("criterion-missing-program", out("criterion", None), "blocked", "C1"),
     ("criterion-shell-127", out("criterion", 127), "blocked", "C1"),
     ("criterion-not-executable-126", out("criterion", 126), "blocked", "C1"),
@@ -326,6 +333,13 @@ STATUS_CASES: list[tuple[str, list[Outcome], bool, str, str]] = [
         True,
         "blocked",
         "S1-own",
+    ),
+    (
+        "a-check-the-room-refused",
+        [refused(out("criterion", None)), out("negative", 1), out("suite", 0)],
+        True,
+        "blocked",
+        "S1-room",
     ),
     ("no-suite-declared", [out("criterion", 0), out("negative", 1)], True, "blocked", "S2"),
     (
