@@ -188,6 +188,35 @@ def column_kinds(cls: type[Any]) -> dict[str, tuple[str, bool]]:
 
 _KINDS: dict[type[Any], dict[str, tuple[str, bool]]] = {c: column_kinds(c) for c in TABLES}
 
+#: How :func:`from_row` may take a column's value without :func:`_column`: the values each
+#: shortcut accepts are exactly those :func:`_column` returns unchanged (``bool`` ones as
+#: ``bool``); any other value goes through :func:`_column`, which decides and words errors.
+_TEXT, _OS_TEXT, _INT, _ROW_ID, _COUNT, _BOOL, _TIME, _CHECKED = range(8)
+
+
+def _shortcut(table: str, name: str, kind: str) -> int:
+    """The shortcut of one column (:data:`_TEXT` ... :data:`_CHECKED`, no shortcut)."""
+    key = (table, name)
+    if key in DOMAINS or key in FORMER_VALUES or key in JSON_COLUMNS or key in _TREE_PATHS:
+        return _CHECKED
+    if kind == "text":
+        return _OS_TEXT if name in _OS_COLUMNS else _TEXT
+    if kind == "int":
+        if name in ID_COLUMNS:
+            return _ROW_ID
+        return _COUNT if name in _NON_NEGATIVE else _INT
+    if kind == "bool":
+        return _BOOL
+    return _TIME if kind == "real" else _CHECKED
+
+
+#: Per record type: each column's (name, kind, nullable, shortcut).
+_PLANS: dict[type[Any], tuple[tuple[str, str, bool, int], ...]] = {
+    c: tuple((n, k, nul, _shortcut(TABLES[c], n, k)) for n, (k, nul) in _KINDS[c].items())
+    for c in TABLES
+}
+_ABSENT = object()
+
 
 def from_row(cls: type[R], row: sqlite3.Row) -> R:
     """Build a record of type ``cls`` from a table row, every column checked.
@@ -196,7 +225,7 @@ def from_row(cls: type[R], row: sqlite3.Row) -> R:
     field's type and its domain (:data:`DOMAINS`, :data:`ID_COLUMNS`, finite
     ``recorded_at``, :data:`JSON_COLUMNS`): this is the one place a row is read, so a row
     edited into another shape is refused where it is read, and by ``doctor``, which reads
-    every row with it.
+    every row with it. ``row``: a :class:`sqlite3.Row` or a mapping of column names.
 
     Raises:
         RowError: a column missing, of a wrong type or outside its domain.
@@ -206,13 +235,35 @@ def from_row(cls: type[R], row: sqlite3.Row) -> R:
         row_id = row["id"]
     except (IndexError, KeyError):
         row_id = None
+    # a Row finds a name by comparing it with each column's: read its values by name once
+    by_name: Any = row
+    if type(row) is sqlite3.Row:
+        keys = row.keys()
+        by_name = dict(zip(keys, row, strict=True))
+        if len(by_name) != len(keys):  # a name twice: the Row's own look-up decides
+            by_name = row
     decoded: dict[str, Any] = {}
-    for name, (kind, nullable) in _KINDS[cls].items():
-        try:
-            value = row[name]
-        except (IndexError, KeyError):
-            raise RowError(table, row_id, name, "missing") from None
-        decoded[name] = _column(table, name, kind, nullable, value, row_id)
+    for name, kind, nullable, shortcut in _PLANS[cls]:
+        value: Any = by_name.get(name, _ABSENT) if by_name is not row else _ABSENT
+        if value is _ABSENT:
+            try:
+                value = row[name]  # also a name spelt in another case, as a Row finds it
+            except (IndexError, KeyError):
+                raise RowError(table, row_id, name, "missing") from None
+        vt = type(value)
+        if value is None:
+            plain = nullable
+        elif vt is str:
+            plain = shortcut == _TEXT or (shortcut == _OS_TEXT and "\x00" not in value)
+        elif vt is int:
+            if shortcut == _BOOL and (value == 0 or value == 1):
+                decoded[name] = value == 1
+                continue
+            plain = shortcut == _INT or (shortcut == _ROW_ID and value >= 1)
+            plain = plain or (shortcut == _COUNT and value >= 0)
+        else:
+            plain = vt is float and shortcut == _TIME and 0 <= value < math.inf
+        decoded[name] = value if plain else _column(table, name, kind, nullable, value, row_id)
     return cls(**decoded)
 
 

@@ -26,6 +26,7 @@ from gentle_hooks.ledger.rows import (
     LINK_TABLE,
     TABLES,
     RowError,
+    _column,
     column_kinds,
     from_row,
     plain_strings,
@@ -33,6 +34,7 @@ from gentle_hooks.ledger.rows import (
 )
 from gentle_hooks.ledger.schema import MIGRATIONS
 from gentle_hooks.ledger.sqlite_file import migration_statements
+from gentle_hooks.values.frozen import fields
 
 
 def _schema() -> dict[str, list[str]]:
@@ -232,3 +234,48 @@ def test_a_writer_entry_path_outside_the_tree_is_refused(value: str, why: str) -
     assert caught.value.column == "path"
     for fine in ("a..b/c", "src/.x", "..a"):
         _read("writer_entry", _row("writer_entry", "path", fine))
+
+
+#: Values of every type SQLite hands back, at and around each shortcut's edges.
+EDGES: list[object] = [
+    *(None, 0, 1, 2, -1, 7, 2**62, 0.0, -0.0, 1.5, -1.0, float("inf"), float("nan")),
+    *("", "x", "a\x00b", "run", "on", "[]", '["a"]', "{}", "/abs", "../x", "caf\udcff"),
+    *(b"x", b"\xff\x00"),
+]
+
+
+@pytest.mark.parametrize(
+    ("table", "column"),
+    [(t, c) for t, cols in SCHEMA.items() if t != LINK_TABLE[0] for c in cols],
+)
+def test_a_row_reads_each_column_as_the_column_decoder_does(table: str, column: str) -> None:
+    """:func:`from_row` takes common values without :func:`_column` (issue 20: the push
+    gate reads hundreds of rows); every value reads exactly as :func:`_column` answers
+    alone: the same value of the same type, or a RowError with the same words."""
+    kind, nullable = column_kinds(CLASS_OF[table])[column]
+    for value in EDGES:
+        row = _row(table, column, value)  # as SQLite hands it back (a NaN is NULL)
+        try:
+            want: object = _column(table, column, kind, nullable, row[column], row["id"])
+        except RowError as exc:
+            want = ("error", str(exc))
+        try:
+            got: object = getattr(from_row(CLASS_OF[table], row), column)
+        except RowError as exc:
+            got = ("error", str(exc))
+        assert (type(got), repr(got)) == (type(want), repr(want)), (column, value)
+
+
+def test_a_column_named_in_another_case_reads_as_sqlite_finds_it() -> None:
+    """A Row finds ``identity`` as ``IDENTITY``: the decoder reads it the same way."""
+    conn = sqlite3.connect(":memory:")
+    conn.row_factory = sqlite3.Row
+    kinds = column_kinds(Receipt)
+    values = [_good("receipt", c, kinds[c][0]) for c in SCHEMA["receipt"]]
+    select = ", ".join(f"? AS {c.upper()}" for c in SCHEMA["receipt"])
+    upper = conn.execute(f"SELECT {select}", values).fetchone()
+    lower = _row("receipt", "id", 1)
+    assert from_row(Receipt, upper) == from_row(Receipt, lower)
+    assert [getattr(from_row(Receipt, upper), n) for n in fields(Receipt)] == [
+        getattr(from_row(Receipt, lower), n) for n in fields(Receipt)
+    ]

@@ -7,10 +7,14 @@ loaded the candidate's code into the suite."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from gentle_hooks.artifacts.brief import check_brief, parse_brief
 from gentle_hooks.policy.loadenv import (
     LOAD_ENV_ROWS,
+    RUN_ROWS,
+    _assignment_re,
     loading_assignments,
     loading_env,
     without_loading,
@@ -88,6 +92,19 @@ ASSIGNED = [
 @pytest.mark.parametrize(("command", "names"), ASSIGNED, ids=[c for c, _ in ASSIGNED])
 def test_a_receipts_assignments_are_named(command: str, names: tuple[str, ...]) -> None:
     assert loading_assignments(command) == names
+
+
+@given(st.text(alphabet=" =-'\"$;xXPYTEST_ADDOPSexportdclaryp\n"))
+@example("python3 -c 'import os'")
+@example("export  PYTEST_ADDOPTS")
+@example("declare -x NODE_OPTIONS")
+def test_a_command_without_an_assignment_word_names_what_the_pattern_finds(
+    command: str,
+) -> None:
+    """Issue 20: a command holding none of ``=``, ``export``, ``declare``, ``typeset``
+    answers without compiling the pattern; every command answers what it finds."""
+    found = {a or b for a, b in _assignment_re(RUN_ROWS).findall(command)}
+    assert loading_assignments(command) == tuple(sorted(found))
 
 
 def test_a_runs_environment_loses_what_changes_what_a_runner_loads() -> None:
