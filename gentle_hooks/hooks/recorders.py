@@ -129,11 +129,11 @@ def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
     elif not work.delegated:
         lines.append(f"gentle-hooks: {head[:12]} took this work tree's escalation")
     else:
-        from gentle_hooks.policy.shellwords import shown_paths
+        from gentle_hooks.services.attribution import held_paths
 
         lines.append(
             f"gentle-hooks: recorded {head[:12]} as delegated ({', '.join(work.writers())}): "
-            f"writer content in {', '.join(shown_paths(work.paths()))}"
+            f"writer content in {', '.join(held_paths(work.paths(), work.held_at))}"
         )
     _status(lines, env)
     return EXIT_OK
