@@ -222,7 +222,7 @@ def _gate_error(name: list[str], rc: int, line: str, run: list[str]) -> None:
 
     fmt = _gate_format(name)
     if fmt is not None and fmt != "text":
-        print_decision(error_object(name[0], rc, line, run))
+        print_decision(error_object(name[0], rc, line, run or None))
 
 
 def _say_error(

@@ -22,7 +22,7 @@ from gentle_hooks.errors import EXIT_OK, Command, GitError, UsageError
 from gentle_hooks.git.probe import amend_flag
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.call import HookCall, read_message
-from gentle_hooks.hooks.outcome import Judged, conclude, open_gate, say
+from gentle_hooks.hooks.outcome import Judged, Told, conclude, open_gate
 from gentle_hooks.ledger.facts import LedgerFacts
 from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.policy.delegation import (
@@ -97,8 +97,9 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
         facts, expired = facts_and_expired(repo, cand, amend=amend)
     finally:
         repo.drop_staged_delta()  # started and not read (an unborn HEAD, an error)
+    told = Told(env)
     if facts.delegated and (call.name == "pre-merge-commit" or repo.merge_in_progress()):
-        facts = merged_work(repo, config, facts)
+        facts = merged_work(repo, config, facts, told)
     if not facts.delegated:  # a writer wrote here once; is that work still anywhere?
         # imported here: a delegated candidate, judged in full, never needs them
         from gentle_hooks.services.expiry import expire_pending
@@ -112,7 +113,7 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
     why = f"{runtime.agent} ({runtime.detail})" if runtime else None
     result = evaluate(repo, config, cand, facts, delegated_by=why, binding=STAGED)
     for line in expiry_lines(expired):
-        say(line)
+        told.say(line)
     note = ""
     prepare: tuple[Command, ...] = ()
     after: tuple[Command, ...] = ()
@@ -149,7 +150,7 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
     judged = Judged(
         "the staged change", None, result, note, prepare=prepare, after=after, writers_blob=writers
     )
-    return conclude(call, env, repo, config, [judged])
+    return conclude(call, env, repo, config, [judged], told)
 
 
 def failed_report_words(repo: Repository, result: AssessResult) -> str:
@@ -172,13 +173,16 @@ def failed_report_words(repo: Repository, result: AssessResult) -> str:
     return unseen_words(repo, result.candidate.tree, result.binding.projection)
 
 
-def merged_work(repo: Repository, config: LoadedConfig, facts: LedgerFacts) -> LedgerFacts:
+def merged_work(
+    repo: Repository, config: LoadedConfig, facts: LedgerFacts, told: Told
+) -> LedgerFacts:
     """The facts of a merge being concluded: without the writer work it carries when all
     of it was taken by commits whose plans are met, each judged as the push gate judges a
     pushed commit (what a merge brings was judged on its branch, as the push gate reads a
     merge: only what differs from every parent). ``facts`` as they are when the merge
     carries open work (a conflict resolved with the writer's pending lines) or a taking
-    commit whose plan is unmet (the block then names what the merge still needs).
+    commit whose plan is unmet (the block then names what the merge still needs). What the
+    judging says on the way goes to ``told``.
 
     Raises:
         GentleError: git or store failures (the gate fails closed).
@@ -196,7 +200,15 @@ def merged_work(repo: Repository, config: LoadedConfig, facts: LedgerFacts) -> L
     if not takers:
         return facts
     verdicts = judge_push_commits(
-        repo, config, facts.path, None, False, lambda: None, lambda: None, [[c] for c in takers]
+        repo,
+        config,
+        facts.path,
+        None,
+        False,
+        lambda: None,
+        lambda: None,
+        [[c] for c in takers],
+        say=told.say,
     )
     if any(v is not None and v[0].decision.blocked for v in verdicts.values()):
         return facts

@@ -87,6 +87,20 @@ def output_format(env: Mapping[str, str]) -> tuple[str, str | None]:
     return "text", note
 
 
+def aside(lines: Sequence[str], env: Mapping[str, str]) -> None:
+    """Print the lines of a hook that runs beside the gates (prepare-commit-msg's expiries,
+    commit-msg's restored trailer, post-commit's and post-rewrite's records) only when
+    the gates print text: with ``GENTLE_HOOKS_FORMAT=json`` an agent reads the git
+    command's standard error as the gate's one object, and with an agent runtime detected
+    it reads the last line as that object, which these hooks would follow (the ledger
+    keeps what they say)."""
+    import sys
+
+    if lines and output_format(env)[0] == "text":
+        for line in lines:
+            print(line, file=sys.stderr)
+
+
 def _candidate(v: Verdict, again: Sequence[str], named: Sequence[str]) -> dict[str, object]:
     from gentle_hooks.hooks.elsewhere import bound_steps, outside_top
     from gentle_hooks.hooks.overrides import override_names
@@ -148,6 +162,7 @@ def decision_object(
     lines: Sequence[str],
     named: Sequence[str] = (),
     top: str | None = None,
+    notices: Sequence[str] = (),
 ) -> dict[str, object]:
     """The decision as a JSON-ready object.
 
@@ -160,7 +175,9 @@ def decision_object(
             (:func:`gentle_hooks.hooks.overrides.skip_named`): a printed override names
             them too; top: the work tree's root: ``then_run`` is bound to it as the human
             lines are when the user typed the git command from outside it
-            (:mod:`gentle_hooks.hooks.elsewhere`).
+            (:mod:`gentle_hooks.hooks.elsewhere`); notices: the lines the gate said on
+            the way (:class:`~gentle_hooks.hooks.outcome.Told`: a commit made with hooks
+            off recorded, pending work expired...), in ``notices`` and first in ``lines``.
     """
     from gentle_hooks.hooks.elsewhere import bound_text, outside_top
     from gentle_hooks.report.fixes import override_words
@@ -183,20 +200,21 @@ def decision_object(
             c if outside is None else bound_text(c, outside)
             for c in (then_run(call.name) if decision == "blocked" else [])
         ],
-        "lines": list(lines),
+        "notices": list(notices),
+        "lines": [*notices, *lines],
     }
 
 
 def error_object(
-    hook: str, exit_code: int, reason: str, run: Sequence[str] = ()
+    hook: str, exit_code: int, reason: str, run: Sequence[str] | None = None
 ) -> dict[str, object]:
     """The decision of a gate that could not judge and failed closed (a ledger that is not
     a database, a configuration file it cannot read...): ``decision`` is ``error``,
     ``fail_closed`` true, ``reason`` the one error line printed above it, and no candidate
     (none was judged); nothing lets it through but fixing the reason: ``run`` holds the
     commands that line names, as it prints them (``doctor --fix``, ``doctor --discard ID
-    --reason ...``), or ``gentle-hook doctor`` (which diagnoses it and names the repair)
-    when it names none."""
+    --reason ...``), or, when ``run`` is None, ``gentle-hook doctor`` (which diagnoses it
+    and names the repair)."""
     from gentle_hooks.errors import cli
     from gentle_hooks.report.fixes import command_text
 
@@ -210,7 +228,7 @@ def error_object(
         "let_through": None,
         "override": None,
         "candidates": [],
-        "run": list(run) or [command_text(cli("doctor"))],
+        "run": [command_text(cli("doctor"))] if run is None else list(run),
         "lines": [reason],
     }
 

@@ -410,9 +410,10 @@ def main(argv: Sequence[str]) -> int:
 def _handle(call: HookCall) -> int:
     """Run the chained hook, then the row's probe and handler, for ``call``."""
     row = HOOKS[call.name]
-    legacy = run_legacy(call)
+    legacy = chained_exit(os.environ) if row.gates else None
+    legacy = run_legacy(call) if legacy is None else legacy
     if legacy != EXIT_OK and row.gates:
-        print(f"gentle-hooks: the chained {call.name} hook failed (exit {legacy})", file=sys.stderr)
+        _chained_failed(call.name, legacy)
         return legacy
     env = os.environ
     from gentle_hooks.git.probe import check_index
@@ -421,3 +422,28 @@ def _handle(call: HookCall) -> int:
     if row.probe is not None and not row.probe(call, env):
         return EXIT_OK  # nothing here can apply: an ordinary commit
     return row.handler(call, env)
+
+
+def chained_exit(env: Mapping[str, str]) -> int | None:
+    """The exit code of the chained hook a gate's fast path ran and saw fail
+    (:data:`~gentle_hooks.services.fastpath.CHAINED_EXIT`), or None when it is not set; a
+    value that is not a failing exit code fails the gate (1)."""
+    raw = env.get("GENTLE_HOOKS_CHAINED_EXIT")
+    if raw is None:
+        return None
+    return int(raw) if raw.isdigit() and 0 < int(raw) < 256 else 1
+
+
+def _chained_failed(hook: str, code: int) -> None:
+    """Say that the hook chained before gate ``hook`` failed with ``code`` (the gate fails
+    with it): one line, and the gate's decision object as for any gate that could not
+    judge (:func:`~gentle_hooks.hooks.decision.error_object`, ``run`` empty: the chained
+    hook's own output says why), alone with ``GENTLE_HOOKS_FORMAT=json``."""
+    from gentle_hooks.hooks.decision import error_object, output_format, print_decision
+
+    line = f"gentle-hooks: the chained {hook} hook failed (exit {code})"
+    fmt = output_format(os.environ)[0]
+    if fmt != "json":
+        print(line, file=sys.stderr)
+    if fmt != "text":
+        print_decision(error_object(hook, code, line, ()))

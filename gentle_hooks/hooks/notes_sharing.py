@@ -14,32 +14,35 @@ from collections.abc import Sequence
 
 from gentle_hooks.errors import GentleError
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.hooks.outcome import say
 from gentle_hooks.hooks.push_input import PushUpdate
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.notes.sharing import NOTES_REF, is_sharing
 
 
-def share_notes(repo: Repository, remote: str, updates: Sequence[PushUpdate], path: str) -> None:
+def share_notes(
+    repo: Repository, remote: str, updates: Sequence[PushUpdate], path: str
+) -> list[str]:
     """Send the notes along with a push that does not carry them itself, when the remote
     is set up to share them: the notes of recorded commits that lack one are written, the
     remote's notes merged in, and ``refs/notes/gentle-hooks`` pushed (without hooks) before
     git sends the branches, so the server judges them with their records.
 
-    A failure is reported with the command to run, never turned into a block: the local
-    gate has already decided, and the server judges what arrives.
+    Returns the line saying what was sent (none when nothing is shared), for the gate to
+    print with its outcome (:func:`~gentle_hooks.hooks.outcome.conclude`, ``then``). A
+    failure is reported in that line with the command to run, never turned into a block:
+    the local gate has already decided, and the server judges what arrives.
     """
     if any(u.remote_ref == NOTES_REF for u in updates) or all(u.is_deletion for u in updates):
-        return
+        return []
     if not repo.has_remote(remote) or not is_sharing(repo, remote):
-        return
+        return []
     # the note schema and signing code load only when the notes are shared
     from gentle_hooks.notes.sync import sync_push
 
     try:
         led = Ledger.open_existing(path)
         try:
-            say(sync_push(repo, remote, led))
+            return [sync_push(repo, remote, led)]
         finally:
             if led is not None:
                 led.close()
@@ -47,4 +50,5 @@ def share_notes(repo: Repository, remote: str, updates: Sequence[PushUpdate], pa
         from gentle_hooks.errors import cli
         from gentle_hooks.report.fixes import labelled
 
-        say(f"the notes were not shared ({exc.message}); {labelled(cli('sync', 'push', remote))}")
+        shown = labelled(cli("sync", "push", remote))
+        return [f"the notes were not shared ({exc.message}); {shown}"]

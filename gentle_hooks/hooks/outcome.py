@@ -14,7 +14,7 @@ row ids to a block's words (they are always in the JSON decision).
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from gentle_hooks.config.load import LoadedConfig, load_config
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, Command, quoted
@@ -87,6 +87,26 @@ def labelled(j: Judged, targets: Sequence[str] = ()) -> str:
 def say(line: str) -> None:
     """Print one line of a gate's outcome to standard error, after :data:`PREFIX`."""
     print(f"{PREFIX} {line}", file=sys.stderr)
+
+
+class Told:
+    """The lines a gate says on the way to its decision (pending work that expired, a
+    pushed ref with nothing to judge, a commit made with hooks off recorded now): each is
+    printed as it comes (:func:`say`) unless ``GENTLE_HOOKS_FORMAT=json``, where standard
+    error holds the decision object alone; :func:`conclude` puts them all in the object
+    (``notices``, and first in ``lines``) whatever the format."""
+
+    def __init__(self, env: Mapping[str, str]) -> None:
+        from gentle_hooks.hooks.decision import output_format
+
+        self.shown = output_format(env)[0] != "json"
+        self.lines: list[str] = []
+
+    def say(self, line: str) -> None:
+        """Keep ``line`` for the decision object; print it unless the format is json."""
+        self.lines.append(line)
+        if self.shown:
+            say(line)
 
 
 def open_gate(env: Mapping[str, str]) -> tuple[Repository, LoadedConfig]:
@@ -179,6 +199,8 @@ def conclude(
     repo: Repository,
     config: LoadedConfig,
     judged: Sequence[Judged],
+    told: Told | None = None,
+    then: Callable[[], list[str]] | None = None,
 ) -> int:
     """Print the outcome and return the exit code; record overrides.
 
@@ -187,7 +209,11 @@ def conclude(
     candidate through — ``GENTLE_HOOKS_SKIP`` or warn mode from any source — is recorded
     like an override (ledger and note) and printed: no silent bypass (SPEC §5). With
     ``GENTLE_HOOKS_FORMAT=json``, or an agent runtime detected, the decision is printed as
-    one JSON object too (:mod:`gentle_hooks.hooks.decision`).
+    one JSON object too (:mod:`gentle_hooks.hooks.decision`), which nothing of ours follows:
+    ``told`` holds the lines the gate said before (printed already unless the format is
+    json: :class:`Told`), which the object carries; ``then`` runs once the gate allowed,
+    before anything is printed, and returns its lines (the notes a push shares), printed
+    and carried as the gate's own.
 
     Returns:
         0 allowed (nothing blocked, an override, or warn mode), 1 blocked.
@@ -202,6 +228,8 @@ def conclude(
     judged = refuted_last(judged)
     try:
         code, let_through = _conclude(call, env, repo, config, judged, lines)
+        if code == EXIT_OK and then is not None:
+            lines.extend(then())
     finally:  # what was decided is printed even when recording an override fails
         if fmt != "json":
             for line in lines:
@@ -218,7 +246,8 @@ def conclude(
         blocked = [j.result.candidate.identity for j in judged if j.result.decision.blocked]
         named = skip_named(env, blocked)
         top = repo.paths.toplevel
-        print_decision(decision_object(call, verdicts, code, let_through, lines, named, top))
+        said = told.lines if told is not None else []
+        print_decision(decision_object(call, verdicts, code, let_through, lines, named, top, said))
     return code
 
 

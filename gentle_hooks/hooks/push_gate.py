@@ -21,11 +21,11 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 
 from gentle_hooks.config.load import LoadedConfig
-from gentle_hooks.errors import EXIT_OK, UsageError
+from gentle_hooks.errors import UsageError
 from gentle_hooks.git.objects import CommitInfo
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.call import HookCall, time_check
-from gentle_hooks.hooks.outcome import COMMITTED, Judged, conclude, open_gate, say
+from gentle_hooks.hooks.outcome import COMMITTED, Judged, Told, conclude, open_gate, say
 from gentle_hooks.hooks.push_input import push_updates
 from gentle_hooks.hooks.push_record import record_pushed, unrecorded
 from gentle_hooks.hooks.pushed_commits import (
@@ -132,23 +132,25 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
             status.append(f"{where}: {nothing}")
             continue
         sent.append((where, commits))
+    told = Told(env)
     for line in status:
-        say(line)
+        told.say(line)
     judging = (repo, config, path, runtime, applies_all, head, in_time)
     ranges_sent = [r for r in listed.values() if r]
-    verdicts = judge_push_commits(*judging, ranges_sent, record=env) if sent else {}
+    verdicts = judge_push_commits(*judging, ranges_sent, record=env, say=told.say) if sent else {}
     judged = [
         Judged(f"commit {short(c)}", where, v[0], commit=v[1], remote=remote or "")
         for where, commits in sent
         for c in commits
         if (v := verdicts[c]) is not None  # a delegated commit, on every ref sending it
     ]
-    code = conclude(call, env, repo, config, judged)
-    if code == EXIT_OK and remote:
+
+    def share() -> list[str]:  # once allowed: its line is the gate's last, before the object
         from gentle_hooks.hooks.notes_sharing import share_notes
 
-        share_notes(repo, remote, updates, path)
-    return code
+        return share_notes(repo, remote, updates, path) if remote else []
+
+    return conclude(call, env, repo, config, judged, told, share)
 
 
 def judge_push_commits(
@@ -161,6 +163,7 @@ def judge_push_commits(
     in_time: Callable[[], None],
     ranges: Sequence[Sequence[str]],
     record: Mapping[str, str] | None = None,
+    say: Callable[[str], None] = say,
 ) -> dict[str, Verdict | None]:
     """Judge the commits of a push as one batch: each commit's :data:`Verdict` (the caller
     names the refs it is pushed on), or None for a commit that is not delegated.
@@ -170,7 +173,9 @@ def judge_push_commits(
     for all of them, one ``rev-parse`` peels every candidate, one merge-base serves each
     range with commits no longer range holds, and the built-in classifier's diffs are
     fetched ahead. With ``record`` (the environment), delegated commits no hook recorded
-    (hooks off) are recorded once judged (:mod:`gentle_hooks.hooks.push_record`).
+    (hooks off) are recorded once judged (:mod:`gentle_hooks.hooks.push_record`). The
+    lines said on the way (expiries, commits recorded) go to ``say`` (a gate's
+    :meth:`~gentle_hooks.hooks.outcome.Told.say` keeps them for its decision object).
 
     Raises:
         GentleError: git, config or store failures (the gate fails closed).
@@ -187,7 +192,18 @@ def judge_push_commits(
     led = open_push_ledger(path)  # once for the whole judgement
     try:
         return _judge_batch(
-            repo, config, path, led, runtime, applies_all, head, in_time, ranges, infos, record
+            repo,
+            config,
+            path,
+            led,
+            runtime,
+            applies_all,
+            head,
+            in_time,
+            ranges,
+            infos,
+            record,
+            say,
         )
     finally:
         if led is not None:
@@ -206,11 +222,12 @@ def _judge_batch(
     ranges: Sequence[Sequence[str]],
     infos: Sequence[CommitInfo],
     record: Mapping[str, str] | None,
+    say: Callable[[str], None],
 ) -> dict[str, Verdict | None]:
     """:func:`judge_push_commits` with the pushed commits read and the ledger at ``path``
     open (``led``, None when there is none), which it closes once the facts are read."""
     commits = list(dict.fromkeys(c for commits in ranges for c in commits))
-    work, records, delivered = pushed_work(led, path, repo, infos)
+    work, records, delivered = pushed_work(led, path, repo, infos, say)
     delegated = delegated_commits(infos, work, records, runtime, applies_all, delivered)
     out: dict[str, Verdict | None] = dict.fromkeys(commits)
     repo.peel_commits([info.id for info, _ in delegated])  # one rev-parse for all
@@ -251,7 +268,7 @@ def _judge_batch(
         # commit of another worktree's branch is judged here by the documented fallback,
         # not frozen into a record of this work tree's view
         mine = [i for i in missing if here and (i.id == here or repo.is_ancestor(i.id, here))]
-        record_pushed(repo, path, mine, work, record)  # judged first: as if recorded
+        record_pushed(repo, path, mine, work, record, say)  # judged first: as if recorded
     return out
 
 

@@ -13,7 +13,7 @@ is judged by where the gate runs, SPEC §3's fallback, and recorded by a push fr
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from gentle_hooks.hooks.outcome import say
 from gentle_hooks.report.text import short
@@ -47,10 +47,13 @@ def record_pushed(
     infos: Sequence[CommitInfo],
     work: Mapping[str, Carried],
     env: Mapping[str, str],
+    say: Callable[[str], None] = say,
 ) -> None:
     """Record each of ``infos`` (:func:`unrecorded`) with the work it carries and write
-    their notes, one line each. Behind another process's write lock nothing is recorded
-    (one line: the next push records them).
+    their notes, one line each said with ``say`` (the push gate's
+    :meth:`~gentle_hooks.hooks.outcome.Told.say`: with ``GENTLE_HOOKS_FORMAT=json`` the
+    lines are in its decision object, never beside it). Behind another process's write
+    lock nothing is recorded (one line: the next push records them).
 
     Raises:
         GitError: git failed; StoreError: the ledger cannot be written.

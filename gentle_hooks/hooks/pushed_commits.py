@@ -50,7 +50,11 @@ def open_push_ledger(path: str) -> Ledger | None:
 
 
 def pushed_work(
-    led: Ledger | None, path: str, repo: Repository, infos: Sequence[CommitInfo]
+    led: Ledger | None,
+    path: str,
+    repo: Repository,
+    infos: Sequence[CommitInfo],
+    say: Callable[[str], None] = say,
 ) -> PushedWork:
     """What the ledger knows of pushed commits
     (:func:`~gentle_hooks.services.commit_delegation.commits_work`): the writer work each
@@ -58,7 +62,7 @@ def pushed_work(
     record, settled work it re-applies onto another base), the commit records that name it,
     and — for a commit with records but no live writer content — the mutations those
     records delivered. All empty when no ledger exists. Pending work whose content is
-    nowhere expires, one line per path.
+    nowhere expires, one line per path, said with ``say``.
 
     ``led``: the ledger at ``path`` as :func:`open_push_ledger` opened it (left open).
 

@@ -28,7 +28,6 @@ runs them only when a path of the commit is one a writer wrote.
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Mapping
 
 from gentle_hooks.errors import EXIT_OK
@@ -130,29 +129,23 @@ def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
     elif not work.delegated:
         lines.append(f"gentle-hooks: {head[:12]} took this work tree's escalation")
     else:
-        from gentle_hooks.policy.shellwords import shown_paths
+        from gentle_hooks.services.attribution import held_paths
 
         lines.append(
             f"gentle-hooks: recorded {head[:12]} as delegated ({', '.join(work.writers())}): "
-            f"writer content in {', '.join(shown_paths(work.paths()))}"
+            f"writer content in {', '.join(held_paths(work.paths(), work.held_at))}"
         )
     _status(lines, env)
     return EXIT_OK
 
 
 def _status(lines: list[str], env: Mapping[str, str]) -> None:
-    """Print post-commit's status lines when the gates print text only. With
-    ``GENTLE_HOOKS_FORMAT=json`` an agent parses the commit's standard error as the gate's
-    one object, and with an agent runtime detected it parses the last line as that object:
-    post-commit runs after the gate printed it, so it prints nothing then (the ledger keeps
-    what these lines say)."""
-    if not lines:
-        return
-    from gentle_hooks.hooks.decision import output_format
+    """Print post-commit's status lines when the gates print text only
+    (:func:`~gentle_hooks.hooks.decision.aside`: post-commit runs after the gate printed
+    its object)."""
+    from gentle_hooks.hooks.decision import aside
 
-    if output_format(env)[0] == "text":
-        for line in lines:
-            print(line, file=sys.stderr)
+    aside(lines, env)
 
 
 def rewritten_later(action: str | None) -> bool:
@@ -241,25 +234,26 @@ def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]
             spooled.append(kept)
         write_commit_notes(repo, led, recorded)
         drop_copied_notes(repo, human)
+    said: list[str] = []  # printed as post-commit's lines are (_status)
     if spooled:
-        print(
+        said.append(
             f"gentle-hooks: spooled the record(s) of {len(spooled)} rewritten commit(s) in "
             f"{spooled[0]}: another process holds the ledger's write lock; the next command "
-            "that opens the ledger folds them in",
-            file=sys.stderr,
+            "that opens the ledger folds them in"
         )
     if rest:
+        _status(said, env)
         command = call.args[0] if call.args else env.get("PRE_COMMIT_REWRITE_COMMAND", "")
         raise keep_unrecorded(where.common_dir, command, rest, hook_seconds(env))
     # a rest file a stopped run kept is done with once its every pair went through here
     drop_processed_rests(where.common_dir, pairs)
     stale = sum(1 for r in recorded if r.stale)
     if stale:
-        print(
+        said.append(
             f"gentle-hooks: {stale} rewritten commit(s) changed their tree: their earlier "
-            "verification does not count for the new candidate",
-            file=sys.stderr,
+            "verification does not count for the new candidate"
         )
+    _status(said, env)
     return EXIT_OK
 
 

@@ -22,7 +22,6 @@ and two stages write it, neither ever blocking:
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Mapping
 
 from gentle_hooks.bounded import InputFileError
@@ -211,8 +210,9 @@ def prepare_commit_msg(call: HookCall, path: str, env: Mapping[str, str]) -> int
     source = call.args[1] if len(call.args) > 1 else env.get(SOURCE_ENV, "")
     named = call.args[2] if len(call.args) > 2 else env.get("PRE_COMMIT_COMMIT_OBJECT_NAME", "")
     rule = trailer_rule(path, source, named, env, call.args[0])
-    for line in expiry_lines(rule.expired):
-        print(f"gentle-hooks: {line}", file=sys.stderr)
+    from gentle_hooks.hooks.decision import aside
+
+    aside([f"gentle-hooks: {line}" for line in expiry_lines(rule.expired)], env)
     if rule.dropped:
         drop_trailer_lines(call.args[0], KEY)
     if rule.writers:
@@ -256,14 +256,15 @@ def restore_trailers(call: HookCall, env: Mapping[str, str]) -> int:
     if not missing:
         return EXIT_OK
     from gentle_hooks.git.message import add_trailers
+    from gentle_hooks.hooks.decision import aside
     from gentle_hooks.policy.shellwords import shown_paths
 
     if add_trailers(call.args[0], [f"{KEY}: {w}" for w in missing], env):
-        print(
+        restored = (
             f"gentle-hooks: restored the {KEY} trailer ({', '.join(missing)}) the message "
-            f"lost: the commit holds writer content in {', '.join(shown_paths(rule.paths))}",
-            file=sys.stderr,
+            f"lost: the commit holds writer content in {', '.join(shown_paths(rule.paths))}"
         )
+        aside([restored], env)
     return EXIT_OK
 
 

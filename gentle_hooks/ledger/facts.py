@@ -91,6 +91,8 @@ class LedgerFacts:
             (:func:`~gentle_hooks.ledger.fails.carried_fails`).
         own_lines: ids of the ``entries`` the change holds by the writer's own lines (rows
             A1 and A2 of a write that added lines): no ``discard`` makes those a human's.
+        held_at: (an entry's path, a path the change holds it at), as the attribution
+            found them (``git mv`` holds it elsewhere): what a block names.
     """
 
     path: str
@@ -109,6 +111,7 @@ class LedgerFacts:
     verify_runs: tuple[VerifyRun, ...] = ()
     earlier_runs: tuple[VerifyRun, ...] = ()
     own_lines: frozenset[int] = frozenset()
+    held_at: tuple[tuple[str, str], ...] = ()
 
     @property
     def delegated(self) -> bool:
@@ -280,14 +283,8 @@ class LedgerFacts:
             if v.json != group[0].json
         )
         mixed = mixed_failures(self.verify_runs)
-        creating = next(
-            (
-                (r.created, r.command, r.cwd)
-                for r in reversed(usable)
-                if r.created and r.exit_code == 0
-            ),
-            None,
-        )
+        made = [(r.created, r.command, r.cwd) for r in usable if r.created and r.exit_code == 0]
+        creating = made[-1] if made else None
         if creating is not None:  # a counting report that created files (most create none)
             from gentle_hooks.policy.shortfall import CreatedFiles
         return Satisfaction(

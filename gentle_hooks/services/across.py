@@ -88,11 +88,12 @@ def path_change(c: BlobChange, contents: Mapping[str, bytes]) -> PathChange:
 
 def renamed_changes(
     changes: Sequence[BlobChange], paths: set[str], contents: Mapping[str, bytes]
-) -> dict[str, PathChange]:
+) -> dict[str, tuple[PathChange, str]]:
     """The deletions of ``paths`` (those with writer entries) that ``changes`` pair with an
     added path as a rename (:func:`~gentle_hooks.policy.renames.rename_pairs`), each read
     as a change of its own path from its old side to the added path's new side: the
-    writer's content renamed is judged as in the path the writer wrote."""
+    writer's content renamed is judged as in the path the writer wrote. Each with the
+    added path, where the change holds it."""
     gone = [
         Side(c.path, c.old_blob, contents.get(c.old_blob))
         for c in changes
@@ -105,10 +106,10 @@ def renamed_changes(
         for c in changes
         if c.new_blob and not c.old_blob
     )
-    out: dict[str, PathChange] = {}
+    out: dict[str, tuple[PathChange, str]] = {}
     for path, new in rename_pairs(gone, added).items():
         old = next(g for g in gone if g.path == path)
-        out[path] = PathChange(path, old.blob, new.blob, old.content, new.content)
+        out[path] = (PathChange(path, old.blob, new.blob, old.content, new.content), new.path)
     return out
 
 
@@ -138,7 +139,7 @@ def moved_in_work_tree(
     for rec in recs:
         rule = policy_entry(rec, known)
         there = renamed.get(rec.path)
-        if there is not None and carries_row(there, rule) in CONTENT_ROWS:
+        if there is not None and carries_row(there[0], rule) in CONTENT_ROWS:
             moved.add(rec.id)
             continue
         # gone from every version of its path: its content at another path moved there

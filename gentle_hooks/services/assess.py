@@ -126,11 +126,11 @@ def delegation_reason(facts: LedgerFacts) -> str:
     """Why a change carrying writer content is delegated, in words: whose content, where."""
     writers = ", ".join(dict.fromkeys(shown_writer(m.model, m.effort) for m in facts.mutations))
     writers = writers or "unknown/unknown"  # the mutation's row was discarded from quarantine
-    paths = facts.writer_paths()
-    from gentle_hooks.policy.shellwords import shown_paths
+    from gentle_hooks.services.attribution import held_paths
 
-    shown = ", ".join(shown_paths(paths[:3]))  # one line, whatever the names hold
-    shown += f" and {len(paths) - 3} more" if len(paths) > 3 else ""
+    # where the change holds them (b.py (was a.py) after git mv), on one line
+    paths = held_paths(facts.writer_paths(), facts.held_at)
+    shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
     return f"writer content ({writers}) in {shown}"
 
 

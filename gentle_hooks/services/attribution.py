@@ -51,7 +51,9 @@ class Carried:
             A4), not by holding the writer's content (rows A1, A2, A6);
         claimable: ids of the entries it holds only as content a human makes alike
             (:func:`~gentle_hooks.policy.attribution.holds_own_lines` false: row A6, or a
-            removal-only write's blob).
+            removal-only write's blob);
+        held_at: (an entry's path, a path the change holds its content at), sorted: the
+            same path, or another (``git mv a.py b.py``, a copy): :func:`held_paths`.
     """
 
     entries: tuple[WriterEntryRecord, ...] = ()
@@ -59,6 +61,7 @@ class Carried:
     escalations: tuple[EscalationRecord, ...] = ()
     by_shape: frozenset[int] = frozenset()
     claimable: frozenset[int] = frozenset()
+    held_at: tuple[tuple[str, str], ...] = ()
 
     @property
     def delegated(self) -> bool:
@@ -81,6 +84,24 @@ class Carried:
 
 
 NOTHING = Carried()
+
+
+def held_paths(paths: Sequence[str], held_at: Sequence[tuple[str, str]]) -> list[str]:
+    """The paths of writer entries (``paths``) as the change holds them, each shown on
+    one line (:func:`~gentle_hooks.policy.shellwords.shown_path`): held at another path
+    (``held_at``: (entry path, the path holding it)), it is named where it is, ``b.py (was
+    a.py)`` after ``git mv a.py b.py``, ``b.py (from a.py)`` when ``a.py`` holds it too (a
+    copy); a path ``held_at`` does not place is named as it is."""
+    from gentle_hooks.policy.shellwords import shown_path
+
+    out: list[str] = []
+    for path in paths:
+        there = [new for old, new in held_at if old == path]
+        if path in there or not there:
+            out.append(shown_path(path))
+        word = "from" if path in there else "was"
+        out.extend(f"{shown_path(new)} ({word} {shown_path(path)})" for new in there if new != path)
+    return out
 
 
 def carried(
@@ -181,6 +202,7 @@ def carried_by_change(
     rules = {e.id: policy_entry(e, contents) for e in recs}
     index = AcrossIndex(across, rules)
     found: dict[str, list[WriterEntryRecord]] = {}
+    at: dict[str, set[tuple[int, str]]] = {}  # (entry id, the path holding its content)
     holding: dict[str, set[int]] = {}
     own: dict[str, set[int]] = {}  # held by the writer's own lines (holds_own_lines)
 
@@ -189,27 +211,31 @@ def carried_by_change(
         if holds_own_lines(row, rules[rec.id]):
             own.setdefault(key, set()).add(rec.id)
 
+    def find(key: str, rec: WriterEntryRecord, where: str) -> None:
+        found.setdefault(key, []).append(rec)
+        at.setdefault(key, set()).add((rec.id, where))
+
     for key, cs in relevant.items():
         renamed = renamed_changes(changes[key], set(by_path), contents)
         for c in cs:
-            change = renamed.get(c.path) or path_change(c, contents)
+            change, where = renamed.get(c.path) or (path_change(c, contents), c.path)
             for rec in by_path.get(c.path, []):
                 if rec.id in lined:  # ended work: only its distinctive lines bring it back
                     if by := back_row(change, rules[rec.id], contents):
                         hold(key, rec, by)
-                        found.setdefault(key, []).append(rec)
+                        find(key, rec, where)
                     continue
                 elsewhere = rec.root not in makers[key] and (rec.id, key) not in took
                 row = carries_row(change, rules[rec.id], elsewhere=elsewhere)
                 if row in CONTENT_ROWS:
                     hold(key, rec, row)
                 if row != "A5":
-                    found.setdefault(key, []).append(rec)
+                    find(key, rec, where)
             for rec in index.candidates(change):
                 row = carries_row_across(change, rules[rec.id])
                 if row in CONTENT_ROWS:
                     hold(key, rec, row)
-                    found.setdefault(key, []).append(rec)
+                    find(key, rec, where)
     shaped = [  # open work a change carries only by the shape of its change (rows A3, A4)
         e
         for k, es in found.items()
@@ -220,7 +246,9 @@ def carried_by_change(
     for key, entries in found.items():
         held = holding.get(key, set())
         kept = [e for e in entries if e.id in held or e.id not in away]
-        out[key] = carried_of(led, kept, held, own.get(key, set()))
+        path = {e.id: e.path for e in kept}
+        places = [(path[i], where) for i, where in at.get(key, ()) if i in path]
+        out[key] = carried_of(led, kept, held, own.get(key, set()), places)
     return out
 
 
@@ -258,10 +286,11 @@ def carried_of(
     entries: Iterable[WriterEntryRecord],
     holding: set[int],
     own: set[int] | None = None,
+    held_at: Iterable[tuple[str, str]] = (),
 ) -> Carried:
     """The work of ``entries`` (``holding``: ids of those holding the writer's content;
-    ``own``: of those, the ids held by the writer's own lines, None: all of them), with
-    their mutations and sticky escalations."""
+    ``own``: of those, the ids held by the writer's own lines, None: all of them;
+    ``held_at``: :attr:`Carried.held_at`), with their mutations and sticky escalations."""
     unique = sorted({e.id: e for e in entries}.values(), key=lambda e: e.id)
     if not unique:
         return NOTHING
@@ -272,6 +301,7 @@ def carried_of(
         tuple(led.escalations_for_entries(ids)),
         frozenset(ids) - holding,
         frozenset(holding - own) & frozenset(ids) if own is not None else frozenset(),
+        tuple(sorted(set(held_at))),
     )
 
 
@@ -282,7 +312,9 @@ def revised(repo: Repository, led: Ledger, work: Carried, head: str, tree: str) 
 
     took = revised_entries(repo, led, head, tree)
     held = {e.id for e in (*work.entries, *took)} - work.by_shape
-    return carried_of(led, [*work.entries, *took], held, held - work.claimable) if took else work
+    if not took:
+        return work
+    return carried_of(led, [*work.entries, *took], held, held - work.claimable, work.held_at)
 
 
 def carried_by_commits(

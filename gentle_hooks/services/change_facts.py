@@ -139,7 +139,9 @@ def facts_and_expired(
         kept = held_discarded(repo, led, {commit: changes})[commit]
         if kept.delegated:  # discarded, yet the writer's own lines: the push judges it so
             held = {e.id for e in (*work.entries, *kept.entries)} - work.by_shape
-            work = carried_of(led, [*work.entries, *kept.entries], held, held - work.claimable)
+            both = [*work.entries, *kept.entries]
+            places = [*work.held_at, *kept.held_at]
+            work = carried_of(led, both, held, held - work.claimable, places)
         facts = facts_from(led, root, cand.identity, work.entries)
         own = frozenset(e.id for e in work.entries) - work.by_shape - work.claimable
-        return replace(facts, own_lines=own), expired
+        return replace(facts, own_lines=own, held_at=work.held_at), expired

@@ -41,11 +41,14 @@ CommitsWork = tuple[
 ]
 
 
-def _shown(paths: Sequence[str]) -> str:
-    from gentle_hooks.policy.shellwords import shown_paths
+def _shown(paths: Sequence[str], held_at: Sequence[tuple[str, str]] = ()) -> str:
+    """``paths`` where the change holds them (``held_at``:
+    :func:`~gentle_hooks.services.attribution.held_paths`, ``b.py (was a.py)`` after ``git
+    mv``), the first three, on one line."""
+    from gentle_hooks.services.attribution import held_paths
 
-    named = ", ".join(shown_paths(paths[:3]))  # one line, whatever the names hold
-    return named + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+    named = held_paths(paths, held_at)
+    return ", ".join(named[:3]) + (f" and {len(named) - 3} more" if len(named) > 3 else "")
 
 
 def commit_evidence(
@@ -67,7 +70,7 @@ def commit_evidence(
             by an earlier push of the same commit elsewhere).
     """
     if work.delegated:
-        found = f"({', '.join(work.writers())}) in {_shown(work.paths())}"
+        found = f"({', '.join(work.writers())}) in {_shown(work.paths(), work.held_at)}"
         if all(e.state == "settled" for e in work.entries):
             return f"writer content {found} re-applied on another base (checked elsewhere)"
         return f"writer content {found}"

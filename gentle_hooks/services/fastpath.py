@@ -344,13 +344,19 @@ def _message_check() -> str:
     )
 
 
+#: Set by a gate's fast path for the Python it runs when the chained hook failed: that
+#: hook's exit code (:func:`gentle_hooks.hooks.dispatch.chained_exit`).
+CHAINED_EXIT = "GENTLE_HOOKS_CHAINED_EXIT"
+
+
 def fast_block(hook_type: str, gates: bool, run_python: str) -> str | None:
     """The ``sh`` lines that run the chained hook, pass when nothing can apply, and else
     ``exec`` Python; None for a hook without a fast path.
 
     The chained hook (``<script>.gentle-legacy``) runs first, with the hook's arguments, as
-    the Python side runs it (a gate fails with its exit code); so ``run_python`` is the
-    command without ``--script``: the chained hook is not run twice.
+    the Python side runs it (a gate fails with its exit code, said by Python, which it
+    hands the code in :data:`CHAINED_EXIT`); so ``run_python`` is the command without
+    ``--script``: the chained hook is not run twice.
 
     Args:
         hook_type: the hook; gates: a gating hook; run_python: the ``exec`` line's command.
@@ -364,13 +370,10 @@ def fast_block(hook_type: str, gates: bool, run_python: str) -> str | None:
         "recorder": _recorder_check,
         "message": _message_check,
     }[kind]
-    if gates:
+    if gates:  # Python says it failed, in the gate's output format (a decision object)
         legacy = (
             '        "$0.gentle-legacy" "$@" </dev/null || {\n'
-            "            gh_rc=$?\n"
-            f'            echo "gentle-hooks: the chained {hook_type} hook failed '
-            '(exit $gh_rc)" >&2\n'
-            '            exit "$gh_rc"\n'
+            f'            {CHAINED_EXIT}=$? exec {run_python} "$@"\n'
             "        }\n"
         )
     else:

@@ -58,3 +58,35 @@ def test_a_humans_file_with_one_of_the_writers_lines_passes(served: World) -> No
     r = w.git("commit", "-qm", "human: run")
     assert r.code == 0 and not [ln for ln in r.said if "BLOCKED" in ln], r
     assert "Gentle-Writer:" not in w.ok("log", "-1", "--format=%B")
+
+
+#: A human's file the writer then edits (``served`` commits ``app.py``).
+EDITED = "def add(a, b):\n    return a + b\n\n\n" + DEPLOY
+
+
+def test_a_block_names_the_path_the_writers_content_was_moved_to(served: World) -> None:
+    """Refuter h17k F3: after ``git mv app.py calc.py`` of the writer's edit, the blocks
+    said "writer content ... in app.py": they name the path the candidate holds,
+    ``calc.py (was app.py)``; a copy kept beside its original is ``(from app.py)``."""
+    w = served
+    w.write("app.py", EDITED)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low", "app.py").code == 0
+    w.ok("mv", "app.py", "calc.py")
+    w.ok("add", "-A")  # git mv stages the old content at the new path: the edit too
+    moved = "delegated (writer content (o4-mini/low) in calc.py (was app.py))"
+    r = w.git("commit", "-qm", "rename")
+    assert r.code == 1 and r.said[0] == f"gentle-hooks: BLOCKED the staged change: {moved}", r
+    w.ok("-c", "core.hooksPath=/dev/null", "commit", "-qm", "rename")
+    head = w.rev("HEAD")
+    push = w.git("push", "-q", "origin", "main")
+    blocked = f"gentle-hooks: BLOCKED commit {head[:12]} on refs/heads/main: {moved}"
+    assert push.code != 0 and blocked in push.said, push
+    # a copy: the writer's content at its own path and at another
+    w.ok("reset", "-q", "--hard", "origin/main")
+    w.write("app.py", EDITED)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low", "app.py").code == 0
+    w.write("copy.py", EDITED)
+    w.ok("add", "-A")
+    r = w.git("commit", "-qm", "copy")
+    copied = "delegated (writer content (o4-mini/low) in app.py, copy.py (from app.py))"
+    assert r.code == 1 and r.said[0] == f"gentle-hooks: BLOCKED the staged change: {copied}", r

