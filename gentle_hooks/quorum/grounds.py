@@ -136,6 +136,7 @@ _HEDGED: Final = _phrases(
     r"guessed",
     r"guessing",
     r"(?:i|we) guess",
+    r"(?:i|we)'d (?:guess|say|think|imagine|assume)",
     r"(?:my|our|a|best|at a) guess",
     r"(?:i|we) (?:think|believe|suppose|reckon|assume|assumed|presume|presumed|imagine)",
     r"(?:i'm|i am|we're|we are) not (?:sure|certain)",

@@ -108,6 +108,7 @@ REFUTED_ROWS: list[tuple[str, str, str]] = [
         "i think",
     ),
     ("I probably opened workflow.js:142: no budget check", "G-hedged", "probably opened"),
+    ("Opened workflow.js:142: no budget check, I'd guess", "G-hedged", "i'd guess"),
     ("Opened workflow.js:142 (probably): no budget check", "G-hedged", "probably"),
     (
         "Opened workflow.js:142 \u2014 just kidding, I didn't: the loop has no budget check",
