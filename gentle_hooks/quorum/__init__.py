@@ -19,9 +19,9 @@ within the room, imports flow up this list:
   (an act of the verifier's own in the past tense, naming its evidence, with a result
   beyond its object and beyond a restated verdict, not stopped).
 * :mod:`.grounds` — whether an upheld ``whatIChecked`` re-opened the cited evidence itself:
-  a denied act, the finding read instead of its evidence, a command that checks nothing, or
-  another file than the evidence names refutes (rows ``G-negated``, ``G-finding``,
-  ``G-nocheck``, ``G-elsewhere``).
+  a denied or taken-back act, a hedged one, the finding or a copy of the evidence read
+  instead of it, a command that checks nothing, or another file than the evidence names
+  refutes (rows ``G-negated``, ``G-hedged``, ``G-finding``, ``G-nocheck``, ``G-elsewhere``).
 * :mod:`.votes` — a verifier's ``{refuted, reason, whatIChecked, correctedImpact?}`` and how
   it counts; errored, timed-out, malformed (not even JSON included), empty or restating
   ``whatIChecked`` abstain; narrative refutes; a failed or absent check is no evidence;

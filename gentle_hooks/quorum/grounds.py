@@ -1,17 +1,30 @@
 """Whether an upheld ``whatIChecked`` re-opened the cited evidence itself (SPEC §9).
 
 Room ``quorum``, pure functions (standard library, :mod:`gentle_hooks.policy.nocheck`,
-:mod:`.restatement`, :mod:`.narrative`); no I/O. Seed ``003_0245072c02421c57.txt``, the
-contract: "Independently re-open the cited evidence. Do not trust the miner's reading of
-it"; "Uphold ONLY if you re-opened the evidence yourself and it reproduces"; "A verifier
-that only reads the finding is an opinion generator". An upheld verdict that names an act
-of checking can still have checked nothing; :data:`GROUND_ROWS` are those ways, as data,
-each a refutation (``overruled`` says what is missing), never support:
+:mod:`.restatement`, :mod:`.narrative`, :mod:`.completed`); no I/O. Seed
+``003_0245072c02421c57.txt``, the contract: "Independently re-open the cited evidence. Do
+not trust the miner's reading of it"; "Uphold ONLY if you re-opened the evidence yourself
+and it reproduces"; "A verifier that only reads the finding is an opinion generator". An
+upheld verdict that names an act of checking can still have checked nothing;
+:data:`GROUND_ROWS` are those ways, as data, each a refutation (``overruled`` says what is
+missing), never support:
 
-* ``G-negated`` — the act is denied or imaginary: "Opened nothing; …", "Opened
-  workflow.js:142 (did not actually)", "… in my head".
-* ``G-finding`` — what was opened or read is the finding, not its evidence: "Opened the
-  miner's finding: …", "Read the writer's transcript / the PR description: …".
+* ``G-negated`` — the act is denied, taken back or imaginary, anywhere in the text:
+  "Opened nothing; …", "Opened workflow.js:142 (did not actually)", "… in my head", "Did
+  not open anything. Opened workflow.js:142: …", "Opened workflow.js:142 — just kidding, I
+  didn't: …", a file the text says it opened and also says it did not open.
+* ``G-hedged`` — the act or what it showed is a guess or a belief, not a report: "Guessed:
+  opened workflow.js:142 …", "Opened workflow.js:142, or at least I think so: …", "if I
+  recall", "I may have opened" (seed 003 "Default to refuted when uncertain").
+* ``G-finding`` — what was opened or read is the finding or a copy of the evidence, not
+  the evidence: "Opened the miner's finding: …", "Read the writer's transcript / the PR
+  description: …"; a reading act whose object is read through a copy (:data:`_VIA_COPY`:
+  "Read workflow.js:142 as quoted in the finding", "… in the transcript", "… in the task
+  description", "… in the miner's paste") or is a copy of the file (:data:`_COPY_HEAD`:
+  "Read the miner's excerpt of workflow.js:142", "the quoted snippet of …"). A file the
+  copy only points to ("Opened workflow.js:142 cited in the finding", "… as the miner's
+  report cites") was opened itself; running a command taken from the task description
+  ran it; finding a quote in the cited file is the seed's "A quote | Found verbatim".
 * ``G-nocheck`` — the only commands run check nothing, by the rows of
   :data:`gentle_hooks.policy.nocheck.NO_CHECK_ROWS` that read nothing of the repository
   (:data:`OBSERVES_NOTHING`: ```true``: exit 0`, ```echo unbounded``: printed unbounded``),
@@ -36,6 +49,7 @@ from collections.abc import Callable
 from typing import Final
 
 from gentle_hooks.policy.nocheck import judge_command, row_text
+from gentle_hooks.quorum.completed import PROTECTED
 from gentle_hooks.quorum.narrative import ACT_VERBS
 from gentle_hooks.quorum.restatement import named_files, reproduced_evidence
 from gentle_hooks.values.frozen import frozen
@@ -51,8 +65,11 @@ class GroundRow:
 
 #: The rows, in the order they are tried; every one refutes an upheld verdict.
 GROUND_ROWS: Final[tuple[GroundRow, ...]] = (
-    GroundRow("G-negated", "an act that happened (it says nothing was opened or run)"),
-    GroundRow("G-finding", "a re-opening of the evidence (it read the finding, an opinion)"),
+    GroundRow("G-negated", "an act that happened (it denies or takes back the act)"),
+    GroundRow("G-hedged", "an act reported as fact (it hedges: a guess is no evidence)"),
+    GroundRow(
+        "G-finding", "a re-opening of the evidence (it read the finding or a copy, an opinion)"
+    ),
     GroundRow("G-nocheck", "a command or an opening that reads the evidence"),
     GroundRow("G-elsewhere", "a re-opening of the cited evidence or a command on it"),
 )
@@ -73,11 +90,19 @@ def _phrases(*items: str) -> re.Pattern[str]:
     return re.compile(rf"(?<!\w)(?:{body})(?!\w)")
 
 
+#: Reading acts, bare and in the past tense: their denial is a denial of a re-opening.
+_READ_VERB: Final = (
+    r"(?:open|run|read|check|look at|look|grep|execute|inspect|view|examine|re-?open)"
+)
+_READ_PAST: Final = (
+    r"(?:opened|ran|read|checked|looked at|looked|grepped|executed|inspected|viewed|examined"
+    r"|re-?opened)"
+)
+
 _NEGATED: Final = _phrases(
     r"(?:opened|ran|read|checked|grepped|inspected|ran|executed|looked at|re-?opened) nothing",
     r"nothing (?:was )?(?:opened|run|read|checked|executed|re-?opened)",
     r"did not actually",
-    r"didn't actually",
     r"not actually",
     r"not really",
     r"in my head",
@@ -90,6 +115,45 @@ _NEGATED: Final = _phrases(
     r"hypothetically",
     r"in theory",
     r"without (?:opening|running|reading|looking|checking|executing)",
+    r"just kidding",
+    r"only kidding",
+    r"(?:i'm|i am) kidding",
+    r"jk",
+    r"j/k",
+    r"scratch that",
+    r"(?:i|we) lied",
+    r"(?:that|this|it) (?:was|is|'s) a lie",
+    r"(?:i|we) made (?:it|that|this|all of (?:it|that)) up",
+    r"(?:i|we) (?:made up|invented|fabricated|faked)",
+    rf"did not (?:actually |really |even )?{_READ_VERB} "
+    r"(?:anything|any\w*|nothing|it|that|this|them)",
+    rf"(?:i|we) (?:never|have not|had not) (?:actually |really |even )?{_READ_PAST} "
+    r"(?:anything|any\w*|nothing|it|that|this|them)",
+    r"(?:i|we) (?:did not|have not|had not|never did)(?: (?:actually|really|do (?:it|that|so)))?"
+    r"(?=\s*(?:[.,;:!?)\u2014-]|$))",
+)
+_HEDGED: Final = _phrases(
+    r"guessed",
+    r"guessing",
+    r"(?:i|we) guess",
+    r"(?:i|we)'d (?:guess|say|think|imagine|assume)",
+    r"(?:my|our|a|best|at a) guess",
+    r"(?:i|we) (?:think|believe|suppose|reckon|assume|assumed|presume|presumed|imagine)",
+    r"(?:i'm|i am|we're|we are) not (?:sure|certain)",
+    r"not (?:sure|certain) (?:if|whether|that|i|we)",
+    r"unsure",
+    r"if (?:i|we) (?:recall|remember)(?: correctly| right)?",
+    r"if memory serves",
+    r"as far as (?:i|we) (?:recall|remember|know|can tell)",
+    r"iirc",
+    r"afaik",
+    r"afair",
+    r"(?:pretty|fairly|quite|almost) sure",
+    r"presumably",
+    r"(?:i|we) (?:may|might|must|could) have",
+    rf"(?:probably|maybe|perhaps|possibly|likely) {_READ_PAST}",
+    r"maybe (?:i|we)",
+    r"\(?(?:probably|maybe|perhaps|possibly)\)?(?=\s*(?:[),:;.\u2014]|$))",
 )
 
 _WHO: Final = r"(?:miner|writer|author|reviewer|agent|submitter|reporter|coder|model|finder)"
@@ -103,6 +167,44 @@ _FINDING: Final = re.compile(
     r"(?:description|body|summary|text|title|comments?)"
     r"|the\s+(?:finding|claim|dossier|write-?up|transcript|summary)s?)(?!\w)"
 )
+#: Copies of the evidence: what the miner, the writer or the task shows of a file.
+_COPY: Final = (
+    r"(?:finding|report|transcript|summary|claim|write-?up|notes?|description|message"
+    r"|dossier|comments?|analysis|excerpt|snippet|quote|quotation|paste|pastebin|copy"
+    r"|extract|citation|task(?:\s+(?:description|text|statement|prompt|brief))?|brief|prompt"
+    r"|ticket|issue|chat|thread|conversation|evidence"
+    r"|(?:pr|pull\s+request|merge\s+request|mr)(?:\s+(?:description|body|text))?)s?"
+)
+_OWNER: Final = (
+    rf"(?:(?:the|a|an|this|that|his|her|their|its|my)\s+)?(?:{_WHO}(?:'s|s')?\s+)?"
+    r"(?:(?:quoted|pasted|copied|cited|attached|included|embedded|original|submitted)\s+)?"
+)
+#: An object read through a copy: "workflow.js:142 as quoted in the finding", "… in the
+#: transcript", "… from the miner's paste" (not "… named in the finding": a pointer).
+_VIA_COPY: Final = re.compile(
+    rf"(?<!\w)(?:(?:as\s+)?(?:quoted|pasted|copied|excerpted|transcribed|reproduced)\s+"
+    r"(?:in|by|from|into)\s+(?:(?:the|a|an|this|that|his|her|their|its)\s+)?[\w'-]+"
+    rf"(?:\s+(?:description|text|body))?|(?:in|from|inside|within|via|through)\s+{_OWNER}{_COPY}"
+    r"(?!'|\w|\s+(?:checkout|worktree|repo|repository|branch|tree|directory|dir|folder)\b))"
+)
+#: Words before a preposition that make the copy a pointer to the file, not what was read.
+_POINTER: Final = re.compile(
+    r"(?:cited|named|mentioned|referenced|listed|linked|flagged|identified|given|pointed"
+    r"\s+to|as)\s*$"
+)
+#: An object that is itself a copy of the file: "the miner's excerpt of workflow.js:142".
+_COPY_HEAD: Final = re.compile(
+    rf"\s*(?:the\s+)?(?:(?:{_WHO}(?:'s|s')?\s+{_WHAT}s?)|{_OWNER}"
+    r"(?:excerpt|snippet|quote|quotation|paste|copy|extract|citation)s?)(?!'|\w)"
+)
+#: A copy's head followed by the file it was found in: locating a quote in the source.
+_IN_SOURCE: Final = re.compile(r"\s*(?:verbatim\s+)?(?:in|at|inside|within)\s+\S+[./]\S")
+#: Acts that read what their object shows (running a command from a copy still ran it).
+_READS: Final = re.compile(
+    r"(?:re-?\s*)?(?:open|opened|opening|read|inspected|grep|grepped|grepping|traced|trace"
+    r"|loaded|fetched|listed|printed|counted|count)"
+)
+_OBJECT_END: Final = re.compile(r"(?<![\w.]):|:(?!\d)|[\u2014]|\s--?\s|->|=>")
 _CLAUSE: Final = re.compile(r"[;\n]|\.(?=\s|$)")
 _BACKTICKS: Final = re.compile(r"`([^`]+)`")
 
@@ -111,14 +213,17 @@ def _fold(text: str) -> str:
     return text.replace("\u2019", "'").casefold()
 
 
-def _act_objects(text: str) -> list[str]:
-    """Per clause with an act of checking outside backticks, what the act is on: the text
-    after the act's verb up to the first ``:`` (backticked commands kept)."""
-    found: list[str] = []
+def _act_objects(text: str) -> list[tuple[str, str]]:
+    """Per act of checking outside backticks, its verb and what it is on: the text after
+    the verb up to the first separator of a result (a ``:`` that is not a ``file:line``'s,
+    a dash or an arrow; backticked commands kept)."""
+    found: list[tuple[str, str]] = []
     for clause in _CLAUSE.split(_fold(text)):
-        act = ACT_VERBS.search(_BACKTICKS.sub(lambda m: " " * len(m.group(0)), clause))
-        if act is not None:
-            found.append(clause[act.end() :].split(":", 1)[0])
+        masked = _BACKTICKS.sub(lambda m: " " * len(m.group(0)), clause)
+        for act in ACT_VERBS.finditer(masked):
+            rest = clause[act.end() :]
+            end = _OBJECT_END.search(rest)
+            found.append((act.group(0), rest[: end.start()] if end else rest))
     return found
 
 
@@ -127,16 +232,59 @@ def _file_of(name: str) -> str:
     return name.split(":", 1)[0].rstrip("/").rsplit("/", 1)[-1]
 
 
+def _said(what_i_checked: str) -> str:
+    """The words the verifier said: case-folded, ``n't`` expanded, quotes and backticked
+    commands blanked (their words are cited, not said), whitespace collapsed."""
+    text = PROTECTED.sub(" ", what_i_checked.replace("\u2019", "'"))
+    return " ".join(re.sub(r"n't\b", " not", text.casefold()).split())
+
+
+_DENIED_OBJECT: Final = re.compile(
+    rf"(?:did not|never|have not|had not) (?:actually |really |even )?"
+    rf"(?:{_READ_VERB}|{_READ_PAST})\s+(?P<object>[^\s,;]+)"
+)
+
+
 def _negated(what_i_checked: str) -> str | None:
-    found = _NEGATED.search(" ".join(_BACKTICKS.sub(" ", _fold(what_i_checked)).split()))
+    said = _said(what_i_checked)
+    found = _NEGATED.search(said)
+    if found is not None:
+        return f"{found.group(0)!r}"
+    for denied in _DENIED_OBJECT.finditer(said):
+        files = {_file_of(n) for n in named_files(denied.group("object"))}
+        elsewhere = said[: denied.start()] + " " + said[denied.end() :]
+        if files & {_file_of(n) for n in named_files(elsewhere)}:
+            return f"{denied.group(0)!r}"
+    return None
+
+
+def _hedged(what_i_checked: str) -> str | None:
+    found = _HEDGED.search(_said(what_i_checked))
     return None if found is None else f"{found.group(0)!r}"
 
 
+def _copy_of(verb: str, thing: str) -> str | None:
+    """The copy a reading act's object ``thing`` is read through or is, or None."""
+    if not _READS.fullmatch(verb):
+        return None
+    for via in _VIA_COPY.finditer(thing):
+        if not _POINTER.search(thing[: via.start()]):
+            return " ".join(via.group(0).split())
+    head = _COPY_HEAD.match(thing)
+    if head is not None and head.group(0).strip() and not _IN_SOURCE.match(thing, head.end()):
+        return " ".join(head.group(0).split())
+    return None
+
+
 def _finding_only(what_i_checked: str) -> str | None:
-    """The finding an act was on, when every act is on the finding (none names a file or
-    a command)."""
+    """The finding or copy an act was on, when every act that names a file or a command
+    reads it through a copy and no other does (acts on nothing named are not counted)."""
     on_finding: list[str] = []
-    for thing in _act_objects(what_i_checked):
+    for verb, thing in _act_objects(what_i_checked):
+        copy = _copy_of(verb, thing)
+        if copy is not None:
+            on_finding.append(copy)
+            continue
         if named_files(thing) or "`" in thing:
             return None
         named = _FINDING.search(thing)
@@ -193,6 +341,7 @@ def grounds_reason(what_i_checked: str, claim: str | None, evidence: str | None)
     """
     checks: tuple[tuple[str, Callable[[], str | None]], ...] = (
         ("G-negated", lambda: _negated(what_i_checked)),
+        ("G-hedged", lambda: _hedged(what_i_checked)),
         ("G-finding", lambda: _finding_only(what_i_checked)),
         ("G-nocheck", lambda: _nocheck(what_i_checked, claim)),
         ("G-elsewhere", lambda: _elsewhere(what_i_checked, evidence)),

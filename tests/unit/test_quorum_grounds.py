@@ -68,6 +68,68 @@ REFUTED_ROWS: list[tuple[str, str, str]] = [
         "pr description",
     ),
     ("Opened README.md: it says subagents have no cap", "G-elsewhere", "readme.md"),
+    # Issue 18 item 4: the file read through a copy of it is the finding, not the file.
+    (
+        "Read workflow.js:142 as quoted in the finding: no budget check",
+        "G-finding",
+        "quoted in the finding",
+    ),
+    (
+        "Read the miner's excerpt of workflow.js:142: the loop has no budget check",
+        "G-finding",
+        "miner's excerpt",
+    ),
+    (
+        "Read the quoted snippet of workflow.js:142 in the report: the loop has no budget check",
+        "G-finding",
+        "in the report",
+    ),
+    (
+        "Read workflow.js:142 in the transcript: the loop has no budget check",
+        "G-finding",
+        "in the transcript",
+    ),
+    (
+        "Opened workflow.js:142 in the task description: the loop has no budget check",
+        "G-finding",
+        "in the task description",
+    ),
+    (
+        "Opened workflow.js:142 in the miner's paste: the loop has no budget check",
+        "G-finding",
+        "miner's paste",
+    ),
+    ("Read workflow.js:142 as pasted by the miner: no budget check", "G-finding", "pasted by"),
+    # Hedges, retractions and denials in the same evidence: not a report of an act.
+    ("Guessed: opened workflow.js:142 showed no budget check", "G-hedged", "guessed"),
+    (
+        "Opened workflow.js:142, or at least I think so: the loop has no budget check",
+        "G-hedged",
+        "i think",
+    ),
+    ("I probably opened workflow.js:142: no budget check", "G-hedged", "probably opened"),
+    ("Opened workflow.js:142: no budget check, I'd guess", "G-hedged", "i'd guess"),
+    ("Opened workflow.js:142 (probably): no budget check", "G-hedged", "probably"),
+    (
+        "Opened workflow.js:142 \u2014 just kidding, I didn't: the loop has no budget check",
+        "G-negated",
+        "just kidding",
+    ),
+    (
+        "Did not open anything. Opened workflow.js:142: the loop has no budget check",
+        "G-negated",
+        "did not open anything",
+    ),
+    (
+        "Did not open workflow.js:142. Opened workflow.js:142: the loop has no budget check",
+        "G-negated",
+        "did not open workflow.js:142",
+    ),
+    (
+        "Opened workflow.js:142: the loop has no budget check; I never opened it",
+        "G-negated",
+        "i never opened",
+    ),
 ]
 
 #: Upheld reproductions of the cited evidence: they count as the verifier said.
@@ -77,7 +139,30 @@ UPHELD_ROWS: list[str] = [
     "Ran `sed -n 140,145p workflow.js`: line 142 is a for loop calling spawnAgent, no cap",
     "Ran `cat src/workflow.js`: line 142 loops over spawnAgent with no budget check",
     "Opened workflow.js:142 as the miner's report cites: a for loop calls spawnAgent, no cap",
+    # A copy that only points to the file, a command taken from one, a quote found in the
+    # file, a quoted hedge and a denial of another act are not reading a copy or hedging.
+    "Opened workflow.js:142 cited in the finding: the loop calls spawnAgent, no budget check",
+    "Opened workflow.js:142 named in the task description: a for loop calls spawnAgent, no cap",
+    "Ran the command from the task description, `grep -n budget workflow.js`: no match",
+    "Found the quote verbatim in workflow.js:142: for (a of agents) spawnAgent(a)",
+    "Opened workflow.js:142 in the editor: the loop calls spawnAgent with no budget check",
+    'Opened workflow.js:142: the comment says "I think we need a cap" but there is none',
+    "Opened workflow.js:142: the loop spawns agents, no cap; I did not run the replay",
+    "Opened workflow.js:142: no budget check, I didn't find any cap",
 ]
+
+
+@pytest.mark.parametrize(
+    "checked",
+    [
+        "Ran pytest -q: 3 failed",
+        "Opened workflow.js:142: the loop spawns agents with no budget check",
+    ],
+)
+def test_own_acts_count_with_no_evidence_given(checked: str) -> None:
+    """Issue 18 item 4: the copy, hedge and denial rows leave an act of the verifier's
+    own, reported as fact, counting (no ``G-elsewhere`` without evidence)."""
+    assert _record(checked, None).ruling == "CONFIRMED", checked
 
 
 def _record(checked: str, evidence: str | None = EVIDENCE):  # type: ignore[no-untyped-def]
