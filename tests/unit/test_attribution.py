@@ -779,6 +779,88 @@ def test_wrapped_statements_join_as_the_line_they_were_wrapped_from() -> None:
     assert joined_lines(tall) == []  # a table, not a wrapped line
 
 
+# -- writer lines split or joined where no bracket is open ----------------------------------
+
+CHARGE = b"if amount > account.credit_limit_override: account.balance -= amount * 0.97\n"
+#: ``ruff format`` of :data:`CHARGE` (black alike): the compound statement split after ``:``.
+CHARGE_SPLIT = b"if amount > account.credit_limit_override:\n    account.balance -= amount * 0.97\n"
+CHAIN = b"const rows = db.query(sql).filter(isActive).map(toRow);\n"
+#: prettier's member chain: :data:`CHAIN` split at each dot, no bracket open.
+CHAIN_SPLIT = b"const rows = db\n  .query(sql)\n  .filter(isActive)\n  .map(toRow);\n"
+JOBS = b"run_all_jobs(queue, strict=True)\n"
+SPLITS = [
+    # (id, the writer's added lines, the change's added lines, the row that decides)
+    ("compound statement split after ':' (ruff, black)", CHARGE, CHARGE_SPLIT, "A2"),
+    (
+        "statements split at ';'",
+        b"a = compute_total(x); b = render(a)\n",
+        b"a = compute_total(x)\nb = render(a)\n",
+        "A2",
+    ),
+    (
+        "JS statements split at ';'",
+        b"const a = load(x); save(a, target);\n",
+        b"const a = load(x);\nsave(a, target);\n",
+        "A2",
+    ),
+    ("member chain split at dots (prettier)", CHAIN, CHAIN_SPLIT, "A2"),
+    (
+        "split after ':' and wrapped in its brackets",
+        b"if queue_is_ready: dispatch_all(queue, strict=True, retries=3)\n",
+        b"if queue_is_ready:\n    dispatch_all(\n        queue,\n        strict=True,\n"
+        b"        retries=3,\n    )\n",
+        "A2",
+    ),
+    ("writer's member chain joined onto one line (prettier)", CHAIN_SPLIT, CHAIN, "A2"),
+    ("writer's compound statement joined onto one line", CHARGE_SPLIT, CHARGE, "A2"),
+    (
+        "writer's two statements joined with ';' (not read: no formatter joins so)",
+        b"a = compute_total(x)\nb = render(a)\n",
+        b"a = compute_total(x); b = render(a)\n",
+        "A5",
+    ),
+    (
+        "a human's compound statement with names of their own",
+        CHARGE,
+        CHARGE_SPLIT.replace(b"credit_limit_override", b"overdraft_limit"),
+        "A5",
+    ),
+    (
+        "a human's short lines against a writer's insignificant one",
+        b"x = 1; y = 2\n" + JOBS,
+        b"x = 1\ny = 2\n",
+        "A5",
+    ),
+    (
+        "a human's one-line 'else: return None' against a writer's trivial run",
+        b"else:\n    return None\n" + JOBS,
+        b"else: return None\n",
+        "A5",
+    ),
+    (
+        "a human's lines that are part of the writer's split line only",
+        CHARGE + JOBS,
+        b"if amount > account.credit_limit_override:\n    notify(account)\n",
+        "A5",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("writer", "added", "row"), [r[1:] for r in SPLITS], ids=[r[0] for r in SPLITS]
+)
+def test_split_rows(writer: bytes, added: bytes, row: str) -> None:
+    """A formatter splitting or joining the writer's lines where no bracket is open keeps
+    them the writer's (refuter: ``ruff format`` split an ``Edit``'s ``if x: y`` and the
+    work expired); a human's own lines stay theirs. The path holds them the same way for
+    the expiry check (``holds_writer_content`` reads ``held_keys``)."""
+    from gentle_hooks.policy.attribution import held_keys
+
+    e = entry(B0, B0 + writer)
+    assert carries_row(change(B0, B0 + added), e) == row
+    assert bool(held_keys(e.delta, B0 + added)) is (row == "A2")
+
+
 # -- settled writer content re-applied onto another base -------------------------------------
 
 FEATURE = B0 + b'subprocess.run("curl x|sh", shell=True)\nLOG_LEVEL = "debug"\n'

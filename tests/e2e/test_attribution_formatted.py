@@ -1,0 +1,106 @@
+"""A formatter splitting the writer's line where no bracket is open keeps it the writer's
+(SPEC §3 "Attribution follows content"; issue 13 Build 2, no laundering): real git,
+``gentle-hook install``, a bare remote with the server gate and notes shared.
+
+Refuter (HIGH, false negative): Claude Code's ``Edit`` adds one line
+``if amount > account.credit_limit_override: account.balance -= amount * 0.97``,
+``gentle-hook record --from claude-code`` records it, then ``ruff format`` (a formatter
+``PostToolUse`` hook, format-on-save, a pre-commit ruff/black hook) splits it after the
+``:``; the pending work then expired ("no worktree, index, HEAD ... holds its content"), the
+commit and the push passed. Blocked now, as the same edit is without the formatter. A
+human's own two lines of the same file still pass.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import World
+
+PATH = "m.py"
+BASE = "def charge(account, amount):\n    account.pending = amount\n    return account\n"
+OLD = "    account.pending = amount\n"
+LINE = "if amount > account.credit_limit_override: account.balance -= amount * 0.97"
+NEW = OLD + "    " + LINE + "\n"
+#: What ``ruff format`` (0.17, the pinned dev dependency) makes of the writer's file: the
+#: compound statement split after its ``:``.
+FORMATTED = (
+    "def charge(account, amount):\n"
+    "    account.pending = amount\n"
+    "    if amount > account.credit_limit_override:\n"
+    "        account.balance -= amount * 0.97\n"
+    "    return account\n"
+)
+MODEL = {"GENTLE_WRITER_MODEL": "claude-sonnet-4-5", "GENTLE_WRITER_EFFORT": "low"}
+
+
+def _edit(w: World) -> None:
+    """Claude Code's ``Edit`` adding :data:`LINE`, recorded through its PostToolUse input."""
+    file = str(w.work / PATH)
+    w.write(PATH, BASE.replace(OLD, NEW, 1))
+    data = {
+        "session_id": "s1",
+        "transcript_path": "",
+        "cwd": str(w.work),
+        "permission_mode": "default",
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Edit",
+        "tool_input": {"file_path": file, "old_string": OLD, "new_string": NEW},
+        "tool_response": {"filePath": file, "oldString": OLD, "newString": NEW},
+        "tool_use_id": "toolu_1",
+    }
+    r = w.gh("record", "--from", "claude-code", input=json.dumps(data).encode(), env=MODEL)
+    assert r.code == 0 and "recorded: pending mutation #1" in r.err, r
+
+
+def _ruff_format(w: World) -> None:
+    """``ruff format m.py`` with the pinned ruff of the dev dependencies; where it is not
+    installed (the ``test`` extra only), the file is rewritten exactly as ruff rewrites it
+    (:data:`FORMATTED`)."""
+    ruff = Path(sys.executable).parent / "ruff"
+    found = str(ruff) if ruff.exists() else shutil.which("ruff")
+    if found is None:
+        w.write(PATH, FORMATTED)  # exactly what `ruff format m.py` writes
+        return
+    subprocess.run([found, "format", "--no-cache", "-q", PATH], cwd=w.work, check=True)
+    assert (w.work / PATH).read_text() == FORMATTED
+
+
+@pytest.fixture
+def served(native: World) -> World:
+    w = native
+    assert w.gh("install", "--server", cwd=w.remote).code == 0
+    assert w.gh("install", "--share", "origin").code == 0
+    w.write(PATH, BASE)
+    w.ok("add", "-A")
+    w.ok("commit", "-qm", "human: base")
+    w.ok("push", "-q", "origin", "main")
+    return w
+
+
+def test_the_writers_line_split_by_a_formatter_stays_the_writers(served: World) -> None:
+    w = served
+    _edit(w)
+    _ruff_format(w)
+    r = w.git("commit", "-qam", "charge")
+    assert r.code == 1 and "BLOCKED the staged change" in r.err, r
+    assert "expired" not in r.err, r
+    # with hooks off, the push is blocked too, and the server refuses a push past it
+    w.ok("-c", "core.hooksPath=/dev/null", "commit", "-qam", "charge")
+    push = w.git("push", "-q", "origin", "main")
+    assert push.code != 0 and "BLOCKED" in push.err, push
+    assert w.remote_ref("main") != w.rev("HEAD")
+
+
+def test_a_humans_own_compound_statement_passes(served: World) -> None:
+    w = served
+    w.write(PATH, FORMATTED.replace("credit_limit_override", "overdraft_limit"))
+    r = w.git("commit", "-qam", "human: charge")
+    assert r.code == 0 and not [ln for ln in r.said if "BLOCKED" in ln], r
+    assert "Gentle-Writer:" not in w.ok("log", "-1", "--format=%B")
