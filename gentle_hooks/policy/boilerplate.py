@@ -99,7 +99,13 @@ def introduced_parts(old: bytes | None, new: bytes) -> tuple[tuple[str, bool], .
     trailing comment or ``;``, but for those whose key ``old`` holds: a writer's line with
     ``  # noqa`` or ``;`` appended, as row A2 across paths reads its one telling line.
     Apart from :func:`introduced_lines`, so that no line counts twice toward
-    :data:`~gentle_hooks.policy.attribution.MIN_ACROSS`."""
+    :data:`~gentle_hooks.policy.attribution.MIN_ACROSS`. Read once per change however many
+    entries it is compared with, as :func:`introduced_lines`."""
+    return _introduced_parts(old, new)
+
+
+@lru_cache(maxsize=CONTENTS_KEPT)
+def _introduced_parts(old: bytes | None, new: bytes) -> tuple[tuple[str, bool], ...]:
     before = any_line_keys(old)
     stripped = (line.strip() for line in new.splitlines())
     parts = (p for s in stripped if may_have_code_part(s) and (p := code_part(s)) and p != s)

@@ -153,14 +153,25 @@ def distinctive_keys(data: bytes | None, among: Set[str] | None = None) -> froze
         return frozenset()
     if among is None:
         return _distinctive_keys(data)
-    return frozenset(
-        k for s in _judged_lines(data) if (k := stripped_key(s)) in among and is_distinctive(s)
-    )
+    lines = _keyed_lines(data)
+    return frozenset(k for k in among if any(map(is_distinctive, lines.get(k, ()))))
 
 
 @lru_cache(maxsize=64)
 def _distinctive_keys(data: bytes) -> frozenset[str]:
-    return frozenset(stripped_key(s) for s in _judged_lines(data) if is_distinctive(s))
+    return frozenset(
+        k for k, lines in _keyed_lines(data).items() if any(map(is_distinctive, lines))
+    )
+
+
+@lru_cache(maxsize=64)
+def _keyed_lines(data: bytes) -> dict[str, list[bytes]]:
+    """The judged lines of ``data`` (:func:`_judged_lines`) by key, read once per content:
+    a change compared with many entries (across paths) splits its content once."""
+    out: dict[str, list[bytes]] = {}
+    for s in _judged_lines(data):
+        out.setdefault(stripped_key(s), []).append(s)
+    return out
 
 
 def _judged_lines(data: bytes) -> list[bytes]:

@@ -176,3 +176,36 @@ def test_one_writer_line_across_paths_with_a_tail_keeps_its_row(
     tailed = line.rstrip(b"\n") + tail + b"\n"
     copied = PathChange("g.py", "g" * 40, "n" * 40, G, G.replace(b"():\n", b"():\n" + tailed))
     assert carries_row_across(copied, rec) == row
+
+
+def test_one_change_against_many_entries_reads_its_lines_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A change compared with the entries of many other paths (one line every writer added,
+    as in a commit of several recorded files): its introduced lines, their code parts and
+    its judged lines are read once for the change, not once per entry, with the same row
+    for each entry."""
+    from gentle_hooks.policy import boilerplate, distinctive
+
+    calls: list[bytes] = []
+
+    def counted(s: bytes) -> bytes:
+        calls.append(s)
+        return code_part(s)
+
+    code_part = distinctive.code_part
+    monkeypatch.setattr(boilerplate, "code_part", counted)
+    monkeypatch.setattr(distinctive, "code_part", counted)
+    line = b"    check_auth(user)  # once per change\n"
+    writer = APP.replace(b"user):\n", b"user):\n" + b"    check_auth(user)\n")
+    body = G.replace(b"():\n", b"():\n" + line) + b"def read_once_probe():\n    return 2\n"
+    copied = PathChange("g.py", "g" * 40, "m" * 40, G, body)
+    rows = []
+    for k in range(5):
+        rec = WriterEntry(f"app{k}.py", "w" * 40, "a" * 40, writer_delta(APP, writer))
+        rows.append(carries_row_across(copied, rec))
+        if k == 0:
+            first = len(calls)
+    assert rows == ["A2"] * 5
+    assert first > 0
+    assert len(calls) == first
