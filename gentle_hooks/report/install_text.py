@@ -1,4 +1,5 @@
-"""What ``gentle-hook uninstall`` says it removed and what it kept.
+"""What ``gentle-hook install --share`` says of the notes, and what ``gentle-hook uninstall``
+says it removed and what it kept.
 
 Room ``report``. Pure string building.
 """
@@ -72,3 +73,40 @@ def framework_lines(
         f"  to stop it: remove the gentle-hooks entries from {config}, or remove {tool}'s hooks:",
         f"  run: {run or tool} uninstall {flags}",
     ]
+
+
+#: Why a ``HEAD`` push refspec would change a plain ``git push``, by the effective
+#: ``push.default`` :func:`gentle_hooks.notes.sharing.head_refspec_differs` returns.
+_HEAD_DIFFERS = {
+    "simple": "push.default=simple (git's default) refuses a branch with no upstream or "
+    "one tracking another name, which HEAD would push",
+    "upstream": "push.default=upstream pushes a branch to its upstream's name, HEAD to its own",
+    "matching": "push.default=matching pushes every branch both sides have, HEAD only the "
+    "current one",
+    "nothing": "push.default=nothing pushes only what the push names",
+    "current, push.autoSetupRemote": "push.autoSetupRemote sets a new branch's upstream only "
+    "where no push refspec is configured",
+}
+
+
+def share_push_lines(remote: str, differs: str | None, push_gate: bool) -> list[str]:
+    """What ``install --share REMOTE`` says when it added no push refspec: why not
+    (``differs``: the effective ``push.default`` that rules ``HEAD`` out, None under the
+    pre-commit framework), and how the notes travel instead: the push gate sends them
+    (``push_gate``: a gentle-hooks pre-push runs here), else ``sync push`` after a push."""
+    lines = []
+    if differs is not None:
+        why = _HEAD_DIFFERS.get(differs, f"push.default={differs}")
+        lines.append(
+            "notes: no push refspec added, so a plain git push pushes the same branches as "
+            f"before (a push refspec replaces push.default: {why})"
+        )
+    if push_gate:
+        lines.append(f"notes: the push gate sends them to {remote} with each push it lets through")
+    else:
+        from gentle_hooks.errors import cli
+        from gentle_hooks.report.shell_text import labelled
+
+        sync = labelled(cli("sync", "push", remote))
+        lines.append(f"notes: no gentle-hooks pre-push here sends them; after a push, {sync}")
+    return lines
