@@ -125,7 +125,12 @@ def install(
         hook_types = hook_types or ("pre-receive",)
     framework = None
     if not hook_types and not server:
-        from gentle_hooks.services.doctor import FRAMEWORK_CONFIG, framework_gate
+        from gentle_hooks.services.doctor_hooks import (
+            FRAMEWORK_CONFIG,
+            FRAMEWORK_STAGES,
+            framework_gate,
+            framework_install,
+        )
 
         framework = framework_gate(repo)
         if framework is not None and not notes_only:
@@ -135,6 +140,12 @@ def install(
                 f"hooks: {tool}'s hooks here run the gate ({', '.join(types)}, from "
                 f"{FRAMEWORK_CONFIG}): none installed over them (-t TYPE chains one)"
             )
+            missing = [t for t in FRAMEWORK_STAGES if t not in types]
+            if missing:
+                from gentle_hooks.report.shell_text import labelled
+
+                run = framework_install(repo, tool, types[0])
+                click.echo(f"hooks: {tool} has not installed {', '.join(missing)}: {labelled(run)}")
     if not notes_only:
         for action in do_install(repo, hook_types or DEFAULT_HOOK_TYPES, warn=warn):
             click.echo(f"{action.hook_type}: {action.what}: {action.path}")
@@ -216,7 +227,7 @@ def uninstall(
         kept_lines,
         removed_config_lines,
     )
-    from gentle_hooks.services.doctor import FRAMEWORK_CONFIG, framework_gate
+    from gentle_hooks.services.doctor_hooks import FRAMEWORK_CONFIG, framework_gate
 
     repo = Repository.open(cwd, allow_bare=True)
     actions = do_uninstall(repo, hook_types or KNOWN_HOOK_TYPES)
