@@ -29,29 +29,40 @@ def is_sharing(repo: Repository, remote: str) -> bool:
     ) or remote in repo.config_get_all(SHARE_KEY)
 
 
-def head_refspec_differs(repo: Repository) -> str | None:
-    """Why a ``HEAD`` push refspec would push other branches than a plain
+def head_refspec_differs(repo: Repository, remote: str) -> str | None:
+    """Why a ``HEAD`` push refspec for ``remote`` would push other branches than a plain
     ``git push`` does now, or None when it pushes the same ones.
 
-    A configured ``remote.<name>.push`` replaces ``push.default``: ``HEAD`` (the current
-    branch to its own name) pushes what ``current`` does, and only that. ``simple`` (git's
-    default) refuses a branch with no upstream or one tracking another name, ``upstream``
+    A configured ``remote.<name>.push`` replaces ``push.default``: ``HEAD`` pushes the
+    current branch to its own name, as ``current`` does. ``simple`` (git's default) does
+    too, except that pushing to the remote the branch pulls from it refuses a branch whose
+    upstream has another name (``HEAD`` would create a branch of its name); ``upstream``
     pushes to the upstream's name, ``matching`` every branch both sides have, ``nothing``
-    nothing, and ``push.autoSetupRemote`` sets the upstream only where no refspec is
-    configured. Read per install, not per branch: a static refspec cannot follow a branch's
-    upstream.
+    nothing; ``push.autoSetupRemote`` sets the upstream only where no refspec is
+    configured. The upstream read is the current branch's, at install: a branch made later
+    tracking another name is pushed to its own name (``simple`` would refuse it).
 
     Returns:
-        The effective ``push.default`` (``simple`` when unset, ``tracking`` as
-        ``upstream``), or ``"current, push.autoSetupRemote"``, when ``HEAD`` differs;
-        None under ``current`` without ``push.autoSetupRemote``.
+        The effective ``push.default`` that rules ``HEAD`` out (``simple`` when unset,
+        ``tracking`` as ``upstream``; ``"simple, upstream BRANCH"`` for a current branch
+        tracking ``BRANCH`` of ``remote``), ``"push.autoSetupRemote"``; None when ``HEAD``
+        pushes what git would.
     """
     mode = (repo.config_get("push.default") or "simple").lower()
     mode = "upstream" if mode == "tracking" else mode
-    if mode != "current":
+    if mode not in ("current", "simple"):
         return mode
     auto = (repo.config_get("push.autoSetupRemote") or "").lower()
-    return "current, push.autoSetupRemote" if auto in ("true", "yes", "on", "1") else None
+    if auto in ("true", "yes", "on", "1"):
+        return "push.autoSetupRemote"
+    if mode == "current":
+        return None
+    head = repo.run(["symbolic-ref", "-q", "--short", "HEAD"], ok=(0, 1, 128)).stdout
+    branch = head.decode("utf-8", "surrogateescape").strip()
+    if not branch or repo.config_get(f"branch.{branch}.remote") != remote:
+        return None  # detached, no upstream, or it pulls from another remote
+    merge = (repo.config_get(f"branch.{branch}.merge") or "").removeprefix("refs/heads/")
+    return None if merge in ("", branch) else f"simple, upstream {merge}"
 
 
 def own_push_refspecs(repo: Repository, remote: str) -> list[str]:
@@ -76,5 +87,5 @@ def share_push_refspecs(repo: Repository, remote: str) -> tuple[tuple[str, ...],
     """
     if own_push_refspecs(repo, remote):
         return (SHARE_PUSH_REFSPEC,), None
-    differs = head_refspec_differs(repo)
+    differs = head_refspec_differs(repo, remote)
     return ((), differs) if differs else (("HEAD", SHARE_PUSH_REFSPEC), None)

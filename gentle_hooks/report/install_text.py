@@ -9,6 +9,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 
+from gentle_hooks.errors import quoted
 from gentle_hooks.report.program_text import program
 
 
@@ -78,15 +79,25 @@ def framework_lines(
 #: Why a ``HEAD`` push refspec would change a plain ``git push``, by the effective
 #: ``push.default`` :func:`gentle_hooks.notes.sharing.head_refspec_differs` returns.
 _HEAD_DIFFERS = {
-    "simple": "push.default=simple (git's default) refuses a branch with no upstream or "
-    "one tracking another name, which HEAD would push",
     "upstream": "push.default=upstream pushes a branch to its upstream's name, HEAD to its own",
     "matching": "push.default=matching pushes every branch both sides have, HEAD only the "
     "current one",
     "nothing": "push.default=nothing pushes only what the push names",
-    "current, push.autoSetupRemote": "push.autoSetupRemote sets a new branch's upstream only "
-    "where no push refspec is configured",
+    "push.autoSetupRemote": "push.autoSetupRemote sets a new branch's upstream only where no "
+    "push refspec is configured",
 }
+
+
+def _why(differs: str) -> str:
+    """Why ``HEAD`` would push other branches, in words (``differs``:
+    :func:`gentle_hooks.notes.sharing.head_refspec_differs`)."""
+    if differs.startswith("simple, upstream "):
+        upstream = differs.removeprefix("simple, upstream ")
+        return (
+            "push.default=simple (git's default) refuses this branch, whose upstream is "
+            f"{quoted(upstream)}, where HEAD would push it to its own name"
+        )
+    return _HEAD_DIFFERS.get(differs, f"push.default={differs}")
 
 
 def share_push_lines(remote: str, differs: str | None, push_gate: bool) -> list[str]:
@@ -96,7 +107,7 @@ def share_push_lines(remote: str, differs: str | None, push_gate: bool) -> list[
     (``push_gate``: a gentle-hooks pre-push runs here), else ``sync push`` after a push."""
     lines = []
     if differs is not None:
-        why = _HEAD_DIFFERS.get(differs, f"push.default={differs}")
+        why = _why(differs)
         lines.append(
             "notes: no push refspec added, so a plain git push pushes the same branches as "
             f"before (a push refspec replaces push.default: {why})"
