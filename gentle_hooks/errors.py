@@ -92,7 +92,8 @@ class Command:
     Attributes:
         words: the arguments after the program name, unquoted (``("receipt", "list")``).
         tool: ``gentle-hook`` (written as the user can type it: a name on PATH or an
-            absolute path) or ``git``.
+            absolute path), ``git``, or a framework's program as shell words (``pre-commit``,
+            ``prek``, or the hook's own copy: ``services.install.framework_program``).
         label: ``run`` (runs as written) or ``prefix`` (the writer completes it with its
             own words: a test command after ``--``, a brief's path after ``--brief``).
         stdin: a file the command reads as its standard input (written ``< PATH``), or

@@ -125,7 +125,12 @@ def install(
         hook_types = hook_types or ("pre-receive",)
     framework = None
     if not hook_types and not server:
-        from gentle_hooks.services.doctor import FRAMEWORK_CONFIG, framework_gate
+        from gentle_hooks.services.doctor_hooks import (
+            FRAMEWORK_CONFIG,
+            FRAMEWORK_STAGES,
+            framework_gate,
+            framework_install,
+        )
 
         framework = framework_gate(repo)
         if framework is not None and not notes_only:
@@ -135,18 +140,40 @@ def install(
                 f"hooks: {tool}'s hooks here run the gate ({', '.join(types)}, from "
                 f"{FRAMEWORK_CONFIG}): none installed over them (-t TYPE chains one)"
             )
+            missing = [t for t in FRAMEWORK_STAGES if t not in types]
+            if missing:
+                from gentle_hooks.report.shell_text import labelled
+
+                run = framework_install(repo, tool, types[0])
+                click.echo(f"hooks: {tool} has not installed {', '.join(missing)}: {labelled(run)}")
     if not notes_only:
         for action in do_install(repo, hook_types or DEFAULT_HOOK_TYPES, warn=warn):
             click.echo(f"{action.hook_type}: {action.what}: {action.path}")
     if share:
-        # the framework hands its pre-push hook only the first ref: a notes refspec git
-        # pushes itself would collide with the notes the push gate sends first
-        for line in add_share_refspecs(repo, share, push_refspecs=framework is None):
-            click.echo(f"git config: added {line}")  # a report, worded as uninstall's "removed"
-        if framework is not None:
-            click.echo(f"notes: the push gate sends them to {share} with each push it lets through")
-        click.echo(f"notes: {sync_fetch(repo, share)}")
+        _share(repo, share, framework is not None)
     return EXIT_OK
+
+
+def _share(repo: Repository, remote: str, framework: bool) -> None:
+    """Set up the notes' fetch and push with ``remote``, say how they travel, fetch them.
+
+    The framework hands its pre-push hook only the first ref: a notes refspec git pushes
+    itself would collide with the notes the push gate sends first, so none is added there.
+    """
+    from gentle_hooks.notes.sharing import share_push_refspecs
+    from gentle_hooks.report.install_text import share_push_lines
+    from gentle_hooks.services.install import hooks_dir, is_ours
+
+    push, differs = ((), None) if framework else share_push_refspecs(repo, remote)
+    for line in add_share_refspecs(repo, remote, push):
+        click.echo(f"git config: added {line}")  # a report, worded as uninstall's "removed"
+    if not push:
+        import os
+
+        gate = framework or is_ours(os.path.join(hooks_dir(repo), "pre-push"))
+        for line in share_push_lines(remote, differs, gate):
+            click.echo(line)
+    click.echo(f"notes: {sync_fetch(repo, remote)}")
 
 
 @click.command()
@@ -200,7 +227,7 @@ def uninstall(
         kept_lines,
         removed_config_lines,
     )
-    from gentle_hooks.services.doctor import FRAMEWORK_CONFIG, framework_gate
+    from gentle_hooks.services.doctor_hooks import FRAMEWORK_CONFIG, framework_gate
 
     repo = Repository.open(cwd, allow_bare=True)
     actions = do_uninstall(repo, hook_types or KNOWN_HOOK_TYPES)

@@ -107,8 +107,14 @@ def start_gap(repo: Repository, a: str, shallow: bool) -> CannotAssess | None:
     """Why ``a``, a start (or base) that is not a commit here, is missing when more history
     would make it known: a remote-tracking branch never fetched (or that the remote lacks),
     a branch only a remote has, a shallow clone. None: the history is complete and ``a``
-    is not in it (the caller says what can be judged instead)."""
-    tracking = _remote_branch(repo, a)
+    is not in it (the caller says what can be judged instead).
+
+    A name relative to one that is here (``origin/main~1``, ``origin/main^2``) reaches past
+    the history rather than naming a branch: its remote-tracking branch is looked up
+    without the revision suffix (:func:`revision_stem`), and only when that is missing."""
+    stem = revision_stem(a)
+    known = stem != a and repo.peel_commit(stem) is not None
+    tracking = None if known else _remote_branch(repo, stem)
     if tracking is not None:
         if repo.has_remote_branch(*tracking) is False:
             return CannotAssess(*range_text.absent_remote_branch(a, *tracking))
@@ -157,6 +163,13 @@ def is_past_history(repo: Repository, name: str) -> bool:
     if stem == name or not stem or repo.peel_commit(stem) is None:
         return False
     return repo.object_kind(name) is None
+
+
+def revision_stem(name: str) -> str:
+    """``name`` without its revision suffix (``~N``, ``^N``, ``^{type}``, ``@{...}``): the
+    ref it is relative to (``origin/main~1`` -> ``origin/main``); ``name`` itself when it
+    has none. A ref name holds no ``~``, ``^`` or ``@{``, so the first one starts it."""
+    return re.split(r"[~^]|@\{", name, maxsplit=1)[0]
 
 
 def _remote_with_branch(repo: Repository, name: str) -> str | None:

@@ -351,16 +351,16 @@ def refresh_for_identity(
     return write_commit_notes(repo, led, records, sign_key) if records else 0
 
 
-def add_share_refspecs(repo: Repository, remote: str, *, push_refspecs: bool = True) -> list[str]:
-    """Add fetch and push refspecs that carry the notes with the ordinary remote.
+def add_share_refspecs(repo: Repository, remote: str, push: tuple[str, ...]) -> list[str]:
+    """Add the refspecs that carry the notes with the ordinary remote.
 
-    Fetch goes to :func:`remote_notes_ref` (forced: it mirrors the remote); push sends the
-    local notes with a glob so a push works before any note exists, plus ``HEAD`` so a bare
-    ``git push`` still pushes the current branch (a configured push refspec replaces
-    ``push.default``). Without ``push_refspecs`` (the pre-commit framework's pre-push,
-    which sees only the first ref: git's own notes update would collide with the one the
-    push gate sends first), :data:`SHARE_KEY` names the remote instead and the push gate
-    alone sends the notes (:mod:`gentle_hooks.hooks.notes_sharing`). Idempotent.
+    Fetch goes to :func:`remote_notes_ref` (forced: it mirrors the remote); ``push`` are
+    the push refspecs to add (:func:`gentle_hooks.notes.sharing.share_push_refspecs`). With
+    none (``HEAD`` would change what a plain ``git push`` pushes, or the pre-commit
+    framework's pre-push, which sees only the first ref: git's own notes update would
+    collide with the one the push gate sends first), :data:`SHARE_KEY` names the remote
+    instead and the push gate alone sends the notes
+    (:mod:`gentle_hooks.hooks.notes_sharing`). Idempotent.
 
     Returns:
         The ``git config`` lines added (empty when all were present).
@@ -371,13 +371,7 @@ def add_share_refspecs(repo: Repository, remote: str, *, push_refspecs: bool = T
     if repo.config_get(f"remote.{remote}.url") is None:
         raise GitError(f"no remote named {remote!r} (see: git remote -v)")
     wanted = [(f"remote.{remote}.fetch", f"+{NOTES_REF}*:{remote_notes_ref(remote)}*")]
-    if push_refspecs:
-        wanted += [
-            (f"remote.{remote}.push", "HEAD"),
-            (f"remote.{remote}.push", SHARE_PUSH_REFSPEC),
-        ]
-    else:
-        wanted.append((SHARE_KEY, remote))
+    wanted += [(f"remote.{remote}.push", refspec) for refspec in push] or [(SHARE_KEY, remote)]
     added = []
     for key, value in wanted:
         if value not in repo.config_get_all(key):

@@ -219,17 +219,92 @@ def test_an_agents_merge_commit_is_judged_by_the_pre_merge_commit_hook(native: W
     w.assert_clean()
 
 
-@pytest.mark.parametrize("users_own", [True, False])
-def test_uninstall_removes_only_the_config_install_added(tmp_path: Path, users_own: bool) -> None:
+@pytest.mark.parametrize(
+    "setup", ["own HEAD", "push.default=current", "git's default", "push.default=upstream"]
+)
+def test_uninstall_removes_only_the_config_install_added(tmp_path: Path, setup: str) -> None:
     w = _bare_world(tmp_path)
-    if users_own:
+    if setup == "own HEAD":
         w.ok("config", "--add", "remote.origin.push", "HEAD")
+    if setup.startswith("push.default="):
+        w.ok("config", "push.default", setup.removeprefix("push.default="))
     before = w.ok("config", "--local", "--list")
     assert w.gh("install", "--share", "origin").code == 0
-    assert w.ok("config", "--get-all", "remote.origin.push").count("HEAD\n") == 1
+    heads = 0 if setup == "push.default=upstream" else 1
+    assert w.git("config", "--get-all", "remote.origin.push").out.count("HEAD\n") == heads
     out = w.gh("uninstall").out
-    assert ("remote.origin.push = HEAD" in out) is not users_own
+    added_head = setup in ("push.default=current", "git's default")
+    assert ("remote.origin.push = HEAD" in out) is added_head, out
+    assert ("gentle-hooks.shareWith = origin" in out) is (setup == "push.default=upstream")
     assert w.ok("config", "--local", "--list") == before
+
+
+#: What a plain ``git push`` from branch ``work`` (commit C, tracking ``origin/main``; local
+#: ``main`` at M, the remote's at O) leaves on the remote, by configuration, without
+#: gentle-hooks: the refs it pushed (name: commit), or None where git refuses the push.
+#: ``, on main``: the push is made from ``main`` (tracking ``origin/main``) instead.
+PLAIN_PUSH = {
+    "push.default=simple, on main": {"refs/heads/main": "M"},
+    "push.default=current, on main": {"refs/heads/main": "M"},
+    "remote.origin.push=refs/heads/main:refs/heads/main, on main": {"refs/heads/main": "M"},
+    "remote.origin.push=refs/heads/main:refs/heads/main": {"refs/heads/main": "M"},
+    "remote.origin.push=HEAD:refs/for/main": {"refs/for/main": "C"},
+    "push.default=upstream": {"refs/heads/main": "C"},
+    "push.default=tracking": {"refs/heads/main": "C"},
+    "push.default=simple": None,  # the upstream has another name
+    "push.default=matching": {"refs/heads/main": "M"},
+    "push.default=nothing": None,
+    "push.default=current": {"refs/heads/work": "C"},
+    "push.autoSetupRemote=true": None,  # simple still refuses an upstream of another name
+}
+
+
+#: Where ``HEAD`` pushes what git would, so install adds it with the notes refspec.
+HEAD_ADDED = (
+    "push.default=simple, on main",
+    "push.default=current, on main",
+    "push.default=current",
+)
+
+
+@pytest.mark.parametrize("setup", list(PLAIN_PUSH))
+def test_install_share_keeps_what_a_plain_git_push_pushes(tmp_path: Path, setup: str) -> None:
+    # a plain `git push` after `install --share origin` pushes the branch refs it pushed
+    # before (plus the notes): a HEAD push refspec replaced push.default and added to the
+    # user's own push refspecs (Gerrit's HEAD:refs/for/main then also pushed HEAD)
+    w = build_world(tmp_path, "gentle-hook", None)
+    key, value = setup.removesuffix(", on main").split("=", 1)
+    w.ok("config", key, value)
+    sha = {"O": w.rev("HEAD")}
+    w.ok("commit", "-q", "--allow-empty", "-m", "human: main moves")
+    sha["M"] = w.rev("HEAD")
+    w.ok("switch", "-q", "-c", "work", "--track", "origin/main")
+    w.write("src/app.py", V2)
+    w.ok("commit", "-q", "-a", "-m", "human: v2")
+    sha["C"] = w.rev("HEAD")
+    if setup.endswith(", on main"):
+        w.ok("switch", "-q", "main")
+    r = w.gh("install", "--share", "origin")
+    assert r.code == 0, r
+    pushed = w.git("push")
+    refs = w.ok("for-each-ref", "--format=%(refname) %(objectname)", cwd=w.remote)
+    after = dict(line.split() for line in refs.splitlines() if "/notes/" not in line)
+    expected = PLAIN_PUSH[setup]
+    assert (pushed.code == 0) is (expected is not None), (r.out, pushed)
+    want = {"refs/heads/main": sha["O"]} | {k: sha[v] for k, v in (expected or {}).items()}
+    assert after == want, (r.out, pushed)
+    if setup.startswith("push.") and setup not in HEAD_ADDED:
+        assert "notes: no push refspec added, so a plain git push pushes the same" in r.out, r
+        assert "notes: the push gate sends them to origin with each push it lets through" in r.out
+        assert w.ok("config", "--get-all", "gentle-hooks.shareWith") == "origin\n"
+    pushes = w.git("config", "--get-all", "remote.origin.push").out
+    notes = "refs/notes/gentle-hooks*:refs/notes/gentle-hooks*\n"
+    if key == "remote.origin.push":
+        assert pushes == f"{value}\n{notes}", r.out
+    elif setup in HEAD_ADDED:
+        assert pushes == f"HEAD\n{notes}", r.out
+    else:
+        assert pushes == "", r.out
 
 
 def test_install_share_under_pre_commit_shares_the_notes_and_installs_no_hook(

@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import gh, git
+import pytest
+
+from tests.conftest import gh, git, paste, write
+
+ROOT = Path(__file__).resolve().parents[2]
+PREK = str(Path(sys.executable).parent / "prek")
+#: A framework configuration naming a gate hook (the framework's install reads no repo).
+FRAMEWORK_CONFIG = (
+    "repos:\n  - repo: https://example.invalid/gentle-hooks\n    rev: v0\n"
+    "    hooks:\n      - id: gentle-hooks-commit-gate\n"
+)
 
 
 def hook_checks(repo: Path) -> tuple[int, dict[str, dict[str, object]]]:
@@ -90,3 +101,65 @@ def test_an_interpreter_path_with_a_quote_and_a_space_is_healthy(
     detail = str(checks[f"hooks: {repo}"]["detail"])
     assert code == 0 and checks[f"hooks: {repo}"]["ok"] is True, detail
     assert f"pre-commit: gentle-hook install ({odd})" in detail
+
+
+#: The README's one framework line (prek takes the same), every stage the gate uses.
+README_LINE = (
+    "install -t pre-commit -t pre-merge-commit -t commit-msg -t pre-push -t "
+    "prepare-commit-msg -t post-commit -t post-rewrite"
+)
+
+
+@pytest.mark.parametrize("tool", ["pre-commit", "prek"])
+def test_a_framework_install_missing_stages_names_them_and_the_framework_line(
+    repo: Path, tool: str
+) -> None:
+    # a plain `pre-commit install` (pre-commit stage only): doctor said "pre-push: not
+    # installed; run: gentle-hook install", which installs nothing over the framework's
+    # hooks (a loop); under prek the same state was "ok"
+    assert f"pre-commit {README_LINE}" in (ROOT / "README.md").read_text()
+    write(repo / ".pre-commit-config.yaml", FRAMEWORK_CONFIG)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "framework configuration")
+    program = [sys.executable, "-m", "pre_commit"] if tool == "pre-commit" else [PREK]
+    installed = subprocess.run([*program, "install"], cwd=repo, capture_output=True, text=True)
+    assert installed.returncode == 0, installed
+    code, checks = hook_checks(repo)
+    check = checks[f"hooks: {repo}"]
+    assert code == 2 and check["ok"] is False, checks
+    detail = str(check["detail"])
+    assert "not installed: pre-merge-commit, commit-msg, pre-push" in detail, detail
+    shown = gh(repo, "doctor").stdout
+    line = next(x for x in shown.splitlines() if x.startswith("FAIL  hooks: "))
+    fix = line.rsplit("; run: ", 1)[-1]
+    assert fix.endswith(f" {README_LINE}") or fix == f"{tool} {README_LINE}", line
+    assert "gentle-hook" not in fix, line
+    # install says the same way out, and installs nothing over the framework's hooks
+    again = gh(repo, "install")
+    assert again.returncode == 0, again
+    assert f"hooks: {tool} has not installed pre-merge-commit, commit-msg, pre-push" in again.stdout
+    assert again.stdout.rstrip().endswith(f"run: {fix}"), again.stdout
+    pasted = paste(fix, repo)
+    assert pasted.returncode == 0, pasted
+    code, checks = hook_checks(repo)
+    assert code == 0 and checks[f"hooks: {repo}"]["ok"] is True, checks
+    assert "commit-msg" in str(checks[f"hooks: {repo}"]["detail"]), checks
+
+
+def test_a_framework_whose_configuration_names_no_gate_does_not_count(repo: Path) -> None:
+    # the framework's hooks run only the user's linters: the gate is not reachable, and
+    # `gentle-hook install` chains over them
+    write(repo / ".pre-commit-config.yaml", "repos: []\n")
+    installed = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "install", "-t", "pre-commit", "-t", "pre-push"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+    )
+    assert installed.returncode == 0, installed
+    code, checks = hook_checks(repo)
+    detail = str(checks[f"hooks: {repo}"]["detail"])
+    assert "names no gentle-hooks hook" in detail, detail
+    assert gh(repo, "install").returncode == 0
+    code, checks = hook_checks(repo)
+    assert code == 0 and checks[f"hooks: {repo}"]["ok"] is True, checks

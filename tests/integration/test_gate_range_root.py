@@ -116,3 +116,53 @@ def test_a_plain_branch_start_a_single_branch_clone_never_fetched_is_fetched(
     again = gh(clone, "gate", "--range", "main..HEAD")
     assert again.returncode == 0, again.stderr
     assert "1 commit(s), 0 delegated, 0 blocked" in again.stdout
+
+
+def _last_command(stderr: str) -> str:
+    assert len(stderr.splitlines()) == 1, stderr
+    return stderr.rstrip().rsplit("; run: ", 1)[-1]
+
+
+def test_a_remote_branch_start_past_a_shallow_history_prints_the_unshallow_fetch(
+    tmp_path: Path,
+) -> None:
+    # `origin/main~1` in a --depth 1 clone: origin/main is here, its parent is not; the
+    # revision suffix is no part of a branch name to look up on the remote
+    origin = _root_repo(tmp_path, trailer=False)
+    commit_all(origin, "second")
+    clone = tmp_path / "clone"
+    run_git(tmp_path, "clone", "-q", "--depth", "1", f"file://{origin}", str(clone))
+    for start in ("origin/main~1", "origin/main^", "HEAD~1"):
+        r = gh(clone, "gate", "--range", f"{start}..origin/main")
+        assert r.returncode == 2, (start, r.stdout, r.stderr)
+        assert "has no branch" not in r.stderr, r.stderr
+        assert f"cannot assess: '{start}' is not in this shallow clone" in r.stderr, r.stderr
+        assert _last_command(r.stderr) == "git fetch --unshallow", r.stderr
+    run_git(clone, "fetch", "-q", "--unshallow")
+    again = gh(clone, "gate", "--range", "origin/main~1..origin/main")
+    assert again.returncode == 0, again.stderr
+    assert "1 commit(s), 0 delegated, 0 blocked" in again.stdout
+
+
+def test_a_remote_branch_start_past_a_complete_history_names_the_whole_range(
+    tmp_path: Path,
+) -> None:
+    # `origin/main~5` where origin/main has 2 commits: what `HEAD~5` prints there (the
+    # history is complete; judge all of it), not "origin has no branch 'main~5'"
+    origin = _root_repo(tmp_path, trailer=False)
+    commit_all(origin, "second")
+    clone = tmp_path / "clone"
+    run_git(tmp_path, "clone", "-q", str(origin), str(clone))
+    r = gh(clone, "gate", "--range", "origin/main~5..origin/main")
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert "'origin/main~5' does not exist: the history is complete" in r.stderr, r.stderr
+    program, *args = shlex.split(_last_command(r.stderr))
+    assert program.rsplit("/", 1)[-1] == "gentle-hook", r.stderr
+    assert args == ["gate", "--range", "origin/main"], r.stderr
+    whole = gh(clone, *args)
+    assert whole.returncode == 0, whole.stderr
+    assert "2 commit(s), 0 delegated, 0 blocked" in whole.stdout
+    # a suffix on a branch the remote lacks names the branch without it
+    dev = gh(clone, "gate", "--range", "origin/dev~1..origin/main")
+    assert "origin has no branch 'dev':" in dev.stderr, dev.stderr
+    assert _last_command(dev.stderr) == "git ls-remote --heads origin", dev.stderr

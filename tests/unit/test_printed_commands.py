@@ -32,9 +32,8 @@ ALLOWED = {
     ("services/install.py", "and run gentle-hook install"),
     ("services/install.py", "installed by `gentle-hook install`"),
     # what installed a hook (a state doctor reports), not a command
-    ("services/doctor.py", "gentle-hook install ("),
-    ("services/doctor.py", "gentle-hook install, but"),
-    ("services/doctor.py", "gentle-hook install"),
+    ("services/doctor_hooks.py", "gentle-hook install ("),
+    ("services/doctor_hooks.py", "gentle-hook install, but"),
     # which run wrote or did not write a verdict (a record's history, not a command)
     ("services/verdict_filing.py", "written by gentle-hook verify run #"),
     ("services/verdict_filing.py", "not observed: no gentle-hook verify run of brief "),
