@@ -9,13 +9,20 @@ Room ``services``.
   :func:`~gentle_hooks.services.editable.in_trees`; another clone of the project:
   :func:`~gentle_hooks.services.editable_copies.other_copies`), the import guard
   (:mod:`~gentle_hooks.services.import_guard`) blocking those places, and a
-  :class:`RoomImports` saying what the room put there.
+  :class:`RoomImports` saying what the room put there. Then checked by asking the
+  interpreters (:mod:`~gentle_hooks.services.import_probe`): a top-level name of the room's
+  tree found outside it is redirected the same way and asked again; one still found
+  outside, or a probe that failed, refuses every check (:attr:`RoomImports.unresolved`).
 * :func:`room_argv` — what a check runs: its own ``PYTHONPATH=`` assignments with the
   room's entries in front (:func:`~gentle_hooks.policy.pythonpath_line.composed_argv`), or
   why it is refused: it starts a Python that ignores them (``-I``, ``-E``, ``-S``, ``env
   -i``: :func:`~gentle_hooks.policy.pythonpath_line.isolating`), or unsets or sets
   ``PYTHONPATH`` where the room cannot reach, while the places redirected hold other
   importable files than the room (:func:`same_importable`).
+
+Not covered by the probe: an interpreter a check starts that is neither on the room's
+``PATH`` nor named by a ``#!`` line (one ``tox``, ``nox`` or ``uv run`` makes), a name
+only the base tree holds, and a namespace package (a directory without ``__init__.py``).
 """
 
 from __future__ import annotations
