@@ -16,6 +16,8 @@ a criterion import the change from the work tree.
   ``PATH`` or named by ``VIRTUAL_ENV`` or by a program's ``#!`` line (its base
   installation's too with ``include-system-site-packages``), the installation of a
   ``python3`` on ``PATH`` that is none, and the user's site directory under ``HOME``.
+* :func:`pythons` — the interpreters themselves, for
+  :mod:`~gentle_hooks.services.import_probe` to ask where each name imports from.
 * :func:`import_places` — the directories those files put on ``sys.path`` (or, for a
   finder, the parent of each package it maps), with the file that names each.
 * :func:`in_trees` — those in one of the repository's work trees (main and linked), each
@@ -34,7 +36,8 @@ pyenv's ``shims`` directory (on ``PATH``, or holding a program the command start
 as the installations its shims run (:func:`pyenv_prefixes`: the version pyenv would choose,
 read from ``PYENV_VERSION`` or its version files, never by running pyenv). Not followed:
 an interpreter reached only through another wrapper script, and ``import`` lines of ``.pth``
-files (code, not places).
+files (code, not places: :mod:`~gentle_hooks.services.import_probe` asks the interpreters
+where they import from).
 """
 
 from __future__ import annotations
@@ -89,14 +92,8 @@ def site_dirs(
         cwd: where the command runs (default ``env``'s ``PWD``): pyenv's ``.python-version``
             is looked for from there up.
     """
-    dirs = [d for d in env.get("PATH", "").split(os.pathsep) if os.path.isabs(d)]
-    venv = env.get("VIRTUAL_ENV", "")
-    if os.path.isabs(venv):
-        dirs.append(os.path.join(venv, "bin"))
-    dirs += [os.path.dirname(i) for i in map(_shebang, programs) if i]
-    dirs += [d for d in map(os.path.dirname, programs) if os.path.basename(d) == "shims"]
     found: list[str] = []
-    for d in dict.fromkeys(dirs):
+    for d in _bin_dirs(env, programs):
         shimmed = pyenv_prefixes(d, env, cwd or env.get("PWD", ""))
         if shimmed is not None:
             for prefix in shimmed:
@@ -116,6 +113,44 @@ def site_dirs(
         found += _globbed(home_dir, ".local", "lib", "python*", "site-packages")
     real = (os.path.realpath(s) for s in found)
     return tuple(s for s in dict.fromkeys(real) if os.path.isdir(s))
+
+
+def _bin_dirs(env: Mapping[str, str], programs: Sequence[str]) -> list[str]:
+    """The directories :func:`site_dirs` reads (each once, in order): ``PATH``'s absolute
+    entries, ``VIRTUAL_ENV``'s ``bin``, each ``#!`` interpreter's directory, and pyenv's
+    ``shims`` holding a program."""
+    dirs = [d for d in env.get("PATH", "").split(os.pathsep) if os.path.isabs(d)]
+    venv = env.get("VIRTUAL_ENV", "")
+    if os.path.isabs(venv):
+        dirs.append(os.path.join(venv, "bin"))
+    dirs += [os.path.dirname(i) for i in map(_shebang, programs) if i]
+    dirs += [d for d in map(os.path.dirname, programs) if os.path.basename(d) == "shims"]
+    return list(dict.fromkeys(dirs))
+
+
+def pythons(env: Mapping[str, str], programs: Sequence[str] = (), cwd: str = "") -> list[str]:
+    """The Python interpreters a command run with ``env`` may start, as :func:`site_dirs`
+    finds their installations (same arguments): each ``#!`` interpreter named
+    ``python*``, then the first of :data:`_PYTHONS` in each directory it reads (in the
+    ``bin`` of each installation pyenv's ``shims`` run). Absolute paths, each
+    interpreter once (one path per virtual environment, or per real program outside
+    one)."""
+    found = [i for i in map(_shebang, programs) if i and os.path.basename(i).startswith("python")]
+    for d in _bin_dirs(env, programs):
+        shimmed = pyenv_prefixes(d, env, cwd or env.get("PWD", ""))
+        bins = [d] if shimmed is None else [os.path.join(p, "bin") for p in shimmed]
+        for b in bins:
+            found += [p for p in (os.path.join(b, n) for n in _PYTHONS) if _runnable(p)][:1]
+    out: dict[tuple[str, str], str] = {}
+    for python in found:
+        top = os.path.dirname(os.path.dirname(python))
+        venv = os.path.realpath(top) if os.path.isfile(os.path.join(top, "pyvenv.cfg")) else ""
+        out.setdefault((venv, "" if venv else os.path.realpath(python)), python)
+    return list(out.values())
+
+
+def _runnable(path: str) -> bool:
+    return os.path.isfile(path) and os.access(path, os.X_OK)
 
 
 def _installation_sites(top: str) -> list[str]:

@@ -12,6 +12,7 @@ clone's package, not the candidate's: a candidate whose test fails there passes.
   :class:`~gentle_hooks.services.editable.Redirect` to the room's directory holding it
   (put first on ``PYTHONPATH``, the place blocked by the room's import guard).
 * :func:`copies_note` — the line saying so.
+* :func:`top_names` — the top-level modules and packages a directory holds.
 
 A place provides a name when it holds ``NAME.py`` or ``NAME/__init__.py`` (a ``.pth``
 line's or ``.egg-link``'s directory), or when a setuptools finder maps ``NAME`` (a
@@ -96,6 +97,13 @@ def _provided(place: str, source: str) -> list[str]:
                 if "." not in name and os.path.dirname(os.path.realpath(path)) == place
             )
         )
+    return top_names(place)
+
+
+def top_names(place: str) -> list[str]:
+    """The top-level modules (``NAME.py``) and packages (``NAME/__init__.py``) directory
+    ``place`` holds, ``NAME`` an identifier, in name order; at most :data:`_ENTRIES`
+    entries read."""
     try:
         entries = sorted(os.listdir(place))[:_ENTRIES]
     except OSError:

@@ -24,7 +24,9 @@ the room (:func:`~gentle_hooks.services.room_imports.room_argv`).
 Not covered: a ``PYTHONPATH`` set, or ``-I``/``-E``/``-S`` passed, where the command line
 does not show it (inside a Makefile, ``tox.ini``, a script the check runs, a ``#!`` line, a
 word built from variables): that run imports the work tree's code; a finder added after
-start-up.
+start-up (the ``sitecustomize`` the guard runs adds one: the room's import probe,
+:mod:`~gentle_hooks.services.import_probe`, then finds the name outside the room and no
+check runs).
 """
 
 from __future__ import annotations

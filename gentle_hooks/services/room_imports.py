@@ -9,13 +9,20 @@ Room ``services``.
   :func:`~gentle_hooks.services.editable.in_trees`; another clone of the project:
   :func:`~gentle_hooks.services.editable_copies.other_copies`), the import guard
   (:mod:`~gentle_hooks.services.import_guard`) blocking those places, and a
-  :class:`RoomImports` saying what the room put there.
+  :class:`RoomImports` saying what the room put there. Then checked by asking the
+  interpreters (:mod:`~gentle_hooks.services.import_probe`): a top-level name of the room's
+  tree found outside it is redirected the same way and asked again; one still found
+  outside, or a probe that failed, refuses every check (:attr:`RoomImports.unresolved`).
 * :func:`room_argv` — what a check runs: its own ``PYTHONPATH=`` assignments with the
   room's entries in front (:func:`~gentle_hooks.policy.pythonpath_line.composed_argv`), or
   why it is refused: it starts a Python that ignores them (``-I``, ``-E``, ``-S``, ``env
   -i``: :func:`~gentle_hooks.policy.pythonpath_line.isolating`), or unsets or sets
   ``PYTHONPATH`` where the room cannot reach, while the places redirected hold other
   importable files than the room (:func:`same_importable`).
+
+Not covered by the probe: an interpreter a check starts that is neither on the room's
+``PATH`` nor named by a ``#!`` line (one ``tox``, ``nox`` or ``uv run`` makes), a name
+only the base tree holds, and a namespace package (a directory without ``__init__.py``).
 """
 
 from __future__ import annotations
@@ -26,15 +33,19 @@ from collections.abc import Mapping, Sequence
 
 from gentle_hooks.policy.pythonpath_line import composed_argv, isolating
 from gentle_hooks.services.editable import (
+    Redirect,
     import_places,
     in_trees,
     python_path,
+    pythons,
     site_dirs,
+    under,
     unheld,
     unheld_note,
 )
 from gentle_hooks.services.editable_copies import copies_note, other_copies
 from gentle_hooks.services.import_guard import write_guard
+from gentle_hooks.services.import_probe import Found, Probed, probe, room_names
 from gentle_hooks.values.frozen import frozen
 
 #: The most files of one side :func:`same_importable` compares.
@@ -54,10 +65,13 @@ class RoomImports:
             ``:``-separated; empty when it put none.
         places: (a redirected place outside the room, the room's directory that stands for
             it) for each place the room's tree holds.
+        unresolved: why no check may run (a name the import probe still finds outside the
+            room, or a failed probe); empty when they may.
     """
 
     first: str = ""
     places: tuple[tuple[str, str], ...] = ()
+    unresolved: str = ""
 
 
 def for_room(
@@ -76,6 +90,15 @@ def for_room(
     the room's tree does not hold: :func:`~gentle_hooks.services.editable.unheld_note`),
     and the :class:`RoomImports`.
 
+    Then verified, not believed: each interpreter is asked where the room's top-level
+    names import from (:func:`~gentle_hooks.services.import_probe.probe`, with the
+    environment made so far, in ``room``); each name found outside the room (an installer
+    whose ``.pth`` runs an ``import`` line, a ``build/__editable__`` farm) gets the room's
+    directory holding it first on ``PYTHONPATH`` and the place it was found blocked by the
+    guard, and they are asked again. A name still found outside, or a probe that failed,
+    makes :attr:`RoomImports.unresolved` the line saying so: no check runs
+    (:func:`room_argv`), the verdict is ``blocked``.
+
     ``guard``: a directory outside ``room`` (the same for every run) where
     :func:`~gentle_hooks.services.import_guard.write_guard` writes the ``sitecustomize``
     that makes a module found only in a mapped place unimportable (a package only the
@@ -88,18 +111,9 @@ def for_room(
     places = import_places(sites)
     redirects = in_trees(places, trees, skip)
     copies = other_copies(places, room, trees, sites, skip)
-    if not redirects and not copies:
-        return dict(env), (), RoomImports()
-    rels = list(dict.fromkeys(r.rel for r in (*redirects, *copies)))
     missing = unheld(room, redirects)
-    kept = env.get("PYTHONPATH", "")
-    value = python_path(room, rels, kept, trees)
-    own = python_path(room, rels, "", trees)
     held = [r for r in (*redirects, *copies) if r not in missing]
-    if guard is not None and held:
-        written = write_guard(guard, os.path.dirname(room), [r.place for r in held])
-        value, own = os.pathsep.join([written, value]), os.pathsep.join([written, own])
-    out = {**env, "PYTHONPATH": value}
+    rels = list(dict.fromkeys(r.rel for r in (*redirects, *copies)))
     notes = []
     if redirects:
         first = redirects[0]
@@ -110,10 +124,124 @@ def for_room(
         )
     if copies:
         notes.append(copies_note(copies))
+    out, own = _composed(env, room, rels, held, trees, guard)
+    names = room_names(room, [r.rel for r in held])
+    interpreters = pythons(env, programs, cwd=room)
+    found = probe(interpreters, list(names), out, room)
+    probed: list[Redirect] = []
+    if found.outside and not found.error:
+        fences = (*sites, os.path.dirname(os.path.realpath(room)))
+        probed = _probed_redirects(found.outside, names, fences)
+        held += probed
+        rels = list(dict.fromkeys([*rels, *(r.rel for r in probed)]))
+        out, own = _composed(env, room, rels, held, trees, guard)
+        notes.append(_probed_note(found.outside, names))
+        again = probe(interpreters, list(names), out, room)
+        found = again if again.error or again.outside else Probed()
+    covered = [r.place for r in probed]
+    missing = tuple(m for m in missing if not any(under(m.place, c) is not None for c in covered))
     if missing:
         notes.append(unheld_note(missing))
+    unresolved = _unresolved(found)
+    if unresolved:
+        notes.append(unresolved)
     stands = tuple((r.place, os.path.normpath(os.path.join(room, r.rel))) for r in held)
-    return out, tuple(notes), RoomImports(own, stands)
+    return out, tuple(notes), RoomImports(own, stands, unresolved)
+
+
+def _composed(
+    env: Mapping[str, str],
+    room: str,
+    rels: Sequence[str],
+    held: Sequence[Redirect],
+    trees: Sequence[str],
+    guard: str | None,
+) -> tuple[dict[str, str], str]:
+    """(``env`` with the room's ``rels`` first on ``PYTHONPATH``, after the guard blocking
+    ``held``'s places when ``guard`` names its directory; the room's own entries). ``env``
+    itself when there are no ``rels``.
+
+    Raises:
+        OSError: the guard could not be written.
+    """
+    if not rels:
+        return dict(env), ""
+    value = python_path(room, rels, env.get("PYTHONPATH", ""), trees)
+    own = python_path(room, rels, "", trees)
+    if guard is not None and held:
+        written = write_guard(guard, os.path.dirname(room), [r.place for r in held])
+        value, own = os.pathsep.join([written, value]), os.pathsep.join([written, own])
+    return {**env, "PYTHONPATH": value}, own
+
+
+def _probed_redirects(
+    found: Sequence[Found], names: Mapping[str, str], fences: Sequence[str]
+) -> list[Redirect]:
+    """A Redirect for each place a name of ``found`` resolved in (as the interpreter found
+    it, and with links followed): the directory holding the module or package, or, when
+    that directory is, is in or holds one of ``fences`` (a ``site-packages``, the room's
+    directory) or a ``site-packages``, the module or package itself; ``rel``: the room's
+    directory holding the name (``names``)."""
+    fenced = [os.path.realpath(f) for f in fences if f]
+    out: dict[str, Redirect] = {}
+    for f in found:
+        for location in f.locations:
+            top = _top(location, f.name)
+            place = os.path.realpath(os.path.dirname(top))
+            if not _fenced(place, fenced, within=True):
+                chosen = place
+            elif not _fenced(os.path.realpath(top), fenced, within=False):
+                chosen = os.path.realpath(top)
+            else:
+                continue
+            out.setdefault(chosen, Redirect(chosen, chosen, names[f.name], f.python))
+    return list(out.values())
+
+
+def _top(location: str, name: str) -> str:
+    """The module file or package directory of ``name`` a spec ``location`` (its origin,
+    or a package directory) is, or is in (``pkg/__init__.py``: ``pkg``)."""
+    base = os.path.basename(location)
+    if base.split(".")[0] == "__init__" and os.path.basename(os.path.dirname(location)) == name:
+        return os.path.dirname(location)
+    return location
+
+
+def _fenced(path: str, fenced: Sequence[str], *, within: bool) -> bool:
+    """``path`` is ``/``, one of ``fenced`` or above one, or (``within``) in one or in a
+    ``site-packages``: blocking it would hide installed packages, or the room."""
+    parts = path.split(os.sep)
+    if path in ("", os.sep) or (within and ("site-packages" in parts or "dist-packages" in parts)):
+        return True
+    return any(
+        under(f, path) is not None or (within and under(path, f) is not None) for f in fenced
+    )
+
+
+def _probed_note(found: Sequence[Found], names: Mapping[str, str]) -> str:
+    """One line naming what the probe found outside the room and what the room did."""
+    shown = ", ".join(f"`{f.name}` at {f.locations[-1]} ({f.python})" for f in found[:3])
+    more = f" and {len(found) - 3} more" if len(found) > 3 else ""
+    rels = ", ".join(dict.fromkeys(names[f.name] for f in found))
+    return (
+        f"import probe: {shown}{more} resolved outside the room: the room's {rels} first on "
+        "PYTHONPATH and those places unimportable in its runs"
+    )
+
+
+def _unresolved(found: Probed) -> str:
+    """The line saying why the room's checks do not run (:attr:`RoomImports.unresolved`),
+    or empty."""
+    if found.error:
+        return f"{found.error}: the room cannot tell what its checks import; no check ran"
+    if not found.outside:
+        return ""
+    f = found.outside[0]
+    return (
+        f"`{f.name}` still resolves to {f.locations[-1]} outside the room for {f.python} "
+        "after the room's redirect: its checks would test that copy, not the candidate's; "
+        "no check ran"
+    )
 
 
 def room_argv(argv: tuple[str, ...], imports: RoomImports) -> tuple[tuple[str, ...], str | None]:
@@ -122,7 +250,11 @@ def room_argv(argv: tuple[str, ...], imports: RoomImports) -> tuple[tuple[str, .
     ``PYTHONPATH=`` assignments with the room's entries in front; refused when it starts a
     Python that ignores them or the guard, or sets or unsets ``PYTHONPATH`` where the room
     cannot reach, unless every redirected place holds the same importable files as the
-    room's directory standing for it (then what it imports from there is the room's)."""
+    room's directory standing for it (then what it imports from there is the room's).
+    Every check is refused, with that line, when ``imports.unresolved`` says the room
+    cannot keep its imports in the candidate's tree."""
+    if imports.unresolved:
+        return argv, imports.unresolved
     if not imports.first:
         return argv, None
     composed, missed = composed_argv(argv, imports.first)

@@ -1,0 +1,236 @@
+"""Where a verify room's checks would import the room's top-level names from, asked of the
+interpreters themselves (SPEC §9: a verify run checks "the candidate's exact tree"; issue
+18: verify rather than believe).
+
+Room ``services``. :mod:`~gentle_hooks.services.editable` reads install files (``.pth``
+path lines, setuptools finders, ``.egg-link``); an installer whose ``.pth`` holds an
+``import`` line (hatchling's ``dev-mode-exact``/editables, scikit-build-core, meson-python,
+pdm) installs a meta path finder mapping the package into the work tree, and setuptools'
+strict mode puts a ``build/__editable__.*`` farm of links to the work tree's files on
+``sys.path``: reading the files, the room missed both, and its checks tested the work
+tree's code.
+
+* :func:`room_names` — the top-level modules and packages the room's tree holds (at its
+  root, in ``src`` and in the other directories given), each with the directory holding it.
+* :func:`probe` — one process per interpreter, started with the checks' environment in
+  the room's tree as a check's would be (normal start-up: ``site`` runs every ``.pth``
+  line, ``import`` lines too, and the room's ``sitecustomize`` guard), running
+  ``importlib.util.find_spec`` for each name; the places outside the room where one
+  resolves (symbolic links followed), or why the probe failed.
+
+``find_spec`` of a top-level name runs no code of the package: it only asks the finders.
+The probe drops the ``-c`` script's ``''`` entry of ``sys.path`` (a console script such as
+``pytest`` does not have the directory it runs in there), runs at most
+:data:`PROBE_SECONDS` and reads at most :data:`PROBE_BYTES` of output; anything else (it
+could not start, exit status not 0, no answer line) is a failure, which the room treats as
+a name resolving outside it (fail closed). A name the interpreter's standard library holds
+(a module there, built in or frozen) is none of the room's business and not reported.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import select
+import subprocess
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from gentle_hooks.git.process import kill_session
+from gentle_hooks.services.editable import under
+from gentle_hooks.services.editable_copies import COMMON_NAMES, top_names
+from gentle_hooks.values.frozen import frozen
+
+#: The longest one probe process may run, in seconds.
+PROBE_SECONDS = 20.0
+#: The most output one probe process may print (its answer is one line).
+PROBE_BYTES = 1 << 20
+#: The most interpreters probed; more is a failure.
+MAX_PYTHONS = 12
+#: The most names probed.
+MAX_NAMES = 1000
+
+#: What each probe process runs: ``python -c _SCRIPT NONCE NAME...``. It prints one line,
+#: ``NONCE {"specs": {name: [[location, real location], ...]}, "errors": {...},
+#: "std": [...]}``.
+_SCRIPT = r"""
+import sys
+if sys.path and sys.path[0] == "" and not getattr(sys.flags, "safe_path", False):
+    del sys.path[0]
+import importlib.util, json, os, sysconfig
+specs, errors = {}, {}
+for name in sys.argv[2:]:
+    try:
+        spec = importlib.util.find_spec(name)
+    except BaseException as exc:
+        errors[name] = (type(exc).__name__ + ": " + str(exc))[:300]
+        continue
+    if spec is None:
+        continue
+    where = [spec.origin] if spec.has_location and spec.origin else []
+    where += [p for p in (spec.submodule_search_locations or ()) if isinstance(p, str)]
+    specs[name] = [[w, os.path.realpath(w)] for w in where]
+paths = sysconfig.get_paths()
+std = [os.path.realpath(paths[k]) for k in ("stdlib", "platstdlib") if paths.get(k)]
+print(sys.argv[1], json.dumps({"specs": specs, "errors": errors, "std": std}))
+"""
+
+
+@frozen
+class Found:
+    """One name an interpreter imports from outside the room.
+
+    Attributes:
+        name: the top-level module or package; python: the interpreter asked;
+        locations: where its spec is (origin, package directories) as the interpreter
+            found them and, after each, with symbolic links followed.
+    """
+
+    name: str
+    python: str
+    locations: tuple[str, ...]
+
+
+@frozen
+class Probed:
+    """What :func:`probe` found: the names resolving outside the room, and why the probe
+    failed (empty when it did not)."""
+
+    outside: tuple[Found, ...] = ()
+    error: str = ""
+
+
+def room_names(room: str, rels: Sequence[str] = ()) -> dict[str, str]:
+    """Each top-level module or package
+    (:func:`~gentle_hooks.services.editable_copies.top_names`) the room's tree ``room``
+    holds at its root, in ``src`` or in one of ``rels`` (directories relative to it), to
+    the first of those directories holding it; not the names many projects hold
+    (:data:`~gentle_hooks.services.editable_copies.COMMON_NAMES`). At most
+    :data:`MAX_NAMES`."""
+    out: dict[str, str] = {}
+    for rel in dict.fromkeys((".", "src", *rels)):
+        directory = os.path.normpath(os.path.join(room, rel))
+        if under(os.path.realpath(directory), os.path.realpath(room)) is None:
+            continue
+        for name in top_names(directory):
+            if name not in COMMON_NAMES and len(out) < MAX_NAMES:
+                out.setdefault(name, os.path.normpath(rel))
+    return out
+
+
+def probe(
+    pythons: Sequence[str], names: Sequence[str], env: Mapping[str, str], room: str
+) -> Probed:
+    """Ask each of ``pythons``, started with ``env`` in ``room`` (the room's tree), where
+    each of ``names`` imports from (module docstring); the names found outside ``room``
+    (symbolic links followed), or the first failure. Nothing to ask: nothing found."""
+    if not names or not pythons:
+        return Probed()
+    if len(pythons) > MAX_PYTHONS:
+        return Probed(error=f"{len(pythons)} Python interpreters to probe, more than {MAX_PYTHONS}")
+    inside = os.path.realpath(room)
+    outside: list[Found] = []
+    with tempfile.TemporaryDirectory(prefix="gentle-probe-") as home:
+        run_env = {**env, "HOME": home, "TMPDIR": home, "PWD": room}
+        run_env["PYTHONDONTWRITEBYTECODE"] = "1"
+        for python in pythons:
+            answer, error = _ask(python, names, run_env, room)
+            if answer is None:
+                return Probed(error=f"the import probe of {python} failed: {error}")
+            try:
+                found, error = _outside(answer, python, inside)
+            except (AttributeError, TypeError, ValueError):
+                found, error = [], ": its answer is malformed"
+            if error:
+                return Probed(error=f"the import probe of {python} failed{error}")
+            outside += found
+    return Probed(tuple(outside))
+
+
+def _outside(answer: dict[str, Any], python: str, inside: str) -> tuple[list[Found], str]:
+    """(the names of one probe's ``answer`` found outside ``inside``, the room's real
+    path; `` on `NAME`: why`` when one could not be looked up)."""
+    errors = answer.get("errors") or {}
+    if errors:
+        name, why = sorted(errors.items())[0]
+        return [], f" on `{name}`: {why}"
+    std = [s for s in answer.get("std", []) if isinstance(s, str)]
+    out = []
+    for name, where in sorted((answer.get("specs") or {}).items()):
+        located = tuple(p for pair in where for p in pair if isinstance(p, str))
+        reals = [p for pair in where for p in pair[1:2] if isinstance(p, str)]
+        if not located or all(_standard(r, std) for r in reals):
+            continue
+        if any(under(os.path.realpath(p), inside) is None for p in located):
+            out.append(Found(name, python, located))
+    return out, ""
+
+
+def _standard(real: str, std: Sequence[str]) -> bool:
+    """``real`` is in the standard library (one of ``std``, no ``site-packages`` or
+    ``dist-packages`` on the way)."""
+    parts = real.split(os.sep)
+    if "site-packages" in parts or "dist-packages" in parts:
+        return False
+    return any(under(real, s) is not None for s in std)
+
+
+def _ask(
+    python: str, names: Sequence[str], env: Mapping[str, str], room: str
+) -> tuple[dict[str, Any] | None, str]:
+    """(the answer of one probe process, or None and why it failed)."""
+    nonce = secrets.token_hex(8)
+    try:
+        proc = subprocess.Popen(
+            [python, "-c", _SCRIPT, nonce, *names],
+            cwd=room,
+            env=dict(env),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    except OSError as exc:
+        return None, f"it could not be started: {exc.strerror or exc}"
+    if proc.stdout is None:  # pragma: no cover - stdout=PIPE always gives one
+        return None, "no output pipe"
+    data, why, code = bytearray(), "", -1
+    deadline = time.monotonic() + PROBE_SECONDS
+    with proc.stdout:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                why = f"it ran longer than {PROBE_SECONDS:g}s"
+                break
+            ready, _, _ = select.select([proc.stdout], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(proc.stdout.fileno(), 65536)
+            if not chunk:
+                break
+            data += chunk
+            if len(data) > PROBE_BYTES:
+                why = f"it printed more than {PROBE_BYTES} bytes"
+                break
+    if not why:
+        try:
+            code = proc.wait(max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            why = f"it ran longer than {PROBE_SECONDS:g}s"
+    if why:
+        kill_session(proc)
+        proc.wait()
+        return None, why
+    text = data.decode("utf-8", "replace")
+    last = [x for x in text.splitlines() if x.startswith(nonce + " ")]
+    if code != 0 or not last:
+        tail = next((x.strip() for x in reversed(text.splitlines()) if x.strip()), "")
+        return None, f"exit {code}, no answer" + (f" ({tail[:200]})" if tail else "")
+    try:
+        answer = json.loads(last[-1][len(nonce) + 1 :])
+    except ValueError:
+        return None, "its answer is not JSON"
+    return (answer, "") if isinstance(answer, dict) else (None, "its answer is not an object")
