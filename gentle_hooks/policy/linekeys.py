@@ -403,12 +403,17 @@ def joined_lines(data: bytes | None) -> list[bytes]:
 
     The last answers are kept (:data:`CONTENTS_KEPT`): one write's delta reads the same
     contents' joined statements for several kinds of key."""
+    return [j for j, _ in _joined(data)] if data else []
+
+
+def joined_groups(data: bytes | None) -> list[tuple[bytes, tuple[bytes, ...]]]:
+    """(statement joined, its stripped physical lines) of each of :func:`joined_lines`."""
     return list(_joined(data)) if data else []
 
 
 @lru_cache(maxsize=CONTENTS_KEPT)
-def _joined(data: bytes) -> tuple[bytes, ...]:
-    out: list[bytes] = []
+def _joined(data: bytes) -> tuple[tuple[bytes, tuple[bytes, ...]], ...]:
+    out: list[tuple[bytes, tuple[bytes, ...]]] = []
     group: list[bytes] = []
     depth = 0
     for line in data.splitlines():
@@ -419,12 +424,13 @@ def _joined(data: bytes) -> tuple[bytes, ...]:
         if not group and depth <= 0 and not stripped.endswith(b"\\"):
             depth = 0
             continue
-        group.append(stripped.removesuffix(b"\\"))
+        group.append(stripped)
         if len(group) > MAX_JOINED:
             group, depth = [], 0
         elif depth <= 0 and not stripped.endswith(b"\\"):
             if len(group) > 1:
-                out.append(_TRAILING_COMMA.sub(b"", b" ".join(group)))
+                joined = b" ".join(s.removesuffix(b"\\") for s in group)
+                out.append((_TRAILING_COMMA.sub(b"", joined), tuple(group)))
             group, depth = [], 0
     return tuple(out)
 

@@ -10,7 +10,10 @@ whitespace byte removed, ``'`` read as ``"``, every ``;`` removed (a ``;`` betwe
 statements is the line break it replaced) and a comma before a closing bracket dropped
 (a formatter's trailing comma):
 
-* a writer's added line (or its wrapped statement joined) is a :data:`Span` of one line;
+* a writer's added line (or its wrapped statement joined) is a :data:`Span` of one line
+  (a telling wrapped statement's also stands for its added physical lines: ``ruff format``
+  splits ``if y: z = [1,`` / ``2]`` after the ``:`` and joins ``z = [1, 2]``, and each
+  line the writer added stays its own, so row A2's count of them holds);
   a run of 2 to :data:`~gentle_hooks.policy.linekeys.MAX_JOINED` consecutive lines the
   writer added is a span of its lines where a formatter joins lines (a member chain's
   ``.next()``, after a compound statement's ``if x:``; never at a ``;``, which no
@@ -38,7 +41,7 @@ from gentle_hooks.policy.linekeys import (
     CONTENTS_KEPT,
     MAX_JOINED,
     code_part,
-    joined_lines,
+    joined_groups,
     may_have_code_part,
     stripped_key,
     trivial_row,
@@ -88,7 +91,8 @@ def writer_spans(
 ) -> frozenset[Span]:
     """The spans of a writer's content ``after``: one per line (or wrapped statement joined)
     whose key, or its code part's (:func:`~gentle_hooks.policy.linekeys.code_part`: a
-    trailing comment or ``;`` left out), is in ``added``, standing for both keys, and one
+    trailing comment or ``;`` left out), is in ``added``, standing for both keys (and, for a
+    telling wrapped statement, for the keys in ``added`` of its physical lines), and one
     per run of 2 to ``MAX_JOINED`` consecutive non-blank lines whose keys are not in
     ``any_before`` (lines the writer added), each after the first continuing the one before
     (:func:`_continues`), some in ``added``, telling together
@@ -98,9 +102,11 @@ def writer_spans(
         return frozenset()
     lines = [s for line in after.splitlines() if (s := line.strip())]
     spans: set[Span] = set()
-    for s in [*lines, *joined_lines(after)]:  # a line, its code part: one writer line
-        code = code_part(s) if may_have_code_part(s) else s
+    for s, wrapped in [*((s, ()) for s in lines), *joined_groups(after)]:
+        code = code_part(s) if may_have_code_part(s) else s  # a line, its code part: one
         own = tuple(dict.fromkeys(k for k in (stripped_key(s), stripped_key(code)) if k in added))
+        if own and wrapped and trivial_row(s) is None:  # a telling statement: its lines too
+            own += tuple(k for k in dict.fromkeys(map(stripped_key, wrapped)) if k in added)
         if own:
             spans.update(_span(1, span_form(part), own) for part in {s, code})
     keys = [stripped_key(s) for s in lines]

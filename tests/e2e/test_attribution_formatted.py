@@ -40,10 +40,20 @@ FORMATTED = (
 MODEL = {"GENTLE_WRITER_MODEL": "claude-sonnet-4-5", "GENTLE_WRITER_EFFORT": "low"}
 
 
-def _edit(w: World) -> None:
-    """Claude Code's ``Edit`` adding :data:`LINE`, recorded through its PostToolUse input."""
+#: The writer's compound line wrapped in its brackets (``Edit``), and what ``ruff format``
+#: makes of the file: split after the ``:`` and the wrapped call joined (refuter, h13l).
+WRAPPED = OLD + "    for i in range(3): print(i,\n      i)\n"
+REFLOWED = FORMATTED.replace(
+    "    if amount > account.credit_limit_override:\n        account.balance -= amount * 0.97\n",
+    "    for i in range(3):\n        print(i, i)\n",
+)
+
+
+def _edit(w: World, new: str = NEW) -> None:
+    """Claude Code's ``Edit`` adding :data:`LINE` (or ``new`` for :data:`OLD`), recorded
+    through its PostToolUse input."""
     file = str(w.work / PATH)
-    w.write(PATH, BASE.replace(OLD, NEW, 1))
+    w.write(PATH, BASE.replace(OLD, new, 1))
     data = {
         "session_id": "s1",
         "transcript_path": "",
@@ -51,25 +61,25 @@ def _edit(w: World) -> None:
         "permission_mode": "default",
         "hook_event_name": "PostToolUse",
         "tool_name": "Edit",
-        "tool_input": {"file_path": file, "old_string": OLD, "new_string": NEW},
-        "tool_response": {"filePath": file, "oldString": OLD, "newString": NEW},
+        "tool_input": {"file_path": file, "old_string": OLD, "new_string": new},
+        "tool_response": {"filePath": file, "oldString": OLD, "newString": new},
         "tool_use_id": "toolu_1",
     }
     r = w.gh("record", "--from", "claude-code", input=json.dumps(data).encode(), env=MODEL)
     assert r.code == 0 and "recorded: pending mutation #1" in r.err, r
 
 
-def _ruff_format(w: World) -> None:
+def _ruff_format(w: World, formatted: str = FORMATTED) -> None:
     """``ruff format m.py`` with the pinned ruff of the dev dependencies; where it is not
     installed (the ``test`` extra only), the file is rewritten exactly as ruff rewrites it
-    (:data:`FORMATTED`)."""
+    (``formatted``)."""
     ruff = Path(sys.executable).parent / "ruff"
     found = str(ruff) if ruff.exists() else shutil.which("ruff")
     if found is None:
-        w.write(PATH, FORMATTED)  # exactly what `ruff format m.py` writes
+        w.write(PATH, formatted)  # exactly what `ruff format m.py` writes
         return
     subprocess.run([found, "format", "--no-cache", "-q", PATH], cwd=w.work, check=True)
-    assert (w.work / PATH).read_text() == FORMATTED
+    assert (w.work / PATH).read_text() == formatted
 
 
 @pytest.fixture
@@ -96,6 +106,19 @@ def test_the_writers_line_split_by_a_formatter_stays_the_writers(served: World) 
     push = w.git("push", "-q", "origin", "main")
     assert push.code != 0 and "BLOCKED" in push.err, push
     assert w.remote_ref("main") != w.rev("HEAD")
+
+
+def test_the_writers_wrapped_compound_line_split_and_joined_stays_the_writers(
+    served: World,
+) -> None:
+    """``ruff format`` splits the writer's ``for ...: print(i,`` / ``i)`` after the ``:`` and
+    joins the wrapped call: both lines it added are still the writer's, the commit blocked."""
+    w = served
+    _edit(w, WRAPPED)
+    _ruff_format(w, REFLOWED)
+    r = w.git("commit", "-qam", "loop")
+    assert r.code == 1 and "BLOCKED the staged change" in r.err, r
+    assert "expired" not in r.err, r
 
 
 def test_a_humans_own_compound_statement_passes(served: World) -> None:

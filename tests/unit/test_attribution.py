@@ -788,6 +788,15 @@ CHAIN = b"const rows = db.query(sql).filter(isActive).map(toRow);\n"
 #: prettier's member chain: :data:`CHAIN` split at each dot, no bracket open.
 CHAIN_SPLIT = b"const rows = db\n  .query(sql)\n  .filter(isActive)\n  .map(toRow);\n"
 JOBS = b"run_all_jobs(queue, strict=True)\n"
+#: (the writer's added lines, what ``ruff format`` makes of them): a compound statement
+#: wrapped in its brackets, split after its ``:`` and the wrapped statement joined.
+REFLOWED = [
+    (b"if Y: Z = [1,\n  2]\n", b"if Y:\n    Z = [1, 2]\n"),
+    (b"def k(): return {'a':1,\n  'b':2}\n", b'def k():\n    return {"a": 1, "b": 2}\n'),
+    (b"class C: x = (1,\n 2)\n", b"class C:\n    x = (1, 2)\n"),
+    (b"for i in range(3): print(i,\n  i)\n", b"for i in range(3):\n    print(i, i)\n"),
+    (b"def f(a,\n      b): return a\n", b"def f(a, b):\n    return a\n"),
+]
 SPLITS = [
     # (id, the writer's added lines, the change's added lines, the row that decides)
     ("compound statement split after ':' (ruff, black)", CHARGE, CHARGE_SPLIT, "A2"),
@@ -812,6 +821,10 @@ SPLITS = [
         "A2",
     ),
     ("writer's member chain joined onto one line (prettier)", CHAIN_SPLIT, CHAIN, "A2"),
+    *(
+        (f"compound line split after ':', its wrapped statement joined: {w[:16]!r}", w, d, "A2")
+        for w, d in REFLOWED
+    ),
     ("writer's compound statement joined onto one line", CHARGE_SPLIT, CHARGE, "A2"),
     (
         "writer's two statements joined with ';' (not read: no formatter joins so)",
