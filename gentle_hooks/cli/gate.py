@@ -50,9 +50,15 @@ def gate(
 ) -> int:
     """Judge every commit of A..B from its gentle-hooks note and trailers alone (no local
     ledger): which commits are delegated and whether each has what its plan requires.
-    With --reverify, re-run the spot checks the notes claim instead of believing them."""
+    With --reverify, re-run the spot checks the notes claim instead of believing them.
+    GENTLE_HOOKS_FORMAT=json prints the --json document."""
     if timeout != timeout:  # NaN passes click's range check and would mean "never"
         raise UsageError("--timeout nan is not a number of seconds")
+    if not as_json:
+        from gentle_hooks.hooks.decision import output_format
+
+        # an agent that asked for JSON (SPEC §7) gets the --json document
+        as_json = output_format(os.environ)[0] == "json"
     try:
         code, verdicts = gate_range(cwd, range_text, os.environ, reverify, timeout)
     except CannotAssess as exc:

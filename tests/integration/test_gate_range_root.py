@@ -30,6 +30,21 @@ def test_a_delegated_root_commit_is_judged_and_blocked(tmp_path: Path) -> None:
         assert "1 commit(s), 1 delegated, 1 blocked" in r.stdout
 
 
+def test_the_json_format_asked_for_agents_prints_the_gate_document(tmp_path: Path) -> None:
+    """``GENTLE_HOOKS_FORMAT=json`` (SPEC §7: a block's decision as one JSON object for
+    agents) gives ``gate --range`` its ``--json`` document, the block's commands inside."""
+    import json
+
+    root = _root_repo(tmp_path, trailer=True)
+    r = gh(root, "gate", "--range", "HEAD", env={"GENTLE_HOOKS_FORMAT": "json"})
+    assert r.returncode == 1, (r.stdout, r.stderr)
+    doc = json.loads(r.stdout)
+    assert doc["schema"] == "gentle-hooks.gate/v1" and doc["blocked"] is True, doc
+    assert [c["blocked"] for c in doc["commits"]] == [True], doc
+    text = gh(root, "gate", "--range", "HEAD", env={"GENTLE_HOOKS_FORMAT": "text"})
+    assert text.stdout.startswith("BLOCKED "), text.stdout
+
+
 def test_a_human_root_range_passes_and_a_missing_start_names_the_root_range(
     tmp_path: Path,
 ) -> None:
