@@ -7,13 +7,15 @@ generator), so before it runs the recorder keeps the blob of every path ``git st
 as changed (:meth:`gentle_hooks.git.delta.Deltas.dirty_paths`, hashed as ``git add`` would
 and written to the object store, so the content can be read back) in one small file per
 call, ``<common dir>/gentle-hooks/shell/<runtime>.<hash of session, call id, work
-tree>.json``. After it runs, the same is done for the paths changed then or before. Every
-path whose blob appeared, changed or vanished is the writer's, measured from its blob in
-the snapshot (:attr:`Changed.starts`; a path unchanged before is measured from the index or
-``HEAD``, as any write is). A person's unsaved lines in a file the command did not touch
-keep their blob, so they stay the person's; in a file it touched they are in its start, so
-not the writer's. Each side runs two git processes (``status``, ``hash-object``) besides the
-ones that open the repository.
+tree>.json``, with the commit ``HEAD`` was at. After it runs, the same is done for the paths
+changed then or before. Every path whose blob appeared, changed or vanished is the
+writer's, measured from the blob it held before (:attr:`Changed.starts`: the snapshot's,
+or, for a path unchanged before, its blob in that commit), so a command that only moves
+``HEAD`` (``git reset --soft``) or the index changes no path. A person's unsaved lines in a
+file the command did not touch keep their blob, so they stay the person's; in a file it
+touched they are in its start, so not the writer's. The pre-tool side runs three git
+processes (``status``, ``hash-object``, ``rev-parse``), the post-tool side three
+(``status``, ``ls-tree``, ``hash-object``), besides the ones that open the repository.
 
 The snapshot is removed when read; one never read (the call was denied, or failed, or its
 post-tool hook did not run) is swept by a later snapshot after :data:`MAX_AGE` seconds. A
@@ -53,8 +55,9 @@ class Changed:
 
     Attributes:
         paths: the root-relative paths whose blob appeared, changed or vanished, sorted.
-        starts: ``(path, blob)`` for each of them that had changed before the call: the
-            blob it held then (None: it was absent), which it is measured from.
+        starts: ``(path, blob)`` for each of them: the blob it held before the call (the
+            snapshot's; for a path unchanged then, its blob in the commit ``HEAD`` was at;
+            None: it was absent), which it is measured from.
     """
 
     paths: tuple[str, ...]
@@ -88,9 +91,12 @@ def take(root: str, runtime: str, event: RuntimeEvent) -> int | None:
         _unlink(path)
         return None
     blobs = repo.hash_worktree(dirty)
+    # a path git status does not show held HEAD's blob: kept by its commit, so a command
+    # that only moves HEAD (an agent's `git reset --soft`) changes none of them
+    doc = {"blobs": blobs, "head": repo.head() or ""}
     try:
         os.makedirs(where, exist_ok=True)
-        write_whole(path, json.dumps({"blobs": blobs}).encode("utf-8", "surrogatepass"))
+        write_whole(path, json.dumps(doc).encode("utf-8", "surrogatepass"))
     except (OSError, WriteError) as exc:
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise GentleError(f"cannot keep the work tree's snapshot in {where}: {why}") from None
@@ -106,18 +112,28 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     """
     repo = Repository.open(root)
     path = _file(repo, runtime, event)
-    before = _read(path)
+    kept = _read(path)
     _unlink(path)
-    if before is None:
+    if kept is None:
         return None
-    after = repo.hash_worktree({*repo.dirty_paths(), *before})
-    paths = sorted(p for p, blob in after.items() if p not in before or before[p] != blob)
-    starts = tuple((p, before[p]) for p in paths if p in before)
+    before, head = kept
+    dirty = repo.dirty_paths()
+    fresh = [p for p in dirty if p not in before]
+    # what a path unchanged before held: its blob in the commit HEAD was then (None: absent
+    # there, or HEAD unborn), not in the index or HEAD the command may have moved
+    old: dict[str, str | None] = dict.fromkeys(fresh)
+    if head and fresh:
+        old.update(repo.blobs_in(head, fresh))
+    held = {**old, **before}
+    after = repo.hash_worktree({*dirty, *before})
+    paths = sorted(p for p, blob in after.items() if held.get(p) != blob)
+    starts = tuple((p, held.get(p)) for p in paths)
     return Changed(tuple(paths), starts)
 
 
-def _read(path: str) -> dict[str, str | None] | None:
-    """The path -> blob map a snapshot file holds, or None when it is absent or not ours."""
+def _read(path: str) -> tuple[dict[str, str | None], str | None] | None:
+    """The path -> blob map a snapshot file holds and the commit HEAD was at when it was
+    kept (None: unborn), or None when the file is absent or not ours."""
     try:
         with open(path, "rb") as fh:
             data = fh.read(_MAX_FILE + 1)
@@ -125,11 +141,16 @@ def _read(path: str) -> dict[str, str | None] | None:
     except (OSError, ValueError):
         return None
     blobs = doc.get("blobs") if isinstance(doc, dict) else None
-    if not isinstance(blobs, dict) or not all(
-        isinstance(p, str) and (b is None or isinstance(b, str)) for p, b in blobs.items()
+    head = doc.get("head") if isinstance(doc, dict) else None
+    if (
+        not isinstance(blobs, dict)
+        or not isinstance(head, str)
+        or not all(
+            isinstance(p, str) and (b is None or isinstance(b, str)) for p, b in blobs.items()
+        )
     ):
         return None
-    return blobs
+    return blobs, head or None
 
 
 def _sweep(where: str, now: float) -> None:

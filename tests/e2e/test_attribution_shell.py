@@ -12,8 +12,9 @@ Real git, ``gentle-hook install``, a real shell command run between the two hook
   outside the session: blocked, as an ``Edit``'s would be;
 * a person's unsaved lines in a file the command did not touch, or in the one it did once
   its change is reverted: the person's, they commit;
-* a command that changes nothing, and a ``PostToolUse`` with no snapshot before it: nothing
-  recorded, and the line says why.
+* a command that changes nothing (one that only moves ``HEAD``: ``git reset --soft``, a
+  mixed ``git reset``), and a ``PostToolUse`` with no snapshot before it: nothing recorded,
+  and the line says why; the person's work committed again passes.
 """
 
 from __future__ import annotations
@@ -124,6 +125,37 @@ def test_a_command_that_changes_nothing_records_nothing(based: World) -> None:
     said = _bash(w, "cat src/calc.py >/dev/null")
     assert said.startswith("nothing recorded: the Bash call of Claude Code changed no file in ")
     r = w.git("commit", "-qam", "human: formatter")
+    assert r.code == 0, r
+
+
+@pytest.mark.parametrize("reset", ["--soft", "--mixed"])
+def test_a_command_that_only_moves_head_records_nothing(based: World, reset: str) -> None:
+    """An agent's ``git reset --soft HEAD~1`` changes no file: the person's commit it undid
+    is not the writer's, and committed again it passes with no trailer."""
+    w = based
+    w.write(PATH, BASE + HUMAN)
+    w.ok("commit", "-qam", "human: formatter")
+    said = _bash(w, f"git reset -q {reset} HEAD~1")
+    assert said.startswith("nothing recorded: the Bash call of Claude Code changed no file in ")
+    r = w.git("commit", "-qam", "human: formatter again")
+    assert r.code == 0, r
+    assert "Gentle-Writer" not in w.ok("log", "-1", "--format=%B")
+
+
+def test_a_command_editing_after_moving_head_measures_from_where_head_was(
+    based: World,
+) -> None:
+    """``git reset --soft HEAD~1 && sed -i ...``: the person's lines the reset left staged
+    are the edit's start, so only the command's own line blocks; reverted, they commit."""
+    w = based
+    w.write(PATH, BASE + HUMAN)
+    w.ok("commit", "-qam", "human: formatter")
+    said = _bash(w, f"git reset -q --soft HEAD~1 && {SED}")
+    assert "recorded: pending mutation #1" in said, said
+    r = w.git("commit", "-qam", "human: both")
+    assert r.code == 1 and "BLOCKED the staged change" in r.said[0], r
+    w.write(PATH, BASE + HUMAN)  # the command's edit reverted: the person's lines remain
+    r = w.git("commit", "-qam", "human: formatter again")
     assert r.code == 0, r
 
 

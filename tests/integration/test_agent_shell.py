@@ -46,9 +46,26 @@ def test_changed_created_and_removed_paths_each_from_where_they_were(repo: Path)
     changed = agent_shell.compare(str(repo), "claude-code", _event())
     assert changed is not None
     assert changed.paths == ("README.md", "gen.py", "notes.txt")
-    assert changed.starts == (("README.md", mine), ("notes.txt", draft))
+    assert changed.starts == (("README.md", mine), ("gen.py", None), ("notes.txt", draft))
     # the snapshot was read once: a replay finds none
     assert agent_shell.compare(str(repo), "claude-code", _event()) is None
+
+
+def test_a_command_that_only_moves_head_changed_no_path(repo: Path) -> None:
+    (repo / "src" / "app.py").write_text("def add(a, b):\n    return b + a\n")
+    git(repo, "commit", "-qam", "swap")
+    swapped = _blob(repo, "src/app.py")
+    agent_shell.take(str(repo), "claude-code", _event())
+    git(repo, "reset", "-q", "--soft", "HEAD~1")
+    changed = agent_shell.compare(str(repo), "claude-code", _event())
+    assert changed is not None and changed.paths == (), changed
+    # moved, then edited: measured from the blob in the commit HEAD was at, not the new HEAD's
+    git(repo, "commit", "-qm", "swap again")
+    agent_shell.take(str(repo), "claude-code", _event())
+    git(repo, "reset", "-q", "--soft", "HEAD~1")
+    (repo / "src" / "app.py").write_text("def add(a, b):\n    return b + a + 0\n")
+    changed = agent_shell.compare(str(repo), "claude-code", _event())
+    assert changed is not None and changed.starts == (("src/app.py", swapped),), changed
 
 
 def test_a_command_that_changed_nothing_changed_no_path(repo: Path) -> None:
