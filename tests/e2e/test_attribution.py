@@ -312,7 +312,8 @@ def test_git_mv_of_a_file_holding_pending_writer_work_does_not_expire_it(served:
     r = w.git("commit", "-qm", "human: rename app to lib")
     _passes_quietly(r)
     assert not [line for line in r.said if "expired" in line], r
-    _blocked_staged(w.git("commit", "-qam", "wip"), "src/app.py")
+    # named where the candidate holds it, and where the writer wrote it
+    _blocked_staged(w.git("commit", "-qam", "wip"), "src/lib.py (was src/app.py)")
 
 
 def test_after_reset_hard_of_an_unpushed_ai_commit_a_human_rewrite_passes(served: World) -> None:
