@@ -13,6 +13,7 @@ import os
 from collections.abc import Iterable, Sequence
 
 from gentle_hooks.errors import GitError
+from gentle_hooks.git.probe import STAGED_ARGS
 from gentle_hooks.git.process import LITERAL_PATHSPECS, popen_git
 from gentle_hooks.git.refs import Refs
 from gentle_hooks.values.candidate import MODE_GITLINK, PathChange
@@ -21,18 +22,6 @@ from gentle_hooks.values.frozen import frozen
 #: Beyond this many paths, a tree is listed whole rather than by pathspecs.
 _MANY_PATHSPECS = 256
 _RAW_FLAGS = ("-r", "--raw", "-z", "--no-abbrev", "--no-renames", "--ignore-submodules=none")
-#: The index git hands a hook against ``HEAD``, as the hook's probe asks it.
-_STAGED_ARGS = [
-    "diff-index",
-    "--cached",
-    "--raw",
-    "-z",
-    "--no-abbrev",
-    "--no-renames",
-    "--ignore-submodules=none",
-    "HEAD",
-    "--",
-]
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -156,7 +145,7 @@ class Deltas(Refs):
             raw = stdout if started.returncode == 0 else None
             self._staged = (raw,)
         elif not known:
-            proc = self.run(_STAGED_ARGS, ok=(0, 128))
+            proc = self.run(list(STAGED_ARGS), ok=(0, 128))
             raw = proc.stdout if proc.returncode == 0 else None
             self._staged = (raw,)
         return None if raw is None else parse_raw(raw)
@@ -173,7 +162,7 @@ class Deltas(Refs):
 
         if self._staged is None and not asked_staged_raw(self.env, self.paths.toplevel)[0]:
             cwd = self.paths.toplevel or self.paths.git_dir
-            self._staged_started = popen_git(_STAGED_ARGS, cwd, self.env)
+            self._staged_started = popen_git(list(STAGED_ARGS), cwd, self.env)
 
     def drop_staged_delta(self) -> None:
         """Stop (kill and reap) what :meth:`start_staged_delta` started and no

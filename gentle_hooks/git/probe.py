@@ -196,6 +196,21 @@ def _staged_key(env: Mapping[str, str]) -> tuple[str, str | None, str | None]:
     return cwd, os.path.join(cwd, index) if index else None, env.get("GIT_DIR")
 
 
+#: The ``git`` arguments of :func:`staged_raw`: the index against ``HEAD``, as
+#: :meth:`gentle_hooks.git.delta.Deltas.staged_delta` reads it when the probe did not ask.
+STAGED_ARGS = (
+    "diff-index",
+    "--cached",
+    "--raw",
+    "-z",
+    "--no-abbrev",
+    "--no-renames",
+    "--ignore-submodules=none",
+    "HEAD",
+    "--",
+)
+
+
 def staged_raw(env: Mapping[str, str]) -> bytes | None:
     """``git diff-index --cached --raw -z --no-renames HEAD`` for the index git hands the
     hook (asked once per process), or None when ``HEAD`` is unborn.
@@ -205,21 +220,7 @@ def staged_raw(env: Mapping[str, str]) -> bytes | None:
     """
     key = _staged_key(env)
     if key not in _STAGED_RAW:
-        rc, out = capture(
-            [
-                "git",
-                "diff-index",
-                "--cached",
-                "--raw",
-                "-z",
-                "--no-abbrev",
-                "--no-renames",
-                "--ignore-submodules=none",
-                "HEAD",
-                "--",
-            ],
-            env,
-        )
+        rc, out = capture(["git", *STAGED_ARGS], env)
         _STAGED_RAW[key] = out if rc == 0 else None
     return _STAGED_RAW[key]
 
