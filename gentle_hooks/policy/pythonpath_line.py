@@ -132,8 +132,9 @@ def isolating(argv: tuple[str, ...]) -> str | None:
     """Why ``argv`` (``("sh", "-c", LINE)`` for a shell line) starts a Python the room's
     ``PYTHONPATH`` entries or import guard do not reach: ``python3 -I`` (``-E``, ``-S``,
     in a cluster such as ``-Im``) or ``env -i`` before it, read through wrappers and
-    ``sh -c`` lines; a line no parser reads is searched for the same words. None when
-    none does."""
+    ``sh -c`` lines, and after any other program word (a launcher no list names:
+    ``setsid python3 -I``); a line no parser reads is searched for the same words. None
+    when none does."""
     return _isolating(argv, 0)
 
 
@@ -157,6 +158,14 @@ def _isolating(words: tuple[str, ...], depth: int) -> str | None:
                 found = _ISOLATED_TEXT.search(script)
                 return f"`{found.group(0).strip()}`" if found else None
             return _in_line(parsed, depth + 1)
+    # a launcher no list names (setsid, unshare, ionice, taskset, prlimit, chrt ...): a
+    # Python or `env` among its words is read as started by it (fail closed)
+    for k in range(1, len(words)):
+        later = program_name(words[k]).rsplit("/", 1)[-1]
+        if _PYTHON.match(later) or later == "env":
+            found = _isolating(words[k:], depth + 1)
+            if found:
+                return found
     return None
 
 

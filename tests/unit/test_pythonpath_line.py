@@ -78,6 +78,16 @@ def test_a_vector_through_env_and_sh_c() -> None:
         (("sh", "-c", "python3 -W error -m pytest"), None),
         (("sh", "-c", "python3 -X dev -I x.py"), "`python3 -I`"),
         (("pytest", "-I"), None),
+        # launchers no list names: the Python among their words is read (refuter r18j)
+        (("sh", "-c", "setsid python3 -I -m pytest -q"), "`python3 -I`"),
+        (("sh", "-c", "unshare -U python3 -I -m pytest"), "`python3 -I`"),
+        (("sh", "-c", "ionice -c3 python3 -Im pytest"), "`python3 -I`"),
+        (("sh", "-c", "taskset -c 0 python3.11 -E x.py"), "`python3.11 -E`"),
+        (("sh", "-c", "prlimit --nofile=1024 python3 -I x.py"), "`python3 -I`"),
+        (("sh", "-c", "chrt -o 0 /usr/bin/python3 -S x.py"), "`/usr/bin/python3 -S`"),
+        (("setsid", "env", "-i", "python3", "x.py"), "`env -i`"),
+        (("sh", "-c", "setsid python3 -m pytest -q"), None),
+        (("sh", "-c", "setsid pytest -I"), None),
     ],
 )
 def test_an_isolated_python(argv: tuple[str, ...], found: str | None) -> None:
