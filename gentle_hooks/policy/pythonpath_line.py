@@ -163,9 +163,9 @@ def _isolating(words: tuple[str, ...], depth: int) -> str | None:
     for k in range(1, len(words)):
         later = program_name(words[k]).rsplit("/", 1)[-1]
         if _PYTHON.match(later) or later == "env":
-            found = _isolating(words[k:], depth + 1)
-            if found:
-                return found
+            why = _isolating(words[k:], depth + 1)
+            if why:
+                return why
     return None
 
 
