@@ -110,6 +110,31 @@ REFUTED_ROWS: list[tuple[str, str, str]] = [
     ("I probably opened workflow.js:142: no budget check", "G-hedged", "probably opened"),
     ("Opened workflow.js:142: no budget check, I'd guess", "G-hedged", "i'd guess"),
     ("Opened workflow.js:142 (probably): no budget check", "G-hedged", "probably"),
+    ("Opened workflow.js:142: the loop likely has no budget check", "G-hedged", "likely"),
+    ("Opened workflow.js:142: AFAICT no budget check", "G-hedged", "afaict"),
+    ("Opened workflow.js:142: I suspect no budget check", "G-hedged", "i suspect"),
+    ("Reportedly opened workflow.js:142: no budget check", "G-hedged", "reportedly"),
+    # A valid act taken back after it (refuter r18j): not a report of an act.
+    (
+        "Opened workflow.js:142: no budget check. Actually, I was wrong: I had opened another",
+        "G-negated",
+        "i was wrong",
+    ),
+    ("Opened workflow.js:142: no budget check. Retracted.", "G-negated", "retracted"),
+    ("Opened workflow.js:142: no budget check. I take that back.", "G-negated", "i take that back"),
+    ("Opened workflow.js:142: no budget check. Never mind.", "G-negated", "never mind"),
+    ("Opened workflow.js:142: no budget check — strike that.", "G-negated", "strike that"),
+    (
+        "Opened workflow.js:142: no budget check (on second thought, this is not right)",
+        "G-negated",
+        "on second thought",
+    ),
+    ("Opened workflow.js:142: no budget check. Correction: pool.js", "G-negated", "correction:"),
+    (
+        "Opened workflow.js:142: no budget check. Edit: ignore the above.",
+        "G-negated",
+        "ignore the above",
+    ),
     (
         "Opened workflow.js:142 \u2014 just kidding, I didn't: the loop has no budget check",
         "G-negated",
@@ -134,6 +159,7 @@ REFUTED_ROWS: list[tuple[str, str, str]] = [
 
 #: Upheld reproductions of the cited evidence: they count as the verifier said.
 UPHELD_ROWS: list[str] = [
+    "Opened workflow.js:142: the likely cause, a for loop calling spawnAgent with no budget check",
     "Opened workflow.js:142: it spawns subagents in a loop with no budget check",
     "Opened workflow.js:142: the for loop at line 142 calls spawnAgent with no budget check",
     "Ran `sed -n 140,145p workflow.js`: line 142 is a for loop calling spawnAgent, no cap",
