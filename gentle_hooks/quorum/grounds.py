@@ -170,10 +170,14 @@ _HEDGED: Final = _phrases(
     r"\(?(?:probably|maybe|perhaps|possibly)\)?(?=\s*(?:[),:;.\u2014]|$))",
 )
 
-_WHO: Final = r"(?:miner|writer|author|reviewer|agent|submitter|reporter|coder|model|finder)"
+_WHO: Final = (
+    r"(?:miner|writer|author|reviewer|agent|submitter|reporter|coder|model|finder|worker"
+    r"|sub-?agent|bot|assistant|contributor)"
+)
 _WHAT: Final = (
     r"(?:finding|report|transcript|summary|claim|evidence|write-?up|notes?|description"
-    r"|message|output|account|dossier|comment|reading|analysis)"
+    r"|message|output|account|dossier|comment|reading|analysis|log|diff|patch|gist"
+    r"|screen-?shot|attachment|paste)"
 )
 _FINDING: Final = re.compile(
     rf"(?<!\w)(?:{_WHO}(?:'s|s')?\s+{_WHAT}s?"
@@ -186,12 +190,21 @@ _COPY: Final = (
     r"(?:finding|report|transcript|summary|claim|write-?up|notes?|description|message"
     r"|dossier|comments?|analysis|excerpt|snippet|quote|quotation|paste|pastebin|copy"
     r"|extract|citation|task(?:\s+(?:description|text|statement|prompt|brief))?|brief|prompt"
-    r"|ticket|issue|chat|thread|conversation|evidence"
+    r"|ticket|issue|chat|thread|conversation|evidence|gist|screen-?shot|attachment|image"
     r"|(?:pr|pull\s+request|merge\s+request|mr)(?:\s+(?:description|body|text))?)s?"
 )
 _OWNER: Final = (
     rf"(?:(?:the|a|an|this|that|his|her|their|its|my)\s+)?(?:{_WHO}(?:'s|s')?\s+)?"
     r"(?:(?:quoted|pasted|copied|cited|attached|included|embedded|original|submitted)\s+)?"
+)
+#: What another party handed over, named by who handed it: "the diff the miner posted",
+#: "the copy the writer attached", "the log that the worker shared".
+_HANDED: Final = (
+    r"(?:diff|patch|log|output|file|version|text|code|copy|snippet|excerpt|paste|listing"
+    r"|summary|message|comment|attachment|gist|screen-?shot|image)s?\s+(?:that\s+|which\s+)?"
+    rf"(?:the\s+|a\s+|an\s+|this\s+|that\s+)?{_WHO}s?\s+(?:had\s+|has\s+)?"
+    r"(?:posted|attached|sent|shared|pasted|linked|gave|given|provided|uploaded|included"
+    r"|quoted|wrote|written|produced|generated|submitted|dumped|forwarded|showed|shown)"
 )
 #: An object read through a copy: "workflow.js:142 as quoted in the finding", "… in the
 #: transcript", "… from the miner's paste" (not "… named in the finding": a pointer).
@@ -199,7 +212,9 @@ _VIA_COPY: Final = re.compile(
     rf"(?<!\w)(?:(?:as\s+)?(?:quoted|pasted|copied|excerpted|transcribed|reproduced)\s+"
     r"(?:in|by|from|into)\s+(?:(?:the|a|an|this|that|his|her|their|its)\s+)?[\w'-]+"
     rf"(?:\s+(?:description|text|body))?|(?:in|from|inside|within|via|through)\s+{_OWNER}{_COPY}"
-    r"(?!'|\w|\s+(?:checkout|worktree|repo|repository|branch|tree|directory|dir|folder)\b))"
+    r"(?!'|\w|\s+(?:checkout|worktree|repo|repository|branch|tree|directory|dir|folder)\b)"
+    rf"|(?:in|from|inside|within|via|through)\s+{_OWNER}{_HANDED}"
+    rf"|(?:in|from|inside|within|via|through)\s+(?:the\s+)?{_WHO}(?:'s|s')\s+{_WHAT}s?(?!\w))"
 )
 #: Words before a preposition that make the copy a pointer to the file, not what was read.
 _POINTER: Final = re.compile(
@@ -216,7 +231,7 @@ _IN_SOURCE: Final = re.compile(r"\s*(?:verbatim\s+)?(?:in|at|inside|within)\s+\S
 #: Acts that read what their object shows (running a command from a copy still ran it).
 _READS: Final = re.compile(
     r"(?:re-?\s*)?(?:open|opened|opening|read|inspected|grep|grepped|grepping|traced|trace"
-    r"|loaded|fetched|listed|printed|counted|count)"
+    r"|loaded|fetched|listed|printed|counted|count|searched|search|compared|located|found)"
 )
 _OBJECT_END: Final = re.compile(r"(?<![\w.]):|:(?!\d)|[\u2014]|\s--?\s|->|=>")
 _CLAUSE: Final = re.compile(r"[;\n]|\.(?=\s|$)")

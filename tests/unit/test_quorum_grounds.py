@@ -155,6 +155,30 @@ REFUTED_ROWS: list[tuple[str, str, str]] = [
         "G-negated",
         "i never opened",
     ),
+    # Copies named by who handed them over, or by what they are (refuter r18j).
+    (
+        "Opened workflow.js:142 in the copy the writer attached: no budget check",
+        "G-finding",
+        "in the copy",
+    ),
+    ("Read workflow.js:142 in the worker's summary: no budget check", "G-finding", "summary"),
+    (
+        "Read workflow.js:142 in the diff the miner posted: no budget check",
+        "G-finding",
+        "the diff the miner posted",
+    ),
+    ("Read workflow.js:142 in the writer's log: no budget check", "G-finding", "writer's log"),
+    ("Read workflow.js:142 from the gist: no budget check", "G-finding", "gist"),
+    (
+        "Opened workflow.js:142 as shown in the miner's screenshot: no budget check",
+        "G-finding",
+        "screenshot",
+    ),
+    (
+        "Searched workflow.js:142 in the output the subagent shared: no budget check",
+        "G-finding",
+        "the output the subagent shared",
+    ),
 ]
 
 #: Upheld reproductions of the cited evidence: they count as the verifier said.
@@ -175,6 +199,8 @@ UPHELD_ROWS: list[str] = [
     'Opened workflow.js:142: the comment says "I think we need a cap" but there is none',
     "Opened workflow.js:142: the loop spawns agents, no cap; I did not run the replay",
     "Opened workflow.js:142: no budget check, I didn't find any cap",
+    "Opened workflow.js:142 in the worktree the writer produced: the loop has no budget check",
+    "Searched the repo for spawnAgent, found workflow.js:142: the loop has no budget check",
 ]
 
 
