@@ -234,7 +234,11 @@ def conclude(
         if fmt != "json":
             for line in lines:
                 say(line)
-    if fmt != "text" and any(j.result.decision.applies for j in judged):
+    said_any = bool(lines) or (told is not None and bool(told.lines))
+    # json: standard error is the object alone, so what text would say still needs one
+    if (fmt != "text" and any(j.result.decision.applies for j in judged)) or (
+        fmt == "json" and said_any
+    ):
         from gentle_hooks.hooks.decision import decision_object, print_decision
 
         verdicts = [

@@ -95,6 +95,23 @@ def test_notes_shared_by_an_allowed_push_are_said_before_the_object(
     assert w.remote_ref("refs/notes/gentle-hooks") is not None
 
 
+def test_a_human_push_that_says_something_says_it_in_an_object(native: World) -> None:
+    """A push with no delegated commit still says what text says (the notes it shared or
+    found none to share): with json, inside an ``allowed`` object with no candidate."""
+    w = native
+    assert w.gh("install", "--share", "origin").code == 0
+    w.write("notes.txt", "a person's line\n")
+    w.ok("add", "-A")
+    assert w.git("commit", "-q", "-m", "human: notes").code == 0
+    env = {"GENTLE_HOOKS_FORMAT": "json"}
+    r = w.git("push", "origin", "main", env=env)
+    assert r.code == 0, r
+    obj = decided(r, env)
+    assert (obj["hook"], obj["decision"], obj["candidates"]) == ("pre-push", "allowed", [])
+    assert isinstance(obj["lines"], list) and obj["lines"], obj
+    assert all(not x.startswith(PREFIX) for x in obj["lines"]), obj
+
+
 @pytest.mark.parametrize("env", FORMATS, ids=IDS)
 def test_an_amend_that_changes_the_tree_prints_only_the_gates_object(
     env: dict[str, str], native: World
