@@ -462,6 +462,23 @@ def _commit_amend(ctx: Ctx) -> None:
     passed(ctx, step.exit, "CI passed")
 
 
+@journey("commit-amend-pushed", "an amend of a pushed writer commit, then a force push")
+def _commit_amend_pushed(ctx: Ctx) -> None:
+    w = plain(ctx)
+    writer_commit(ctx, w, 1)
+    step = ctx.agent.attempt(w, "git push -q")
+    passed(ctx, step.exit, "the first push went through")
+    ctx.sb.writer_edit(w, 2)
+    ctx.sb.git(w, "add", "-A")
+    step = ctx.agent.attempt(w, "git commit -q --amend --no-edit")
+    passed(ctx, step.exit, "the amend went through")
+    # the commit gate's way out bound the candidate the push gate judges: no block here
+    blocks = len(ctx.agent.blocks)
+    step = ctx.agent.attempt(w, "git push -q -f")
+    passed(ctx, step.exit, "the force push went through")
+    ctx.check(len(ctx.agent.blocks) == blocks, "the force push was not blocked again")
+
+
 # -- push, CI, server ---------------------------------------------------------------------
 
 

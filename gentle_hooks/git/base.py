@@ -136,6 +136,7 @@ class Bases(Objects, Index):
         config_ref: str | None,
         base_commit: str | None = None,
         committed: bool = False,
+        replaces: bool = False,
     ) -> BaseResolution:
         """Resolve the base (SPEC §3 "Base"): merge-base of the base ref and the candidate.
 
@@ -148,12 +149,17 @@ class Bases(Objects, Index):
             flag_ref / config_ref: the base ref named by the flag / by config.
             base_commit: the named ref already resolved to a commit (saves a process).
             committed: the candidate is a commit's own tree (``committed`` projection).
+            replaces: the candidate replaces ``candidate_commit`` (a staged ``commit
+                --amend``): the commit made of it stands on that commit's first parent.
 
         A committed candidate whose base ref (from config or the default chain, not the
         flag) already contains the commit — a commit made on the base branch itself — is
         judged against its first parent: what that commit changed. Otherwise the
         merge-base would be the commit itself and the candidate empty, and the identity
         would not match the one its work was recorded under (HEAD was then the base).
+        A candidate that ``replaces`` such a commit (an amend of a pushed commit) is judged
+        against that first parent too: the merge-base the push gate finds for the commit
+        the amend makes, so the commit gate and the push gate judge one identity.
 
         Raises:
             GitError: ``flag_ref`` or ``config_ref`` given but not a commit.
@@ -183,7 +189,7 @@ class Bases(Objects, Index):
                 + "): base is the empty tree; pass --base-ref",
             )
         mb = self.merge_base(commit, candidate_commit)
-        if mb == candidate_commit and committed and source != "flag":
+        if mb == candidate_commit and (committed or replaces) and source != "flag":
             parents = self.out(["rev-list", "--parents", "-n", "1", candidate_commit]).split()
             if len(parents) < 2:
                 return BaseResolution(
@@ -192,14 +198,17 @@ class Bases(Objects, Index):
                     None,
                     self.empty_tree,
                     f"{ref} contains this root commit: base is the empty tree",
+                    replaced=replaces,
                 )
             return BaseResolution(
                 ref,
                 source,
                 parents[1],
                 self.tree_of(parents[1]),
-                f"{ref} ({SOURCE_WORDS.get(source, source)}) already contains the commit: its "
-                "first parent",
+                f"{ref} ({SOURCE_WORDS.get(source, source)}) already contains the commit"
+                + (" this one replaces" if replaces else "")
+                + ": its first parent",
+                replaced=replaces,
             )
         if mb is None:
             why = (
@@ -230,6 +239,7 @@ class Bases(Objects, Index):
         flag_ref: str | None = None,
         config_ref: str | None = None,
         commit: str | None = None,
+        replaces: bool = False,
     ) -> Candidate:
         """Resolve a candidate: base tree, candidate tree and identity (SPEC §3).
 
@@ -238,6 +248,8 @@ class Bases(Objects, Index):
                 hands us) or snapshot (``git add -A`` in a temporary index).
             flag_ref / config_ref: base ref from the flag / from config.
             commit: for ``committed``, the commit judged (default HEAD).
+            replaces: for ``staged``, the commit made of it replaces HEAD (``commit
+                --amend``): see :meth:`resolve_base`.
 
         Raises:
             GitError: as :meth:`resolve_base`; unmerged index for ``staged``.
@@ -273,7 +285,9 @@ class Bases(Objects, Index):
                 failed = exc
         committed = projection is Projection.COMMITTED
         try:
-            base = self.resolve_base(head, flag_ref, config_ref, base_commit, committed=committed)
+            base = self.resolve_base(
+                head, flag_ref, config_ref, base_commit, committed=committed, replaces=replaces
+            )
         except BaseException:
             if started is not None:
                 self.abandon_staged_tree(started)

@@ -37,7 +37,7 @@ from gentle_hooks.services.change_facts import delivery_changes, facts_and_expir
 from gentle_hooks.services.declared_suite import want_base_commands
 from gentle_hooks.services.settle import returned_ids
 from gentle_hooks.values.binding import Binding
-from gentle_hooks.values.candidate import Projection
+from gentle_hooks.values.candidate import BaseResolution, Projection
 from gentle_hooks.values.frozen import replace
 
 #: The bindings of a staged candidate, as a command run outside the hook names them.
@@ -91,7 +91,11 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
         # compares while the candidate is resolved
         repo.start_staged_delta()
     try:
-        cand = repo.candidate(Projection.STAGED, config_ref=config.settings.base_ref)
+        # an amend replaces HEAD: when HEAD was delivered, the commit it makes is judged at
+        # push against HEAD's parent, and so it is here
+        cand = repo.candidate(
+            Projection.STAGED, config_ref=config.settings.base_ref, replaces=amend
+        )
         want_base_commands(repo, cand.base.commit)  # read with the blobs attribution reads
         # the writer content this commit adds (to HEAD's parent when it replaces HEAD)
         facts, expired = facts_and_expired(repo, cand, amend=amend)
@@ -111,7 +115,8 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
         if call.name != "pre-merge-commit" and not repo.merge_in_progress():
             facts = reapplied_staged(repo, cand, amend=amend) or facts
     why = f"{runtime.agent} ({runtime.detail})" if runtime else None
-    result = evaluate(repo, config, cand, facts, delegated_by=why, binding=STAGED)
+    bound = replaced_binding(cand.base)
+    result = evaluate(repo, config, cand, facts, delegated_by=why, binding=bound)
     for line in expiry_lines(expired):
         told.say(line)
     note = ""
@@ -121,6 +126,7 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
         # Which flag binds outside the hook costs a scan of the work tree (``add -A`` in a
         # private index): paid only when fix commands are printed, never on a pass.
         binding, note = staged_binding(repo)
+        binding = replace(binding, base_ref=bound.base_ref)
         if note == PARTIAL_NOTE:
             note, prepare, after = restaging(repo, cand.tree)
         result = replace(
@@ -151,6 +157,17 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
         "the staged change", None, result, note, prepare=prepare, after=after, writers_blob=writers
     )
     return conclude(call, env, repo, config, [judged], told)
+
+
+def replaced_binding(base: BaseResolution) -> Binding:
+    """:data:`STAGED`, naming the base with ``--base-ref`` when it is the first parent of
+    the commit an amend replaces (:attr:`BaseResolution.replaced`): outside the hook,
+    ``--staged`` alone would take the merge-base with ``HEAD`` (the replaced commit), a
+    base the push gate never judges the amended commit against. A replaced root commit
+    (an empty base) has no parent to name: ``--staged`` as it is."""
+    if base.replaced and base.commit is not None:
+        return replace(STAGED, base_ref=base.commit)
+    return STAGED
 
 
 def failed_report_words(repo: Repository, result: AssessResult) -> str:

@@ -30,6 +30,7 @@ from gentle_hooks.policy.shellwords import quote
 from gentle_hooks.report.brief_fault_text import fault_reasons
 from gentle_hooks.report.fixes import binding_flags, program
 from gentle_hooks.report.outbase import FrozenOut, schema_field
+from gentle_hooks.services.artifact_home import kept_note
 from gentle_hooks.services.verify import Prepared, Verified
 from gentle_hooks.values.binding import Binding
 
@@ -140,6 +141,8 @@ def render_verified(v: Verified) -> str:
         f"  … and {{n}} more; full list in {v.pair.markdown}",
     )
     lines.append(f"artifactRef: {v.pair.ref}  (and {v.pair.markdown})")
+    if v.pair.kept is not None:
+        lines.append(f"note: {kept_note(v.pair.kept)}")
     if v.room_kept:
         lines.append(f"logs: {v.room.logs}")
     else:

@@ -34,6 +34,8 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.reverify` — CI re-runs of the spot checks notes claim (``gate --range --reverify``)
 * :mod:`.verdict_filing` — file a DelegationVerdict (JSON and Markdown), list and show the
   filed ones
+* :mod:`.artifact_home` — where a verdict's artifact pair is kept when the worktree it was
+  made in is removed after it (``.git/gentle-hooks/reports/<identity>/``)
 * :mod:`.cleanroom` — the verifier's clean room on disk
 * :mod:`.room_run` — a verify run's checks run in its clean room, observed
 * :mod:`.room_env` — the environment a verify run's checks get in its clean room

@@ -49,6 +49,7 @@ from gentle_hooks.ledger.fails import (
 )
 from gentle_hooks.ledger.records import VerdictRecord, VerifyRun
 from gentle_hooks.ledger.store import Ledger
+from gentle_hooks.services.artifact_home import kept_note
 from gentle_hooks.services.delivered import refresh_notes
 from gentle_hooks.services.record import (
     Binding,
@@ -75,12 +76,16 @@ class ArtifactPair:
         ref: the ``artifactRef``: the JSON's path relative to the work tree root (absolute
             when the artifact directory is outside it); json / markdown: absolute paths.
         excluded: the ``info/exclude`` file a pattern was added to, or None.
+        kept: the directory the pair went to instead of an artifact directory inside a
+            worktree removed after it (:func:`~gentle_hooks.services.artifact_home.kept_dir`),
+            or None.
     """
 
     ref: str
     json: str
     markdown: str
     excluded: str | None = None
+    kept: str | None = None
 
 
 def _safe(text: str) -> str:
@@ -162,7 +167,18 @@ def write_artifacts(
                 fh.write(text)
     except OSError as exc:
         raise UsageError(f"{exc.filename}: cannot write the verdict: {exc.strerror}") from None
-    return ArtifactPair(pair.ref, pair.json, pair.markdown, excluded)
+    return replace(pair, excluded=excluded)
+
+
+def plan_pair(bound: Bound, artifact_dir: str, name: str) -> ArtifactPair:
+    """:func:`plan_artifacts` for the bound candidate, in the directory that outlives a
+    worktree a block removes after it (:func:`~gentle_hooks.services.artifact_home.kept_dir`,
+    then ``kept`` names it) when ``artifact_dir`` lies inside one."""
+    from gentle_hooks.services.artifact_home import kept_dir
+
+    kept = kept_dir(bound.repo, bound.root, artifact_dir, bound.candidate.identity)
+    pair = plan_artifacts(bound.root, kept or artifact_dir, name)
+    return pair if kept is None else replace(pair, kept=kept)
 
 
 def observation_mismatch(run: VerifyRun, verdict: DelegationVerdict) -> str | None:
@@ -360,6 +376,8 @@ def add_verdict(
         notes.append(f"observed: written by gentle-hook verify run #{run.id}")
     if pair.excluded is not None:
         notes.append(f"the artifact directory was added to {pair.excluded}")
+    if pair.kept is not None:
+        notes.append(kept_note(pair.kept))
     if moved is not None and run is None:  # the base ref's own opt-out did not count
         notes.append(moved)
     return Recorded(led.path, stored, bound.candidate, tuple(notes))
@@ -391,7 +409,7 @@ def _artifact_for(
         if same:
             return ArtifactPair(run.artifact_ref, path, os.path.splitext(path)[0] + ".md")
     name = f"{verdict.briefId}-{bound.candidate.identity[7:19]}-{verdict_digest(verdict)[7:15]}"
-    pair = plan_artifacts(bound.root, artifact_dir, name)
+    pair = plan_pair(bound, artifact_dir, name)
     named = (
         verdict if verdict.caller or not caller else verdict.model_copy(update={"caller": caller})
     )

@@ -77,7 +77,7 @@ from gentle_hooks.services.room_run import observe_all
 from gentle_hooks.services.runner import stopped_cleanly
 from gentle_hooks.services.verdict_filing import (
     ArtifactPair,
-    plan_artifacts,
+    plan_pair,
     validate_written,
     write_artifacts,
 )
@@ -414,8 +414,8 @@ def _verify_in(
             resolved, plan.checks, _pointers(bound), room.path, allow_shared=shared
         )
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-        pair = plan_artifacts(
-            bound.root,
+        pair = plan_pair(
+            bound,
             settings.verification.artifact_dir,
             f"{plan.brief_id}-{cand.identity[7:19]}-{stamp}",
         )

@@ -129,6 +129,10 @@ class BaseResolution:
         commit: the merge-base commit, or None when there is none (empty-tree base).
         tree: the base tree id (the empty tree when commit is None).
         note: why the base is what it is, in one line, for the output.
+        replaced: the base is the first parent of the commit the candidate replaces (a
+            staged ``commit --amend`` of a commit the base ref contains), not a merge-base
+            with it: a command run outside the hook binds it only by naming that parent
+            with ``--base-ref``.
     """
 
     ref: str | None
@@ -136,6 +140,7 @@ class BaseResolution:
     commit: str | None
     tree: str
     note: str
+    replaced: bool = False
 
 
 @frozen

@@ -16,9 +16,11 @@ human's commit on top of delivered writer work, and an amend that only rewords, 
 
 from __future__ import annotations
 
+import shlex
+
 import pytest
 
-from tests.e2e.conftest import Run, World
+from tests.e2e.conftest import CHECK, Run, World, paste_first_way
 from tests.e2e.test_attribution import TRAILER, _blocked_push, _blocked_staged, _message
 
 BASE = "def add(a, b):\n    return a + b\n"
@@ -95,13 +97,17 @@ def test_amend_with_a_message_that_edits_a_pushed_writer_line_is_blocked_at_comm
     w = served
     _pushed_writer_commit(w)
     w.write("src/app.py", ONE.replace("return cmd.split()", "return os.popen(cmd + x).read()"))
-    _blocked_staged(w.git("commit", "-a", "--amend", "-m", "reworded"))
-    w.ok("add", "-A", "--", ":(top,literal)src/app.py")  # as the block prints
-    w.report("--staged")
-    w.spot_check("--staged")
+    blocked = w.git("commit", "-a", "--amend", "-m", "reworded")
+    _blocked_staged(blocked)
+    # pasted as printed: the staged content, and the candidate the force push judges (the
+    # amended commit against the pushed one's parent, named with --base-ref)
+    ran = paste_first_way(w, blocked.said, w.work, shlex.join(CHECK))
+    assert ran[0] == "git add -A -- ':(top,literal)src/app.py'", ran
     r = w.git("commit", "-a", "--amend", "-m", "reworded")
     assert r.code == 0, r
     assert TRAILER in _message(w)
+    pushed = w.git("push", "-f", "origin", "main", "refs/notes/gentle-hooks")
+    assert pushed.code == 0, pushed
 
 
 def test_human_commits_after_delivered_writer_work_pass(served: World) -> None:

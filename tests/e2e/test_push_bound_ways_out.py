@@ -150,3 +150,35 @@ def test_a_failed_report_in_a_temporary_checkout_names_what_it_did_not_see(
         "stage it or list it in .gitignore (ignored files are linked in), then report again"
     )
     assert any(line.endswith(note) for line in blocked.said), blocked.said
+
+
+def test_the_verifiers_report_outlives_the_worktree_it_ran_in(native: World) -> None:
+    """The escalated commit below HEAD is verified in a linked worktree the block removes
+    at its end: the verifier's report (the artifact pair) is written under the common git
+    directory instead (``gentle-hooks/reports/<identity>/``), the ``verdict add`` the verify
+    run prints names it there, and it is still there once the worktree is gone."""
+    w = native
+    w.delegate(text=TOKENS)
+    w.spot_check()
+    w.escalate()
+    w.ok("add", "-A")
+    w.ok("commit", "-q", "--no-verify", "-m", "writer: tokens, hooks skipped")
+    escalated = w.rev("HEAD")
+    w.ok("commit", "-q", "--no-verify", "--allow-empty", "-m", "human: nothing")
+    blocked = w.git("push", "origin", "main")
+    assert blocked.code == 1, blocked
+    assert any(f"BLOCKED commit {escalated[:12]}" in line for line in blocked.said), blocked
+    ran = _paste_verifier_way(w, blocked.said)
+    assert ran[-1].startswith("git worktree remove"), ran
+    assert len(w.ok("worktree", "list").splitlines()) == 1
+    reports = w.work / ".git" / "gentle-hooks" / "reports"
+    kept = sorted(reports.glob("*/*.json"))
+    assert len(kept) == 1, kept
+    identity = "sha256:" + kept[0].parent.name
+    assert any(c.startswith("gentle-hook verdict add ") and str(kept[0]) in c for c in ran), ran
+    assert kept[0].with_suffix(".md").is_file()
+    assert json.loads(kept[0].read_text())["candidate"]["identity"] == identity
+    stored = w.ledger("SELECT artifact_ref FROM verdict WHERE identity = ?", (identity,))
+    assert stored == [(str(kept[0]),)], stored
+    pushed = w.git("push", "origin", "main")
+    assert pushed.code == 0, pushed
