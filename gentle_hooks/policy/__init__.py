@@ -12,6 +12,7 @@ One module per table or rule set:
 * :mod:`.shellwords` — shell words quoted on one line, for every command printed
 * :mod:`.wrappers` — commands that run the command in their arguments (``env``, ``sh -c``)
 * :mod:`.noop_args` — arguments that make ``python -c`` and ``test``/``[`` verify nothing
+* :mod:`.noop_files` — file and text tools (``touch``, ``sort``, ``sed -n``) that verify nothing
 * :mod:`.nocheck` — commands that verify nothing, and shell lines that can pass while every
   check fails
 * :mod:`.hiding` — checks whose failure the line hides (``make -i``, ``--if-present``, a

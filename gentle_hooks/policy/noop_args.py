@@ -62,9 +62,9 @@ PYTHON_NOOP_MODULES = frozenset(
 def python_noop(args: tuple[str, ...]) -> bool:
     """``python [FLAGS] -c SCRIPT`` whose script cannot fail (see :data:`_EXIT_CALLS`),
     ``python -m`` of a module of :data:`PYTHON_NOOP_MODULES`, ``python -m pip`` of
-    :func:`pip_reads`, or ``python --version``; an
-    import of anything but ``sys``, an ``assert``, a script the shell may expand (``$``),
-    one that does not parse, or any other module is a check."""
+    :func:`pip_reads`, or ``python --version``; an import of anything but ``sys``, an
+    ``assert`` of anything but a true constant, a script the shell may expand (``$``), one
+    that does not parse, or any other module is a check."""
     while args and args[0] in _PYTHON_FLAGS:
         args = args[1:]
     if args in (("-V",), ("-VV",), ("--version",)):
@@ -114,6 +114,12 @@ def _python_stmt_noop(stmt: ast.stmt) -> bool:
             given = [*value.args, *(k.value for k in value.keywords)]
             return all(isinstance(v, _ast.Constant) for v in given)
         return isinstance(value, _ast.Call) and _exit_zero_call(value)
+    if isinstance(stmt, _ast.Assert):  # ``assert True``: a constant that holds
+        return (
+            isinstance(stmt.test, _ast.Constant)
+            and bool(stmt.test.value)
+            and (stmt.msg is None or isinstance(stmt.msg, _ast.Constant))
+        )
     if isinstance(stmt, _ast.Raise) and isinstance(stmt.exc, _ast.Call):
         return _exit_zero_call(stmt.exc)
     return False

@@ -278,6 +278,8 @@ NO_RUN_FLAGS: frozenset[str] = frozenset(
         "--fixtures-per-test",
         "--markers",
         "--list",
+        "--no-run",
+        "-list",
         "--listTests",
     }
 )

@@ -43,6 +43,8 @@ WRAPPERS: tuple[Wrapper, ...] = (
     Wrapper("timeout", ("-s", "-k", "--signal", "--kill-after"), leading=1),
     Wrapper("stdbuf", ("-i", "-o", "-e")),
     # multi-call binaries: ``busybox true`` is ``true``
+    # xargs runs its command (echo when none: then row N-files of policy.nocheck)
+    Wrapper("xargs", ("-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s")),
     Wrapper("busybox"),
     Wrapper("toybox"),
 )

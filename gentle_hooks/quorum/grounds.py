@@ -81,7 +81,7 @@ _ROW: Final = {row.id: row for row in GROUND_ROWS}
 OBSERVES_NOTHING: Final = frozenset(
     {"N-true", "N-colon", "N-exit0", "N-echo", "N-sleep", "N-python", "N-node", "N-test"}
     | {"N-wait", "N-where", "N-locate", "N-dry-run", "N-state", "N-declare", "N-same-file"}
-    | {"N-version"}
+    | {"N-version", "N-files"}
 )
 
 

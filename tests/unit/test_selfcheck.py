@@ -114,6 +114,22 @@ NOTHING_CHECKED = [
     ("pytest || test $? -ne 0", "N-status"),
     ('pytest; [ "$?" = 1 ]', "N-status"),
     ("sh -c 'pytest -k nomatch || [ $? -eq 5 ]'", "N-status"),
+    # refuter r13j: file and text tools, a constant assert, runners told to run nothing
+    ("find . -name nothing", "N-text"),
+    ("xargs true", "N-true"),
+    ("xargs -n 1", "N-text"),
+    ("seq 3", "N-files"),
+    ("basename x", "N-files"),
+    ("touch x", "N-files"),
+    ("mkdir -p build", "N-files"),
+    ("sort app.py", "N-text"),
+    ("uniq app.py", "N-text"),
+    ("awk 1 app.py", "N-text"),
+    ("sed -n 1p app.py", "N-text"),
+    ("sha256sum app.py", "N-text"),
+    ("python3 -c 'assert True'", "N-python"),
+    ("cargo test --no-run", "N-no-run"),
+    ("go test -list . ./...", "N-no-run"),
 ]
 
 
@@ -128,6 +144,15 @@ def test_receipts_that_check_nothing_do_not_count(line: str, row: str) -> None:
 #: failure fails the line.
 STILL_CHECKED = [
     "pytest -v",
+    "sort -c app.py",
+    "sha256sum -c sums.txt",
+    "find . -name '*.py' -exec python -m pytest {} +",
+    "awk '/TODO/{exit 1}' app.py",
+    "sed -n '/TODO/q1' app.py",
+    "xargs pytest",
+    "ls tests | xargs -n1 python -m pytest",
+    "python3 -c 'import app; assert app.add(1, 2) == 3'",
+    "python3 -c 'assert False'",
     "make test",
     "make -j4 test",
     "make -C src test",
