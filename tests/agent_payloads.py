@@ -74,3 +74,21 @@ def apply_writes(filled: dict[str, Any], root: Path) -> None:
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(content, encoding="utf-8")
+
+
+#: The runtimes whose shell tool is wired before and after it
+#: (``tests/fixtures/agents/shell.json``, each naming its sources).
+SHELL_RUNTIMES = ("codex", "gemini-cli", "cursor")
+
+
+def shell_inputs(name: str, root: Path, command: str) -> tuple[bytes, bytes, dict[str, Any]]:
+    """(the pre-tool input, the post-tool input, what the decoder must expect) of runtime
+    ``name``'s shell call of ``command`` in the work tree ``root``."""
+    fixture = json.loads((FIXTURES / "shell.json").read_text(encoding="utf-8"))[name]
+    text = json.dumps(fixture).replace("@ROOT@", json.dumps(str(root))[1:-1])
+    text = text.replace("@COMMAND@", json.dumps(command)[1:-1])
+    filled = json.loads(text)
+    before = json.dumps(filled["before"]).encode("utf-8")
+    after = json.dumps(filled["after"]).encode("utf-8")
+    expect: dict[str, Any] = filled["expect"]
+    return before, after, expect

@@ -11,6 +11,9 @@ model slug), ``permission_mode``, ``tool_name``, ``tool_input``, ``tool_response
 file headers, :mod:`gentle_hooks.agents.patch`); a ``patch`` or ``input`` member is read too.
 Its shell tool (``Bash`` in the input) writes when its command runs an ``apply_patch``
 envelope (:func:`gentle_hooks.agents.patch.shell_patch`): the paths are then that envelope's.
+Any other command names no file it changes: its ``PreToolUse`` input (same ``tool_use_id``)
+is a snapshot event (:attr:`RuntimeEvent.shell`) and its ``PostToolUse`` records what
+changed in the work tree since, as Claude Code's ``Bash`` does.
 An envelope that updates one file names what each hunk replaced
 (:func:`gentle_hooks.agents.patch.patch_replacements`): the write is measured from the file
 just before the call.
@@ -40,6 +43,8 @@ from collections.abc import Iterable, Mapping
 from gentle_hooks.agents.definitions import project_dirs, subagent_label
 from gentle_hooks.agents.event import (
     OUR_EFFORTS,
+    SHELL_AFTER,
+    SHELL_BEFORE,
     UNKNOWN,
     RuntimeEvent,
     map_effort,
@@ -321,8 +326,9 @@ def decode(data: bytes) -> RuntimeEvent:
     unknown, so small: seed 000), with a note (:func:`inherited_role`).
 
     A ``Bash`` call is a write only when its ``tool_input.command`` runs an ``apply_patch``
-    envelope (its paths are the envelope's); ``failed`` is :func:`failure` of the
-    ``tool_response``.
+    envelope (its paths are the envelope's); any other ``Bash`` call is a shell snapshot
+    event (:data:`SHELL_SNAPSHOT` before it, ``PostToolUse`` after it); ``failed`` is
+    :func:`failure` of the ``tool_response``.
 
     Raises:
         UsageError: not a bounded JSON object.
@@ -378,16 +384,31 @@ def decode(data: bytes) -> RuntimeEvent:
         decoded = replace(decoded, notes=(inherited_role(kind),))
     if not shell:
         return decoded
-    return replace(decoded, writes=bool(call.paths), not_written=None if call.paths else NO_PATCH)
+    if call.paths:
+        return replace(decoded, writes=True, not_written=None)
+    # any other command names no file it changes: its PreToolUse input keeps the work tree,
+    # its PostToolUse records what changed since (gentle_hooks.services.agent_shell)
+    before = (decoded.hook_event or "").lower() == SHELL_SNAPSHOT.lower()
+    return replace(
+        decoded,
+        writes=False,
+        not_written=NO_PATCH,
+        shell=SHELL_BEFORE if before else SHELL_AFTER,
+    )
 
 
-#: Why a shell call that runs no ``apply_patch`` envelope records nothing
-#: (:attr:`gentle_hooks.agents.event.RuntimeEvent.not_written`): the shell tool can write
-#: files, but its input names them only in a patch it runs.
+#: The hook event that runs before a :data:`SHELL_TOOL` call (openai/codex
+#: ``codex-rs/hooks/schema/generated/pre-tool-use.command.input.schema.json``: ``tool_name``
+#: ``Bash``, ``tool_input.command`` and the ``tool_use_id`` its ``PostToolUse`` carries): its
+#: input snapshots the work tree (:mod:`gentle_hooks.services.agent_shell`).
+SHELL_SNAPSHOT = "PreToolUse"
+#: Why a shell call that runs no ``apply_patch`` envelope records nothing when no snapshot
+#: of the work tree was kept before it
+#: (:attr:`gentle_hooks.agents.event.RuntimeEvent.not_written`).
 NO_PATCH = (
-    "runs no apply_patch envelope: the shell tool's writes are recorded from a patch it runs "
-    "(its input names those files, recorded as the apply_patch tool's are), and what any "
-    "other command writes (sed -i, a redirect) cannot be read from its input, so it is not "
-    "recorded per call (the commit gate still applies to a commit with Codex's co-author "
-    "trailer or made where CODEX_SANDBOX is set)"
+    "runs no apply_patch envelope: its input names no file it changed, and no snapshot of "
+    "the work tree from before it was kept (the PreToolUse hook of Bash takes it: install "
+    "the recorder again), so nothing it changed is recorded from this call (the commit gate "
+    "still applies to a commit with Codex's co-author trailer or made where CODEX_SANDBOX "
+    "is set)"
 )

@@ -16,6 +16,10 @@ and ``default`` name no model, so they are recorded as unknown. Cursor exposes n
 is unknown unless ``GENTLE_WRITER_EFFORT`` says. The working directory is the workspace root
 that holds the file (else the first root).
 
+``beforeShellExecution`` and ``afterShellExecution`` inputs bracket an Agent shell command
+(:func:`shell_event`): the work tree is kept before it, and what changed since is recorded
+after it.
+
 ``subagentStart`` and ``subagentStop`` inputs (the same common fields, ``hook_event_name``
 naming the event) decode as the subagent's start and stop
 (:attr:`gentle_hooks.agents.event.RuntimeEvent.lifecycle`); their ``model`` is the
@@ -29,6 +33,8 @@ from __future__ import annotations
 import os
 
 from gentle_hooks.agents.event import (
+    SHELL_AFTER,
+    SHELL_BEFORE,
     SUBAGENT_START,
     SUBAGENT_STOP,
     RuntimeEvent,
@@ -49,6 +55,58 @@ EVENT = "afterFileEdit"
 SUBAGENT_EVENTS = {"subagentStart": SUBAGENT_START, "subagentStop": SUBAGENT_STOP}
 #: Values of ``model`` that let Cursor choose, and so name no model.
 NO_MODEL = ("auto", "default")
+#: The events around an Agent shell command (cursor.com/docs/agent/hooks,
+#: ``beforeShellExecution``: ``command``, ``cwd``; ``afterShellExecution``: ``command``,
+#: ``output``, ``duration``): the first snapshots the work tree, the second records what
+#: changed since (:mod:`gentle_hooks.services.agent_shell`).
+SHELL_BEFORE_EVENT = "beforeShellExecution"
+SHELL_AFTER_EVENT = "afterShellExecution"
+#: Why a shell command records nothing when no snapshot before it was kept (after ``the
+#: afterShellExecution call of Cursor``).
+SHELL_NOT_RECORDED = (
+    "ran a shell command: its input names no file it changed, and no snapshot of the work "
+    "tree from before it was kept (the beforeShellExecution hook takes it: install the "
+    "recorder again), so nothing it changed is recorded from this call"
+)
+
+
+def shell_event(event: dict[str, object], roots: list[str]) -> RuntimeEvent:
+    """A ``beforeShellExecution`` or ``afterShellExecution`` input as a shell snapshot
+    event. Neither names a call id: the pair is found by the conversation, the generation and
+    the ``command`` (:attr:`RuntimeEvent.shell_key`); the record's replay id adds the
+    ``output`` and ``duration`` of the run. The work tree is the ``cwd`` the before input
+    names (else the first workspace root); the after input names none, so it is the first
+    workspace root: a command run in a repository other than the first root's is not
+    recorded (docs/agents/cursor.md says so)."""
+    name = text(event.get("hook_event_name"))
+    before = name == SHELL_BEFORE_EVENT
+    conversation = text(event.get("conversation_id"))
+    generation = event.get("generation_id")
+    command = event.get("command")
+    cwd = (text(event.get("cwd")) if before else None) or workspace_for(None, roots)
+    return RuntimeEvent(
+        source=NAME,
+        session_id=conversation,
+        tool_call_id=derived_call_id(
+            NAME,
+            conversation,
+            generation,
+            name,
+            command,
+            event.get("output"),
+            event.get("duration"),
+        ),
+        cwd=cwd,
+        paths=(),
+        writes=False,
+        tool=None,  # said "the shell call of Cursor"
+        model=model_name(event.get("model"), NO_MODEL),
+        effort=None,
+        hook_event=name,
+        not_written=SHELL_NOT_RECORDED,
+        shell=SHELL_BEFORE if before else SHELL_AFTER,
+        shell_key=derived_call_id(NAME, conversation, generation, command),
+    )
 
 
 def workspace_for(path: str | None, roots: list[str]) -> str | None:
@@ -73,6 +131,8 @@ def decode(data: bytes) -> RuntimeEvent:
     path = found[0] if found else None
     conversation = text(event.get("conversation_id"))
     name = text(event.get("hook_event_name"))
+    if name in (SHELL_BEFORE_EVENT, SHELL_AFTER_EVENT):
+        return shell_event(event, roots)
     if name in SUBAGENT_EVENTS:
         # only the common fields are documented: no subagent name is read, and the common
         # "model" is the composer's, the parent's, never the child's

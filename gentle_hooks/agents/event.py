@@ -90,6 +90,9 @@ class RuntimeEvent:
         shell: for a shell tool call whose input names no file it wrote, :data:`SHELL_BEFORE`
             (the runtime's pre-tool event: the work tree is snapshot) or :data:`SHELL_AFTER`
             (its post-tool event: what changed since is the writer's); None otherwise.
+        shell_key: what pairs such a call's pre-tool and post-tool events when the runtime
+            names no tool call id both share (Gemini CLI's and Cursor's inputs: a key derived
+            from the session and the command); None: :attr:`tool_call_id` pairs them.
     """
 
     source: str
@@ -117,6 +120,7 @@ class RuntimeEvent:
     roots: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     shell: str | None = None
+    shell_key: str | None = None
 
 
 #: :attr:`RuntimeEvent.shell` of a shell call's pre-tool and post-tool events.

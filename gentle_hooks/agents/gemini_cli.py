@@ -8,6 +8,11 @@ schema" and ``AfterTool``; ``packages/core/src/hooks/types.ts``, ``AfterToolInpu
 ``original_request_name``. The file-writing tools are ``write_file`` and ``replace``, each
 with ``file_path`` (``docs/tools/file-system.md``).
 
+A ``run_shell_command`` call names no file it changes: its ``BeforeTool`` input is a
+snapshot event (:attr:`RuntimeEvent.shell`), and its ``AfterTool`` records what changed in
+the work tree since; the two are paired by the session, the tool and its ``tool_input``
+(:attr:`RuntimeEvent.shell_key`), as neither names a call id.
+
 The input names no tool call and no model:
 
 * the replay id is derived from the session, the hook's timestamp, the tool and its input
@@ -54,6 +59,8 @@ from collections.abc import Generator, Mapping
 
 from gentle_hooks.agents.definitions import declared, own_model, project_dirs
 from gentle_hooks.agents.event import (
+    SHELL_AFTER,
+    SHELL_BEFORE,
     RuntimeEvent,
     derived_call_id,
     edit_replacements,
@@ -81,10 +88,16 @@ SHELL_TOOL = "run_shell_command"
 #: Why a call of :data:`SHELL_TOOL` records nothing
 #: (:attr:`gentle_hooks.agents.event.RuntimeEvent.not_written`).
 SHELL_NOT_RECORDED = (
-    "ran a shell command: its input names no file it changed, so nothing it changed is "
-    "recorded from this call (the commit gate still applies to a commit made in the Gemini "
-    "CLI session, where GEMINI_CLI is set)"
+    "ran a shell command: its input names no file it changed, and no snapshot of the work "
+    "tree from before it was kept (the BeforeTool hook of run_shell_command takes it: install "
+    "the recorder again), so nothing it changed is recorded from this call (the commit gate "
+    "still applies to a commit made in the Gemini CLI session, where GEMINI_CLI is set)"
 )
+#: The hook event that runs before a :data:`SHELL_TOOL` call (``docs/hooks/reference.md``,
+#: ``BeforeTool``: ``tool_name``, ``tool_input``): its input snapshots the work tree, and
+#: the ``AfterTool`` of the same call records what changed since
+#: (:mod:`gentle_hooks.services.agent_shell`).
+SHELL_SNAPSHOT = "BeforeTool"
 
 
 def _newest_first(path: str | None) -> Generator[object, None, None]:
@@ -324,7 +337,16 @@ def decode(data: bytes) -> RuntimeEvent:
         failed=failure(call.event.get("tool_response")),
     )
     if call.tool == SHELL_TOOL and not event.writes:
-        event = replace(event, not_written=SHELL_NOT_RECORDED)
+        # what the command changes is found by comparing the work tree before and after it;
+        # the input names no call id and the timestamps differ, so the pair is found by
+        # the session, the tool and its arguments
+        before = (event.hook_event or "").lower() == SHELL_SNAPSHOT.lower()
+        event = replace(
+            event,
+            not_written=SHELL_NOT_RECORDED,
+            shell=SHELL_BEFORE if before else SHELL_AFTER,
+            shell_key=derived_call_id(NAME, call.session, call.tool, call.args),
+        )
     if call.tool == "replace":  # what the call changed: the file it started from
         pairs, every = edit_replacements(call.args)
         event = replace(event, replacements=pairs, replace_all=every)

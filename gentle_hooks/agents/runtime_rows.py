@@ -65,7 +65,9 @@ class Wiring:
             adds, and uninstall removes, ours under each. also_matchers: for a grouped
             shape, ``(event, matcher)`` of each of them (None: a group with no matcher).
         shell_event: the one of :attr:`also_events` that snapshots the work tree before a
-            shell call (Claude Code's ``PreToolUse`` of ``Bash``), not a subagent event.
+            shell call (Claude Code's ``PreToolUse`` of ``Bash``), not a subagent event;
+            shell_after: the one that records what the call changed, when it is not
+            :attr:`event` (Cursor's ``afterShellExecution``), else None.
         aliases: ``(tool, its other names)``: names a group's matcher may select the tool by
             (Codex matches ``apply_patch`` by ``Write`` and ``Edit`` too).
         hooks_files: standalone hooks files (relative as ``project``/``user``), in order:
@@ -111,12 +113,14 @@ class Wiring:
     hooks_files: tuple[str, ...] = field(default=())
     script: str | None = None
     shell_event: str | None = None
+    shell_after: str | None = None
 
     @property
     def brackets(self) -> bool:
         """Whether subagent events are wired (an :attr:`also_events` entry other than
-        :attr:`shell_event`): only then can a subagent's marker be kept."""
-        return any(e != self.shell_event for e in self.also_events)
+        :attr:`shell_event` and :attr:`shell_after`): only then can a subagent's marker be
+        kept."""
+        return any(e not in (self.shell_event, self.shell_after) for e in self.also_events)
 
     def names_script(self, command: object) -> bool:
         """Whether ``command`` is one path (quoted or not) naming a file of :attr:`script`'s

@@ -133,6 +133,11 @@ RUNTIMES: tuple[Runtime, ...] = (
             # Bash: a patch run through the shell tool (codex.SHELL_TOOL, codex.decode)
             matcher=f"apply_patch|{codex.SHELL_TOOL}",
             entry=(("type", "command"),),
+            # the work tree before each Bash call: what any other command changes is the
+            # writer's (codex-rs/hooks/schema/generated/pre-tool-use.command.input.schema.json)
+            also_events=(codex.SHELL_SNAPSHOT,),
+            also_matchers=((codex.SHELL_SNAPSHOT, codex.SHELL_TOOL),),
+            shell_event=codex.SHELL_SNAPSHOT,
             # openai/codex codex-rs/core/src/tools/hook_names.rs @ 40c1a7f5
             # (HookToolName::apply_patch: matcher_aliases Write, Edit)
             aliases=(("apply_patch", ("Write", "Edit")),),
@@ -160,8 +165,13 @@ RUNTIMES: tuple[Runtime, ...] = (
             user=".gemini/settings.json",
             shape="grouped",
             event="AfterTool",
-            matcher="|".join(gemini_cli.WRITE_TOOLS),
+            matcher="|".join((*gemini_cli.WRITE_TOOLS, gemini_cli.SHELL_TOOL)),
             entry=(("name", "gentle-hooks-record"), ("type", "command")),
+            # the work tree before each run_shell_command call: what it changes is the
+            # writer's (google-gemini/gemini-cli docs/hooks/reference.md, "BeforeTool")
+            also_events=(gemini_cli.SHELL_SNAPSHOT,),
+            also_matchers=((gemini_cli.SHELL_SNAPSHOT, gemini_cli.SHELL_TOOL),),
+            shell_event=gemini_cli.SHELL_SNAPSHOT,
             comments=True,
             matcher_style="regex",
             settings=(
@@ -199,7 +209,14 @@ RUNTIMES: tuple[Runtime, ...] = (
             user=".cursor/hooks.json",
             shape="flat",
             event=cursor.EVENT,
-            also_events=tuple(cursor.SUBAGENT_EVENTS),
+            # the work tree before each Agent shell command, and what changed after it
+            also_events=(
+                *cursor.SUBAGENT_EVENTS,
+                cursor.SHELL_BEFORE_EVENT,
+                cursor.SHELL_AFTER_EVENT,
+            ),
+            shell_event=cursor.SHELL_BEFORE_EVENT,
+            shell_after=cursor.SHELL_AFTER_EVENT,
             matcher=None,
             entry=(),
             version=1,

@@ -289,9 +289,10 @@ def _entry_flaw(matcher: object, doc: dict[str, object], rt: Runtime) -> str | N
     if broken:
         return f"{broken}: {rt.title} does not run it; install the recorder again"
     lacking = _lacking_events(doc, rt)
-    if rt.wiring.shell_event in lacking:
+    shell = [e for e in lacking if e in (rt.wiring.shell_event, rt.wiring.shell_after)]
+    if shell:
         return (
-            f"not to {rt.wiring.shell_event}: what a shell command changes is not recorded; "
+            f"not to {' and '.join(shell)}: what a shell command changes is not recorded; "
             "install the recorder again"
         )
     if lacking:

@@ -147,7 +147,8 @@ def record_from_runtime(
         why = agent_shell.before(rt.name, rt.title, event, _work_tree(event, cwd))
         return RuntimeRecorded(event, None, why, rt.ack)
     wired = rt.wiring.event if rt.wiring is not None else None
-    if event.hook_event is not None and wired and event.hook_event.lower() != wired.lower():
+    other = event.hook_event is not None and wired and event.hook_event.lower() != wired.lower()
+    if other and event.shell != SHELL_AFTER:  # a shell's own post-tool event records (Cursor)
         # a pre-tool event fires before the file changes: recording it would attribute no
         # content and spend the tool call id the post-tool event needs
         why = (

@@ -6,9 +6,10 @@ Room ``services``. A shell call names no file it writes (a heredoc, ``sed -i``, 
 generator), so before it runs the recorder keeps the blob of every path ``git status`` shows
 as changed (:meth:`gentle_hooks.git.delta.Deltas.dirty_paths`, hashed as ``git add`` would
 and written to the object store, so the content can be read back) in one small file per
-call, ``<common dir>/gentle-hooks/shell/<runtime>.<hash of session, call id, work
-tree>.json``, with the commit ``HEAD`` was at. After it runs, the same is done for the paths
-changed then or before. Every path whose blob appeared, changed or vanished is the
+call, ``<common dir>/gentle-hooks/shell/<runtime>.<hash of session, call id (or the
+runtime's pairing key, :attr:`RuntimeEvent.shell_key`), work tree>.json``, with the
+commit ``HEAD`` was at. After it runs, the same is done for the paths changed then or
+before. Every path whose blob appeared, changed or vanished is the
 writer's, measured from the blob it held before (:attr:`Changed.starts`: the snapshot's,
 or, for a path unchanged before, its blob in that commit), so a command that only moves
 ``HEAD`` (``git reset --soft``) or the index changes no path. A person's unsaved lines in a
@@ -66,7 +67,8 @@ class Changed:
 
 def _file(repo: Repository, runtime: str, event: RuntimeEvent) -> str:
     """The snapshot file of ``event``'s call in ``repo``."""
-    key = "\0".join((event.session_id or "", event.tool_call_id or "", repo.paths.toplevel or ""))
+    call = event.shell_key or event.tool_call_id or ""
+    key = "\0".join((event.session_id or "", call, repo.paths.toplevel or ""))
     digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
     return os.path.join(repo.paths.common_dir, STATE_DIR, SHELL_DIR, f"{runtime}.{digest}.json")
 
@@ -200,6 +202,11 @@ def after(
     path -> the blob it is measured from, :attr:`Changed.starts`); or, with nothing to
     record, the event and why (no snapshot was kept, or the command changed no file).
 
+    A command the runtime reports failed (:attr:`RuntimeEvent.failed`: Codex's and Gemini
+    CLI's post-tool events fire after a non-zero exit too) may have written before it
+    failed (``sed -i f && false``): what changed is the writer's all the same (content
+    decides, not the exit status), and a note says so.
+
     Raises:
         GitError: git failed.
     """
@@ -213,7 +220,14 @@ def after(
     real = os.path.realpath(root)
     paths = tuple(os.path.join(real, p) for p in changed.paths)
     starts = {os.path.join(real, p): blob for p, blob in changed.starts}
-    return replace(event, paths=paths, writes=True, not_written=None), starts, None
+    notes = event.notes
+    if event.failed is not None:
+        notes += (
+            f"{call} {event.failed}, but changed {len(paths)} file(s) before it ended: what it "
+            "changed is recorded (content decides, not the exit status)",
+        )
+    done = replace(event, paths=paths, writes=True, not_written=None, failed=None, notes=notes)
+    return done, starts, None
 
 
 def starts_in(

@@ -62,10 +62,10 @@ def test_gemini_settings_with_comments_are_merged_checked_and_restored(
     env = {**WITH_GH, "HOME": str(home)}
     proc = gh(repo, "install", "--agent", "gemini-cli", env=env)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.startswith("gemini-cli (project): added: AfterTool hook")
+    assert proc.stdout.startswith("gemini-cli (project): added: AfterTool and BeforeTool hooks")
     after = path.read_text()
     assert "// pinned for this repository" in after and "/* the team's formatter */" in after
-    assert after.count("gentle-hook record --from gemini-cli") == 1
+    assert after.count("gentle-hook record --from gemini-cli") == 2  # after and before
     doctor = gh(repo, "doctor", env=env)
     assert "ok    agent: gemini-cli: recorder wired" in doctor.stdout, doctor.stdout
     again = gh(repo, "install", "--agent", "gemini-cli", env=env)
@@ -199,7 +199,12 @@ def test_a_codex_matcher_by_the_apply_patch_aliases_is_wired_and_kept(
     path = repo / ".codex" / "hooks.json"
     path.parent.mkdir()
     ours = {"type": "command", "command": "gentle-hook record --from codex"}
-    doc = {"hooks": {"PostToolUse": [{"matcher": matcher, "hooks": [ours]}]}}
+    doc = {
+        "hooks": {
+            "PostToolUse": [{"matcher": matcher, "hooks": [ours]}],
+            "PreToolUse": [{"matcher": "Bash", "hooks": [ours]}],
+        }
+    }
     text = json.dumps(doc, indent=2) + "\n"
     path.write_text(text)
     env = {**WITH_GH, "HOME": str(home)}
@@ -425,6 +430,13 @@ CODEX_INLINE = """model = "gpt-5"
 matcher = "apply_patch|Bash"
 
 [[hooks.PostToolUse.hooks]]
+type = "command"
+command = "gentle-hook record --from codex"
+
+[[hooks.PreToolUse]]
+matcher = "Bash"
+
+[[hooks.PreToolUse.hooks]]
 type = "command"
 command = "gentle-hook record --from codex"
 """

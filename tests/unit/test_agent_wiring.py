@@ -46,6 +46,8 @@ DOCUMENTED: dict[str, dict[str, Any]] = {
             ],
         }
     },
+    # the work tree before each Bash call: openai/codex codex-rs/hooks/schema/generated/
+    # pre-tool-use.command.input.schema.json @ 3be4afd3 (tool_name Bash, tool_use_id)
     "codex": {
         "hooks": {
             "PostToolUse": [
@@ -53,14 +55,22 @@ DOCUMENTED: dict[str, dict[str, Any]] = {
                     "matcher": "apply_patch|Bash",
                     "hooks": [{"type": "command", "command": "gentle-hook record --from codex"}],
                 }
-            ]
+            ],
+            "PreToolUse": [
+                {
+                    "matcher": "Bash",
+                    "hooks": [{"type": "command", "command": "gentle-hook record --from codex"}],
+                }
+            ],
         }
     },
+    # google-gemini/gemini-cli docs/hooks/reference.md @ 06c0d810, "Tool hooks": BeforeTool
+    # and AfterTool, a matcher naming the tool (run_shell_command its example)
     "gemini-cli": {
         "hooks": {
-            "AfterTool": [
+            event: [
                 {
-                    "matcher": "write_file|replace",
+                    "matcher": matcher,
                     "hooks": [
                         {
                             "name": "gentle-hooks-record",
@@ -70,15 +80,27 @@ DOCUMENTED: dict[str, dict[str, Any]] = {
                     ],
                 }
             ]
+            for event, matcher in (
+                ("AfterTool", "write_file|replace|run_shell_command"),
+                ("BeforeTool", "run_shell_command"),
+            )
         }
     },
     # Cursor's subagentStart/subagentStop: the events git-ai-project/git-ai
-    # src/mdm/agents/cursor.rs (CURSOR_HOOK_EVENTS) wires, in the same flat shape
+    # src/mdm/agents/cursor.rs (CURSOR_HOOK_EVENTS) wires, in the same flat shape;
+    # beforeShellExecution/afterShellExecution: cursor.com/docs/agent/hooks (as copied in
+    # pcomans/caruso reference/cursor_hooks.md @ 0d41427e, "Configuration file")
     "cursor": {
         "version": 1,
         "hooks": {
             event: [{"command": "gentle-hook record --from cursor"}]
-            for event in ("afterFileEdit", "subagentStart", "subagentStop")
+            for event in (
+                "afterFileEdit",
+                "subagentStart",
+                "subagentStop",
+                "beforeShellExecution",
+                "afterShellExecution",
+            )
         },
     },
     # hooks-reference.md "Hook events": subagentStart, subagentStop
@@ -153,7 +175,14 @@ THEIRS: dict[str, dict[str, Any]] = {
             "PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "log"}]}]
         }
     },
-    "gemini-cli": {"ui": {"theme": "dark"}, "hooks": {"BeforeTool": []}},
+    "gemini-cli": {
+        "ui": {"theme": "dark"},
+        "hooks": {
+            "BeforeTool": [
+                {"matcher": "read_file", "hooks": [{"type": "command", "command": "./audit.sh"}]}
+            ]
+        },
+    },
     "cursor": {"version": 1, "hooks": {"afterFileEdit": [{"command": "./hooks/format.sh"}]}},
     "copilot": {"version": 1, "hooks": {"sessionStart": [{"type": "command", "bash": "echo hi"}]}},
     "droid": {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}},
@@ -324,6 +353,18 @@ def test_add_then_remove_restores_any_document(name: str, other: dict[str, Any])
     assert restored == expected
 
 
+def _gemini_doc(ours: dict[str, str]) -> dict[str, Any]:
+    """Gemini CLI settings holding ``ours`` under both events an install wires."""
+    return {
+        "hooks": {
+            "AfterTool": [
+                {"matcher": "write_file|replace|run_shell_command", "hooks": [dict(ours)]}
+            ],
+            "BeforeTool": [{"matcher": "run_shell_command", "hooks": [dict(ours)]}],
+        }
+    }
+
+
 @pytest.mark.parametrize(
     ("theirs", "program", "kept"),
     [
@@ -341,34 +382,39 @@ def test_add_then_remove_restores_any_document(name: str, other: dict[str, Any])
 )
 def test_a_users_own_form_of_our_entry_is_kept(theirs: str, program: str, kept: str) -> None:
     rt = runtime("gemini-cli")
-    doc = {
-        "hooks": {
-            "AfterTool": [
-                {
-                    "matcher": "write_file|replace",
-                    "hooks": [
-                        {"name": "gentle-hooks-record", "type": "command", "command": theirs}
-                    ],
-                }
-            ]
-        }
-    }
+    doc = _gemini_doc({"name": "gentle-hooks-record", "type": "command", "command": theirs})
     new, what, changes = wiring.add(doc, rt, record_command("gemini-cli", program))
     assert wiring.commands(new, rt) == [kept]
     if kept == theirs:
         assert (new, what, changes) == (doc, "unchanged", ())
     else:
         assert what == "updated"
-        assert changes == (f"its gentle-hook changed: '{theirs}' -> '{kept}'",)
+        assert f"its gentle-hook changed: '{theirs}' -> '{kept}'" in changes
 
 
 def test_gemini_entry_is_recognised_by_its_name() -> None:
     rt = runtime("gemini-cli")
     ours = {"name": "gentle-hooks-record", "type": "command", "command": "sh -c 'my wrapper'"}
-    doc = {"hooks": {"AfterTool": [{"matcher": "write_file|replace", "hooks": [ours]}]}}
+    doc = _gemini_doc(ours)
     new, what, _ = wiring.add(doc, rt, record_command("gemini-cli"))
     assert (new, what) == (doc, "unchanged")
-    assert wiring.remove(doc, rt) == ({}, 1)
+    assert wiring.remove(doc, rt) == ({}, 2)
+
+
+def test_an_older_gemini_install_gains_the_shell_tool_and_its_before_hook() -> None:
+    """An install that wired only write_file|replace: its entry moves under a matcher
+    naming run_shell_command too, and ours is added under BeforeTool (said)."""
+    rt = runtime("gemini-cli")
+    ours = {
+        "name": "gentle-hooks-record",
+        "type": "command",
+        "command": "gentle-hook record --from gemini-cli",
+    }
+    doc = {"hooks": {"AfterTool": [{"matcher": "write_file|replace", "hooks": [ours]}]}}
+    new, what, changes = wiring.add(doc, rt, record_command("gemini-cli"))
+    assert what == "updated"
+    assert new == _gemini_doc(ours), new
+    assert "added our BeforeTool hook" in changes, changes
 
 
 def test_a_second_entry_of_ours_is_removed_and_said() -> None:
@@ -439,9 +485,10 @@ def test_a_package_runner_is_the_program_and_its_tool_name_is_never_retargeted()
         ("claude-code", "*", ()),
         ("claude-code", "", ()),
         ("claude-code", None, ()),
-        ("gemini-cli", "write_.*", ("replace",)),  # Gemini CLI: RegExp.test, unanchored
-        ("gemini-cli", "file|replace", ()),
-        ("gemini-cli", "([", ("write_file", "replace")),  # invalid: a literal, exact
+        # Gemini CLI: RegExp.test, unanchored
+        ("gemini-cli", "write_.*", ("replace", "run_shell_command")),
+        ("gemini-cli", "file|replace|shell", ()),
+        ("gemini-cli", "([", ("write_file", "replace", "run_shell_command")),  # a literal
         # Bash: Codex's name for its shell tools, which may run an apply_patch envelope
         ("codex", "apply_patch|Bash", ()),
         ("codex", "apply_patch", ("Bash",)),
@@ -502,12 +549,13 @@ def test_subagent_events_are_added_to_an_older_install_and_removed_alone(name: s
     }
     doc, what, changes = wiring.add(older, rt, record_command(name))
     assert what == "updated"
-    assert changes == ("added our subagentStart hook", "added our subagentStop hook")
+    shell = tuple(f"added our {e} hook" for e in rt.wiring.also_events[2:])  # Cursor's shell
+    assert changes == ("added our subagentStart hook", "added our subagentStop hook", *shell)
     assert [e[key] for e in doc["hooks"]["subagentStart"]] == ["./notify.sh", ours[key]]
     assert [e[key] for e in doc["hooks"]["subagentStop"]] == [ours[key]]
     assert wiring.add(doc, rt, record_command(name))[1] == "unchanged"
     removed, count = wiring.remove(doc, rt)
-    assert count == 3
+    assert count == 3 + len(shell)
     assert removed == {"version": 1, "hooks": {"subagentStart": [theirs]}}
 
 

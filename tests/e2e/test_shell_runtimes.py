@@ -1,0 +1,143 @@
+"""What an agent's shell command writes is the writer's under every runtime whose documented
+hooks bracket its shell tool (Codex CLI's ``PreToolUse``/``PostToolUse`` of ``Bash``, Gemini
+CLI's ``BeforeTool``/``AfterTool`` of ``run_shell_command``, Cursor's
+``beforeShellExecution``/``afterShellExecution``; the inputs are built from each runtime's
+documentation, tests/fixtures/agents/shell.json naming the sources).
+
+End to end with real git and the real CLI: ``install --agent`` wires both hooks, the
+configured commands run with the runtime's before input, a real shell command (``sed -i``, a
+heredoc) edits the work tree, the after input records it, the person's commit is blocked with
+the fix printed, the printed commands run as printed, and the commit passes
+(SPEC §3 "Attribution follows content", §7 "Hooks")."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gentle_hooks.agents import wiring
+from gentle_hooks.agents.runtimes import runtime
+from gentle_hooks.values.frozen import replace
+from tests.agent_payloads import SHELL_RUNTIMES, shell_inputs
+from tests.e2e.conftest import CHECK, PREFIX, World
+
+BIN = str(Path(sys.executable).parent)
+PATH = {"PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '/usr/bin:/bin')}"}
+BASE = "VALUE = 1\n\n\ndef main():\n    return VALUE\n"
+SED = "sed -i 's/return VALUE/return apply_discount_rules(VALUE, region_table)/' src/calc.py"
+HEREDOC = (
+    "cat > src/gen.py <<'EOF'\n"
+    "def generated_discount_table(region_rows):\n"
+    "    return build_regional_discounts(region_rows)\n"
+    "EOF"
+)
+
+
+def _configured(w: World, name: str, event: str) -> str:
+    """The one command of ours the runtime's project file holds under ``event``."""
+    rt = runtime(name)
+    assert rt.wiring is not None
+    doc = json.loads((w.work / rt.wiring.project).read_text())
+    [w_event] = [x for x in wiring.events(rt.wiring) if x.event == event]
+    [command] = wiring.commands(doc, replace(rt, wiring=w_event))
+    return command
+
+
+def _hook(w: World, command: str, data: bytes) -> subprocess.CompletedProcess[bytes]:
+    """Run a configured hook command as the runtime does: through a shell, in the work
+    tree, its input on standard input."""
+    return subprocess.run(
+        ["sh", "-c", command],
+        cwd=w.work,
+        input=data,
+        capture_output=True,
+        env={**os.environ, **PATH},
+        check=False,
+        timeout=120,
+    )
+
+
+def _printed(said: list[str], key: str) -> str:
+    line = next(s for s in said if s.startswith(f"{PREFIX}  {key}: "))
+    return line.split(f"{key}: ", 1)[1].split("  (")[0]
+
+
+@pytest.mark.parametrize("command", [SED, HEREDOC], ids=["sed-i", "heredoc"])
+@pytest.mark.parametrize("name", SHELL_RUNTIMES)
+def test_a_shell_command_is_blocked_then_the_printed_fix_passes(
+    name: str, command: str, native: World
+) -> None:
+    w = native
+    w.write("src/calc.py", BASE)
+    installed = w.gh("install", "--agent", name, env=PATH)
+    assert installed.code == 0, installed
+    w.ok("add", "-A")
+    w.ok("commit", "-qm", f"human: base, wire {name}")
+
+    rt = runtime(name)
+    assert rt.wiring is not None and rt.wiring.shell_event is not None
+    before, after, _ = shell_inputs(name, w.work, command)
+    pre = _hook(w, _configured(w, name, rt.wiring.shell_event), before)
+    assert pre.returncode == 0, pre
+    assert pre.stderr.decode().startswith("nothing recorded: kept the work tree before "), pre
+    subprocess.run(["sh", "-c", command], cwd=w.work, check=True)
+    post = _hook(w, _configured(w, name, rt.wiring.shell_after or rt.wiring.event), after)
+    assert post.returncode == 0, post
+    assert post.stderr.decode().startswith("recorded: pending mutation #1: "), post
+
+    w.ok("add", "-A")
+    blocked = w.git("commit", "-m", "human: tidy")
+    assert blocked.code == 1, blocked
+    assert blocked.said[0].startswith(f"{PREFIX}BLOCKED the staged change: delegated"), blocked
+    prefix = _printed(blocked.said, "prefix")
+    fix = _printed(blocked.said, "run")
+    assert fix == "gentle-hook spot-check --staged"
+    report = w.run(["sh", "-c", f"{prefix} {shlex.join(CHECK)}"], env=PATH)
+    assert report.code == 0, report
+    spot = w.run(["sh", "-c", fix], env=PATH)
+    assert spot.code == 0, spot
+    passed = w.git("commit", "-m", "human: tidy")
+    assert passed.code == 0, passed
+
+
+@pytest.mark.parametrize("name", SHELL_RUNTIMES)
+def test_without_the_before_hook_nothing_is_recorded_and_the_line_says_why(
+    name: str, native: World
+) -> None:
+    w = native
+    w.write("src/calc.py", BASE)
+    w.ok("add", "-A")
+    w.ok("commit", "-qm", "human: base")
+    _, after, _ = shell_inputs(name, w.work, SED)
+    subprocess.run(["sh", "-c", SED], cwd=w.work, check=True)
+    r = w.gh("record", "--from", name, input=after, env=PATH)
+    assert r.code == 0, r
+    assert r.err.startswith("nothing recorded: the "), r
+    assert "no snapshot of the work tree from before it was kept" in r.err, r
+
+
+def test_a_codex_command_that_failed_after_writing_records_what_it_changed(native: World) -> None:
+    """Codex's PostToolUse fires after a non-zero exit too (``Exit code: 1`` heads the
+    output the model reads): ``sed -i ... && false`` wrote before it failed, so what changed
+    is the writer's, with a note saying so; the commit is blocked."""
+    w = native
+    w.write("src/calc.py", BASE)
+    w.ok("add", "-A")
+    w.ok("commit", "-qm", "human: base")
+    command = f"{SED} && false"
+    before, after, _ = shell_inputs("codex", w.work, command)
+    doc = json.loads(after)
+    doc["tool_response"] = "Exit code: 1\nWall time: 0.1 seconds\nOutput:\n"
+    assert w.gh("record", "--from", "codex", input=before, env=PATH).code == 0
+    subprocess.run(["sh", "-c", command], cwd=w.work, check=False)
+    r = w.gh("record", "--from", "codex", input=json.dumps(doc).encode(), env=PATH)
+    assert r.code == 0 and r.err.startswith("recorded: pending mutation #1: "), r
+    assert "says exit code 1), but changed 1 file(s) before it ended" in r.err, r
+    blocked = w.git("commit", "-qam", "human: tidy")
+    assert blocked.code == 1 and "BLOCKED the staged change" in blocked.said[0], blocked
