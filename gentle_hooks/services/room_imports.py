@@ -82,6 +82,8 @@ def for_room(
     room: str,
     skip: Sequence[str] = (),
     guard: str | None = None,
+    *,
+    user_site: bool = False,
 ) -> tuple[dict[str, str], tuple[str, ...], RoomImports]:
     """A verify room's checks' environment ``env`` (a fresh ``HOME``: no user site) with
     the places that the interpreters of ``env`` and ``programs`` import from editably —
@@ -105,6 +107,11 @@ def for_room(
     makes :attr:`RoomImports.unresolved` the line saying so: no check runs
     (:func:`room_argv`), the verdict is ``blocked``.
 
+    ``skip``: folders linked into ``room`` from a work tree (a spot check's checkout links
+    the dependency folders and ignored paths in): what an install names there, and a name
+    found there, is already the copy the runs should import. ``user_site``: the runs keep
+    the user's ``HOME``, whose site directory's install files count too.
+
     ``guard``: a directory outside ``room`` (the same for every run) where
     :func:`~gentle_hooks.services.import_guard.write_guard` writes the ``sitecustomize``
     that makes a module found only in a mapped place unimportable (a package only the
@@ -113,7 +120,7 @@ def for_room(
     Raises:
         OSError: the guard could not be written.
     """
-    sites = site_dirs(env, programs, user_site=False, cwd=room)
+    sites = site_dirs(env, programs, user_site=user_site, cwd=room)
     places = import_places(sites)
     redirects = in_trees(places, trees, skip)
     copies = other_copies(places, room, trees, sites, skip)
@@ -136,7 +143,7 @@ def for_room(
     out, own = _composed(env, room, rels, held, trees, guard)
     names = room_names(room, [r.rel for r in held])
     interpreters = pythons(env, programs, cwd=room)
-    found = probe(interpreters, list(names), out, room)
+    found = _beyond(probe(interpreters, list(names), out, room), skip)
     probed: list[Redirect] = []
     if found.outside and not found.error:
         fences = (*sites, os.path.dirname(os.path.realpath(room)))
@@ -149,7 +156,7 @@ def for_room(
     if probed or (hidden and guard is not None):
         out, own = _composed(env, room, rels, [*held, *hidden], trees, guard)
     if probed:
-        again = probe(interpreters, list(names), out, room)
+        again = _beyond(probe(interpreters, list(names), out, room), skip)
         found = again if again.error or again.outside else Probed()
     if hidden:
         notes.append(unheld_note(hidden, guarded=guard is not None))
@@ -160,6 +167,23 @@ def for_room(
         notes.append(unresolved)
     stands = tuple((r.place, os.path.normpath(os.path.join(room, r.rel))) for r in (*held, *hidden))
     return out, tuple(notes), RoomImports(own, stands, unresolved)
+
+
+def _beyond(found: Probed, skip: Sequence[str]) -> Probed:
+    """``found`` without the names whose every location (as found, or with links
+    followed) is in one of ``skip`` (folders linked into the room: their files are the
+    ones a run there should import)."""
+    if not skip or found.error:
+        return found
+    fences = [os.path.realpath(s) for s in skip if s]
+    kept = tuple(
+        f
+        for f in found.outside
+        if not all(
+            any(under(os.path.realpath(p), x) is not None for x in fences) for p in f.locations
+        )
+    )
+    return Probed(kept, found.error)
 
 
 def _composed(
