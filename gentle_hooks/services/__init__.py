@@ -45,6 +45,10 @@ to the pure policy for one use case and returns values; nothing here prints.
   outside the repository's work trees
 * :mod:`.room_imports` — what a verify room's checks import: the room's copies first on
   ``PYTHONPATH``, with the import guard
+* :mod:`.checkout_imports` — what a spot check's temporary checkout imports: the verify
+  room's composition (redirects, import guard, probe)
+* :mod:`.room_unheld` — the work tree's places an editable install imports from that a
+  room's tree does not hold (an ignored ``build/lib``): hidden, or no check runs
 * :mod:`.import_guard` — the ``sitecustomize`` a room's checks get: a module only the work
   tree holds (a package only the candidate adds, in the base run) is not importable
 * :mod:`.import_probe` — where each interpreter a room's checks may start imports the

@@ -24,11 +24,15 @@ removed before the checkout.
 Editable installs: a virtual environment linked in, or one outside the repository that the
 run's ``PATH`` or ``VIRTUAL_ENV`` reaches, may hold an editable install of one of the
 repository's work trees (a ``.pth`` line naming ``<work tree>/src``, a setuptools
-``__editable___*_finder.py`` mapping a package to it, an ``.egg-link``). Python would
-import that work tree's copy, not the candidate's: each such place is put first on
-``PYTHONPATH`` at the same path inside the checkout (:func:`editable_redirects`,
-:func:`env_redirects`, :func:`run_env`), ahead of site-packages; a place the candidate's
-tree does not hold is named in :attr:`Checkout.said`.
+``__editable___*_finder.py`` mapping a package to it, an ``.egg-link``, a ``.pth``
+``import`` line installing a finder). Python would import that work tree's copy, not the
+candidate's: the checkout gets the verify room's composition
+(:mod:`~gentle_hooks.services.checkout_imports`: each such place first on ``PYTHONPATH``
+at the same path inside the checkout, behind the import guard, checked by asking the
+interpreters; :func:`run_env`); a place the candidate's tree does not hold is
+unimportable there and named in :attr:`Checkout.said`; when the composition cannot hold,
+no checkout is made (``UsageError``). :func:`editable_redirects` and
+:func:`env_redirects` read the install files alone, for the definition rule.
 
 Cleanup: the directory holds a ``lock`` file the running spot check keeps locked
 (``flock``) and, once locked, names in it its process id and the repository (common git
@@ -53,7 +57,7 @@ import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 
 from gentle_hooks.config.settings import DEFAULT_DEPENDENCY_DIRS
-from gentle_hooks.errors import GitError
+from gentle_hooks.errors import GitError, UsageError
 from gentle_hooks.git.checkout import (
     add_checkout,
     commit_for_tree,
@@ -62,13 +66,13 @@ from gentle_hooks.git.checkout import (
 )
 from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.git.repository import Repository
+from gentle_hooks.services.checkout_imports import checkout_imports
 from gentle_hooks.services.editable import (
     Redirect,
     import_places,
     in_trees,
     python_path,
     site_dirs,
-    unheld,
 )
 from gentle_hooks.values.candidate import Candidate, Projection
 from gentle_hooks.values.frozen import frozen
@@ -95,7 +99,10 @@ class Checkout:
             (an entry of ``PYTHONPATH`` in one is mapped into the checkout); unheld: the
             places of those the candidate's tree does not hold (Python still imports them
             from the work tree); ignored: the other ignored paths of the work tree linked
-            in (:func:`link_ignored`), relative, not named in :attr:`said`.
+            in (:func:`link_ignored`), relative, not named in :attr:`said`; first: what
+            :func:`run_env` puts first on ``PYTHONPATH`` (the import guard's directory,
+            then the checkout's places: :mod:`~gentle_hooks.services.checkout_imports`),
+            empty for :attr:`redirected` alone.
     """
 
     root: str
@@ -105,6 +112,7 @@ class Checkout:
     trees: tuple[str, ...] = ()
     unheld: tuple[str, ...] = ()
     ignored: tuple[str, ...] = ()
+    first: str = ""
 
     @property
     def said(self) -> str:
@@ -120,6 +128,7 @@ class Checkout:
             parts.append(
                 f"an editable install imports {', '.join(self.unheld)} from your work tree: "
                 "the candidate's tree does not hold it"
+                + (", unimportable there" if self.first else "")
             )
         return f" ({'; '.join(parts)})" if parts else ""
 
@@ -400,7 +409,10 @@ def run_env(co: Checkout, env: Mapping[str, str]) -> dict[str, str]:
     out = dict(env)
     out["PYTHONPYCACHEPREFIX"] = os.path.join(os.path.dirname(co.root), PYCACHE)
     kept = out.get("PYTHONPATH", "")
-    if co.redirected or kept:
+    if co.first:
+        rest = python_path(co.root, (), kept, co.trees)
+        out["PYTHONPATH"] = os.pathsep.join(p for p in (co.first, rest) if p)
+    elif co.redirected or kept:
         out["PYTHONPATH"] = python_path(co.root, co.redirected, kept, co.trees)
     return out
 
@@ -445,11 +457,15 @@ def candidate_checkout(
             trees = tuple(repo.worktree_paths())
         except GitError:
             trees = (root,)
-        found = env_redirects(trees, root, linked, scrubbed_env() if env is None else env)
-        own = editable_redirects(root, linked)
-        redirected = tuple(dict.fromkeys((*own, *(r.rel for r in found))))
-        missing = tuple(r.place for r in unheld(path, found))
-        yield Checkout(path, commit, linked, redirected, trees, missing, ignored)
+        imports, _ = checkout_imports(
+            scrubbed_env() if env is None else env, trees, path, (*linked, *ignored)
+        )
+        if imports.unresolved:
+            raise UsageError(f"the temporary checkout: {imports.unresolved}")
+        held = [(p, m) for p, m in imports.places if os.path.isdir(m)]
+        redirected = tuple(dict.fromkeys(os.path.relpath(m, path) for _, m in held))
+        missing = tuple(p for p, m in imports.places if not os.path.isdir(m))
+        yield Checkout(path, commit, linked, redirected, trees, missing, ignored, imports.first)
     finally:
         try:
             if os.path.isdir(path):

@@ -25,9 +25,9 @@ a criterion import the change from the work tree.
 * :func:`python_path` — ``PYTHONPATH`` with the same relative places inside a room first:
   entries on ``PYTHONPATH`` precede site-packages ``.pth`` entries and setuptools' finders
   (appended to ``sys.meta_path``), so Python imports the room's copy.
-* :func:`unheld` / :func:`unheld_note` — the places the room's tree does not hold (an
-  ignored ``build/`` directory), where Python still imports the work tree's copy, and the
-  line saying so.
+* :func:`unheld` — the places the room's tree does not hold (an ignored ``build/``
+  directory), where Python still imports the work tree's copy
+  (:mod:`~gentle_hooks.services.room_unheld` says what a room does with each).
 * :func:`tree_relative` — a room's checks' ``PYTHONPATH`` (made by
   :func:`~gentle_hooks.services.room_imports.for_room`) as the rules reading a check's
   ``sys.path`` from its tree take it.
@@ -390,16 +390,6 @@ def unheld(room: str, redirects: Sequence[Redirect]) -> tuple[Redirect, ...]:
     """The redirects whose place the room's tree ``room`` does not hold (no such
     directory there): Python still imports those from the work tree."""
     return tuple(r for r in redirects if not os.path.isdir(os.path.join(room, r.rel)))
-
-
-def unheld_note(missing: Sequence[Redirect]) -> str:
-    """One line naming the places of ``missing`` (:func:`unheld`) and what that means."""
-    shown = ", ".join(f"{r.place} ({r.source})" for r in missing[:3])
-    more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
-    return (
-        f"editable install: {shown}{more} is in your work tree but not in the candidate's "
-        "tree: a check importing from it tests your copy there, not the candidate's"
-    )
 
 
 def tree_relative(env: Mapping[str, str], tree: str) -> dict[str, str]:

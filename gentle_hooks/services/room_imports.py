@@ -8,7 +8,8 @@ Room ``services``.
   editable install imports from first on ``PYTHONPATH`` (in this repository's work trees:
   :func:`~gentle_hooks.services.editable.in_trees`; another clone of the project:
   :func:`~gentle_hooks.services.editable_copies.other_copies`), the import guard
-  (:mod:`~gentle_hooks.services.import_guard`) blocking those places, and a
+  (:mod:`~gentle_hooks.services.import_guard`) blocking those places and the work trees'
+  places the room's tree does not hold (:mod:`~gentle_hooks.services.room_unheld`), and a
   :class:`RoomImports` saying what the room put there. Then checked by asking the
   interpreters (:mod:`~gentle_hooks.services.import_probe`): a top-level name of the room's
   tree found outside it is redirected the same way and asked again; one still found
@@ -41,11 +42,11 @@ from gentle_hooks.services.editable import (
     site_dirs,
     under,
     unheld,
-    unheld_note,
 )
 from gentle_hooks.services.editable_copies import copies_note, other_copies
 from gentle_hooks.services.import_guard import write_guard
 from gentle_hooks.services.import_probe import Found, Probed, probe, room_names
+from gentle_hooks.services.room_unheld import unguarded, unheld_kinds, unheld_note
 from gentle_hooks.values.frozen import frozen
 
 #: The most files of one side :func:`same_importable` compares.
@@ -81,14 +82,21 @@ def for_room(
     room: str,
     skip: Sequence[str] = (),
     guard: str | None = None,
+    *,
+    user_site: bool = False,
 ) -> tuple[dict[str, str], tuple[str, ...], RoomImports]:
     """A verify room's checks' environment ``env`` (a fresh ``HOME``: no user site) with
     the places that the interpreters of ``env`` and ``programs`` import from editably —
     in the work trees ``trees``, or another copy of the project outside them — first on
     ``PYTHONPATH`` as the same places inside the room's tree ``room`` (the same path for
     the candidate, base and emptied runs), the lines for the user (what was mapped, what
-    the room's tree does not hold: :func:`~gentle_hooks.services.editable.unheld_note`),
-    and the :class:`RoomImports`.
+    the room's tree does not hold), and the :class:`RoomImports`.
+
+    A place in a work tree the room's tree does not hold (an ignored ``build/lib`` a
+    ``.pth`` names) is blocked by the guard: a module only it holds is absent in the runs,
+    as in the candidate's tree; one the guard cannot block without hiding installed
+    packages, or any such place when there is no ``guard``, refuses every check
+    (:mod:`~gentle_hooks.services.room_unheld`).
 
     Then verified, not believed: each interpreter is asked where the room's top-level
     names import from (:func:`~gentle_hooks.services.import_probe.probe`, with the
@@ -99,6 +107,11 @@ def for_room(
     makes :attr:`RoomImports.unresolved` the line saying so: no check runs
     (:func:`room_argv`), the verdict is ``blocked``.
 
+    ``skip``: folders linked into ``room`` from a work tree (a spot check's checkout links
+    the dependency folders and ignored paths in): what an install names there, and a name
+    found there, is already the copy the runs should import. ``user_site``: the runs keep
+    the user's ``HOME``, whose site directory's install files count too.
+
     ``guard``: a directory outside ``room`` (the same for every run) where
     :func:`~gentle_hooks.services.import_guard.write_guard` writes the ``sitecustomize``
     that makes a module found only in a mapped place unimportable (a package only the
@@ -107,12 +120,13 @@ def for_room(
     Raises:
         OSError: the guard could not be written.
     """
-    sites = site_dirs(env, programs, user_site=False, cwd=room)
+    sites = site_dirs(env, programs, user_site=user_site, cwd=room)
     places = import_places(sites)
     redirects = in_trees(places, trees, skip)
     copies = other_copies(places, room, trees, sites, skip)
     missing = unheld(room, redirects)
     held = [r for r in (*redirects, *copies) if r not in missing]
+    hidden, installed, fenced = unheld_kinds(missing, sites)
     rels = list(dict.fromkeys(r.rel for r in (*redirects, *copies)))
     notes = []
     if redirects:
@@ -124,29 +138,52 @@ def for_room(
         )
     if copies:
         notes.append(copies_note(copies))
+    # first asked with the unheld places visible: a name found there (a strict-mode
+    # ``build/__editable__`` farm) is redirected; the rest of them are hidden after
     out, own = _composed(env, room, rels, held, trees, guard)
     names = room_names(room, [r.rel for r in held])
     interpreters = pythons(env, programs, cwd=room)
-    found = probe(interpreters, list(names), out, room)
+    found = _beyond(probe(interpreters, list(names), out, room), skip)
     probed: list[Redirect] = []
     if found.outside and not found.error:
         fences = (*sites, os.path.dirname(os.path.realpath(room)))
         probed = _probed_redirects(found.outside, names, fences)
         held += probed
         rels = list(dict.fromkeys([*rels, *(r.rel for r in probed)]))
-        out, own = _composed(env, room, rels, held, trees, guard)
         notes.append(_probed_note(found.outside, names))
-        again = probe(interpreters, list(names), out, room)
-        found = again if again.error or again.outside else Probed()
     covered = [r.place for r in probed]
-    missing = tuple(m for m in missing if not any(under(m.place, c) is not None for c in covered))
-    if missing:
-        notes.append(unheld_note(missing))
-    unresolved = _unresolved(found)
+    hidden = [m for m in hidden if not any(under(m.place, c) is not None for c in covered)]
+    if probed or (hidden and guard is not None):
+        out, own = _composed(env, room, rels, [*held, *hidden], trees, guard)
+    if probed:
+        again = _beyond(probe(interpreters, list(names), out, room), skip)
+        found = again if again.error or again.outside else Probed()
+    if hidden:
+        notes.append(unheld_note(hidden, guarded=guard is not None))
+    if installed:
+        notes.append(unheld_note(installed, guarded=False))
+    unresolved = _unresolved(found) or unguarded(fenced or (hidden if guard is None else []))
     if unresolved:
         notes.append(unresolved)
-    stands = tuple((r.place, os.path.normpath(os.path.join(room, r.rel))) for r in held)
+    stands = tuple((r.place, os.path.normpath(os.path.join(room, r.rel))) for r in (*held, *hidden))
     return out, tuple(notes), RoomImports(own, stands, unresolved)
+
+
+def _beyond(found: Probed, skip: Sequence[str]) -> Probed:
+    """``found`` without the names whose every location (as found, or with links
+    followed) is in one of ``skip`` (folders linked into the room: their files are the
+    ones a run there should import)."""
+    if not skip or found.error:
+        return found
+    fences = [os.path.realpath(s) for s in skip if s]
+    kept = tuple(
+        f
+        for f in found.outside
+        if not all(
+            any(under(os.path.realpath(p), x) is not None for x in fences) for p in f.locations
+        )
+    )
+    return Probed(kept, found.error)
 
 
 def _composed(

@@ -256,7 +256,8 @@ def test_a_package_only_the_candidate_adds_is_not_imported_by_the_base_run(
 
 def test_a_place_the_candidates_tree_lacks_is_named(tmp_path: Path) -> None:
     """An editable install importing from an ignored directory of the work tree (``build/``):
-    the room cannot hold it, and the run says so in one line."""
+    the room cannot hold it, hides it (issue 18: fail closed), and the run says so in one
+    line."""
     work = _project(tmp_path / "w")
     (work / "build" / "lib").mkdir(parents=True)
     venv = _venv(tmp_path / "venv", work / "build" / "lib")
@@ -264,7 +265,7 @@ def test_a_place_the_candidates_tree_lacks_is_named(tmp_path: Path) -> None:
     out = _verify(work, tmp_path, venv, code=1)
     (line,) = [n for n in out["notes"] if "not in the candidate's tree" in n]
     assert line.startswith(f"editable install: {work / 'build' / 'lib'} (")
-    assert line.endswith("a check importing from it tests your copy there, not the candidate's")
+    assert line.endswith("unimportable in the room's runs, as in the candidate's tree")
 
 
 def test_receipt_run_staged_runs_the_staged_copy(tmp_path: Path) -> None:

@@ -1,0 +1,91 @@
+"""The places an editable install imports from in a work tree that a room's tree does not
+hold, and what the room does with each (issue 18: the room fails closed on places it does
+not hold; SPEC §9: a verify run checks "the candidate's exact tree").
+
+Room ``services``. A ``.pth`` line, ``.egg-link`` or setuptools finder may name an ignored
+folder of a work tree (``build/lib``, ``vendor``): the room's tree (exported from the
+candidate's tree) does not hold it, so putting the room's copy first on ``PYTHONPATH``
+changes nothing, and a module only that folder holds (one the candidate lacks) would be
+imported from the work tree. Each such place is one of:
+
+* hidden — the import guard (:mod:`~gentle_hooks.services.import_guard`) blocks it: in the
+  room's runs a module found only there is absent, as in the candidate's tree;
+* installed — it is in a ``site-packages`` or ``dist-packages`` directory (a ``.pth`` of a
+  virtual environment kept in the work tree naming a folder of its own): installed
+  packages, which the room's runs use as every run does; named only;
+* fenced — it is ``/`` or holds a ``site-packages`` directory the interpreters read:
+  blocking it would hide the installed packages, so no check runs (:func:`unguarded`).
+
+* :func:`unheld_kinds` — the three kinds of a room's unheld places.
+* :func:`unheld_note` — the line naming hidden or installed places.
+* :func:`unguarded` — the line refusing every check, with the way out, or empty.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from gentle_hooks.services.editable import Redirect, under
+
+#: Path components that make a place part of an installation.
+_INSTALLED = frozenset({"site-packages", "dist-packages"})
+
+
+def unheld_kinds(
+    missing: Sequence[Redirect], sites: Sequence[str]
+) -> tuple[list[Redirect], list[Redirect], list[Redirect]]:
+    """(hidden, installed, fenced): ``missing`` (places in a work tree the room's tree does
+    not hold: :func:`~gentle_hooks.services.editable.unheld`) split by what the room can
+    do with each (module docstring); ``sites``: the ``site-packages`` directories the
+    interpreters read (real paths)."""
+    reals = [os.path.realpath(s) for s in sites if s]
+    hidden: list[Redirect] = []
+    installed: list[Redirect] = []
+    fenced: list[Redirect] = []
+    for m in missing:
+        place = os.path.realpath(m.place)
+        if place == os.sep or any(under(s, place) is not None for s in reals):
+            fenced.append(m)
+        elif _INSTALLED & set(place.split(os.sep)) or any(
+            under(place, s) is not None for s in reals
+        ):
+            installed.append(m)
+        else:
+            hidden.append(m)
+    return hidden, installed, fenced
+
+
+def unheld_note(missing: Sequence[Redirect], *, guarded: bool) -> str:
+    """One line naming the places of ``missing`` and what that means: ``guarded``, made
+    unimportable in the room's runs (hidden); else still imported from the work tree
+    (installed packages)."""
+    shown = ", ".join(f"{r.place} ({r.source})" for r in missing[:3])
+    more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
+    if guarded:
+        return (
+            f"editable install: {shown}{more} is in your work tree but not in the candidate's "
+            "tree: unimportable in the room's runs, as in the candidate's tree"
+        )
+    return (
+        f"editable install: {shown}{more} is in your work tree but not in the candidate's "
+        "tree, in an installation: a check importing from it tests your copy there"
+    )
+
+
+def unguarded(places: Sequence[Redirect]) -> str:
+    """The line refusing every check of a room (:attr:`RoomImports.unresolved
+    <gentle_hooks.services.room_imports.RoomImports.unresolved>`) because ``places`` (in
+    a work tree, not in the candidate's tree) cannot be hidden, with the way out; empty
+    when there are none."""
+    if not places:
+        return ""
+    first = places[0]
+    more = f" and {len(places) - 1} more" if len(places) > 1 else ""
+    return (
+        f"editable install: {first.place}{more} is on sys.path from your work tree "
+        f"({first.source}), the candidate's tree does not hold it and the room cannot hide "
+        "it without hiding installed packages: its checks would import your copy there; "
+        f"no check ran: remove that line from {first.source}, or commit what the checks "
+        "need into the candidate's tree"
+    )
