@@ -8,6 +8,7 @@ parsed by :mod:`gentle_hooks.git.parse`; many pairs can be diffed ahead in one
 from __future__ import annotations
 
 import bisect
+import contextlib
 import os
 from collections.abc import Callable, Sequence
 
@@ -23,6 +24,7 @@ from gentle_hooks.git.parse import (
     iter_added_lines,
     listing,
     parse_raw_numstat,
+    split_echoed_records,
 )
 from gentle_hooks.git.process import LITERAL_PATHSPECS, Drain, grow_pipe, popen_git
 from gentle_hooks.values.candidate import MODE_NONE, PathChange
@@ -37,6 +39,9 @@ _NO_INDEX = "gentle-hooks-no-index"
 _DIFF_FLAGS = ("--no-ext-diff", "--no-textconv", "--no-color", "-M", "--ignore-submodules=none")
 #: The same without rename detection: a commit's own delta, path by path.
 _UNRENAMED_FLAGS = (*(f for f in _DIFF_FLAGS if f != "-M"), "--no-renames")
+
+#: The porcelain settings :meth:`Diffs._diff_tree_batch` passes to plumbing itself.
+_PORCELAIN_SETTINGS = ("diff.algorithm", "diff.orderFile", "diff.submodule")
 
 #: Rounds of :meth:`Diffs.compose_stats` before the pairs left are diffed whole.
 _COMPOSE_ROUNDS = 3
@@ -111,6 +116,7 @@ class Diffs(GitConfig):
         """
         if self.config_value("diff.orderFile") is not None:
             return
+        self._keep_logged_changes()
         todo = [s for s in dict.fromkeys(steps) if (s[0], s[1]) not in self._stats]
         todo = [s for s in todo if s[2] != s[1]]  # (B, T) after (B, T): the same pair
         if not todo:
@@ -153,10 +159,32 @@ class Diffs(GitConfig):
         :meth:`compose_stats` steps over the same pairs diff nothing again. One tuple per
         pair, in order (empty for a pair of one tree); None when git's output could not
         be cut by pair (the caller then diffs another way)."""
+        self._keep_logged_changes()
         todo = list(dict.fromkeys(p for p in pairs if p[0] != p[1] and p not in self._deltas))
         if todo and not self._diff_tree_batch(todo, True, None, False):
             return None
         return [() if a == b else self._deltas[(a, b)] for a, b in pairs]
+
+    def _keep_logged_changes(self) -> None:
+        """Keep the changes a walk printed (:meth:`~gentle_hooks.git.refs.Refs.know_log`)
+        as the steps they are: (the parent's tree, or the empty tree for a root, the
+        commit's tree), once that tree is known. ``git log`` diffs as
+        :meth:`step_changes` does unless the configuration sets a diff algorithm or an
+        order file (the batch passes those itself): then they are dropped."""
+        if not self._logged_changes:
+            return
+        if any(self.config_value(k) is not None for k in _PORCELAIN_SETTINGS):
+            self._logged_changes = []
+            return
+        waiting = []
+        for c in self._logged_changes:
+            base = self._trees.get(c.parents[0]) if c.parents else self.empty_tree
+            if base is None:
+                waiting.append(c)  # its parent's tree is read later
+            elif base != c.tree and (base, c.tree) not in self._deltas and c.change is not None:
+                with contextlib.suppress(GitError):  # else the pair is diffed as before
+                    self._deltas[(base, c.tree)] = parse_raw_numstat(c.change)
+        self._logged_changes = waiting
 
     def prefetch_scans(self, pairs: Sequence[tuple[str, str]], ere: str) -> bool:
         """The ``-G ere`` scan of many pairs ahead, in one ``git diff-tree --stdin`` (see
@@ -219,7 +247,7 @@ class Diffs(GitConfig):
             outs.append(out if proc.returncode == 0 else None)
         if any(out is None for out in outs):
             return False
-        stats_chunks = _split_echoed_records(outs[0], todo) if stats else None  # type: ignore[arg-type]
+        stats_chunks = split_echoed_records(outs[0], todo) if stats else None  # type: ignore[arg-type]
         scan_chunks = _split_echoed(outs[-1], todo, b"\n") if ere is not None else None  # type: ignore[arg-type]
         if (stats and stats_chunks is None) or (ere is not None and scan_chunks is None):
             return False
@@ -409,53 +437,6 @@ def _split_echoed(out: bytes, pairs: Sequence[tuple[str, str]], end: bytes) -> l
         stop = starts[k + 1][0] if k + 1 < len(starts) else len(out)
         chunks.append(out[body:stop])
     return chunks
-
-
-def _split_echoed_records(out: bytes, pairs: Sequence[tuple[str, str]]) -> list[bytes] | None:
-    """Cut ``git diff-tree --stdin -z --raw --numstat`` output into one chunk per pair.
-
-    Walked record by record, so an echo line (``<base> <tree>\\n``) is recognised only where
-    a record starts; a path is never taken for one, whatever bytes it holds. Raw records are
-    ``:<modes> <ids> <status>`` then one path, two for a rename or copy (``R``/``C``);
-    numstat records are ``<added>\\t<deleted>\\t<path>``, or an empty path then two paths
-    for a rename or copy; every field ends with NUL. None when the output does not read so
-    (the caller then diffs pair by pair).
-    """
-    echoes = [f"{a} {b}\n".encode() for a, b in pairs]
-    chunks: list[bytes] = []
-    start = -1  # where the current pair's records begin; -1 before the first echo
-    pos, size = 0, len(out)
-    while pos < size:
-        if len(chunks) + (start >= 0) < len(echoes):
-            echo = echoes[len(chunks) + (start >= 0)]
-            if out.startswith(echo, pos):
-                if start >= 0:
-                    chunks.append(out[start:pos])
-                pos = start = pos + len(echo)
-                continue
-        if start < 0:
-            return None  # output before the first echo
-        stop = out.find(b"\0", pos)
-        if stop < 0:
-            return None
-        head = out[pos:stop]
-        if head.startswith(b":"):
-            paths = 2 if head.rsplit(b" ", 1)[-1][:1] in (b"R", b"C") else 1
-        else:
-            fields = head.split(b"\t", 2)
-            if len(fields) != 3:
-                return None
-            paths = 2 if fields[2] == b"" else 0
-        pos = stop + 1
-        for _ in range(paths):
-            stop = out.find(b"\0", pos)
-            if stop < 0:
-                return None
-            pos = stop + 1
-    if start < 0:
-        return None
-    chunks.append(out[start:])
-    return chunks if len(chunks) == len(echoes) else None
 
 
 def _compose(
