@@ -114,7 +114,13 @@ def _class(c: PathChange, new: PathFacts, old: PathFacts, proven: bool) -> Chang
     )
 
 
-def _known(c: PathChange, cache: FactCache) -> tuple[PathChange, ChangeClass, PathFacts, bool, int]:
+#: What :func:`_known` remembers of one change: the change, its class as if proven passive,
+#: its path's facts, whether its added lines are scanned, the lines it counts, and the blob
+#: ids :func:`doc_blobs_to_prove` asks of it (none unless it is nominated passive).
+Known = tuple[PathChange, ChangeClass, PathFacts, bool, int, tuple[str, ...]]
+
+
+def _known(c: PathChange, cache: FactCache) -> Known:
     """What :func:`fold_changes` reads of one change whatever the candidate: its class as if
     its bytes were proven passive, its path's facts, whether its added lines are scanned
     for process execution, and the lines it counts in ``changed_lines``. Remembered per
@@ -125,12 +131,14 @@ def _known(c: PathChange, cache: FactCache) -> tuple[PathChange, ChangeClass, Pa
     new = cache.facts(c.path)
     old = cache.facts(c.old_path) if c.old_path else NO_PATH
     counted = not c.binary and not c.mode_only
+    cls = _class(c, new, old, True)
     known = (
         c,
-        _class(c, new, old, True),
+        cls,
         new,
         new.scan and not new.generated and counted,
         c.lines if counted and not new.generated else 0,
+        tuple(oid for _, oid in _sides(c)) if cls.fallback.tier == "passive" else (),
     )
     cache.changes[id(c)] = known
     return known
@@ -138,14 +146,20 @@ def _known(c: PathChange, cache: FactCache) -> tuple[PathChange, ChangeClass, Pa
 
 def doc_blobs_to_prove(changes: Sequence[PathChange], s: RiskSettings) -> list[str]:
     """Blob ids whose bytes must be read to prove the passive documents: both sides of
-    every change nominated passive (by its names and modes; its bytes not yet read)."""
+    every change nominated passive (by its names and modes; its bytes not yet read).
+
+    Linear in ``changes`` with one dictionary look-up per change already classified (the
+    cumulative candidates of a range share most of their change objects)."""
     cache = fact_cache(matchers(s))
-    return [
-        oid
-        for c in changes
-        if _known(c, cache)[1].fallback.tier == "passive"
-        for _, oid in _sides(c)
-    ]
+    remembered = cache.changes
+    out: list[str] = []
+    for c in changes:
+        known = remembered.get(id(c))
+        if known is None or known[0] is not c:
+            known = _known(c, cache)
+        if known[5]:
+            out.extend(known[5])
+    return out
 
 
 def _proven(c: PathChange, blobs: Mapping[str, bytes]) -> bool:
@@ -286,7 +300,7 @@ def contribution(
     cache = cache or fact_cache(matchers(s))
     # as if proven (only the passive row reads it); scanned and counted lines as
     # :func:`_known` says: not binary, not mode-only, not a generated golden file
-    _, cls, new, scan, counted = _known(c, cache)
+    _, cls, new, scan, counted, _ = _known(c, cache)
     if cls.fallback.tier == "passive" and not (within and _proven(c, blobs)):
         old = cache.facts(c.old_path) if c.old_path else NO_PATH
         cls = _class(c, new, old, False)

@@ -361,7 +361,9 @@ class FactCache:
         #: object (so the id is not reused while remembered): candidates composed commit
         #: by commit share most of their change objects
         #: (:func:`gentle_hooks.native.classifier.fold_changes`)
-        self.changes: dict[int, tuple[PathChange, ChangeClass, PathFacts, bool, int]] = {}
+        self.changes: dict[
+            int, tuple[PathChange, ChangeClass, PathFacts, bool, int, tuple[str, ...]]
+        ] = {}
 
     def learn(self, paths: Iterable[str]) -> None:
         """:meth:`facts` of many paths now (say, while git counts lines)."""

@@ -347,6 +347,31 @@ def test_doc_blobs_to_prove_reads_both_sides_of_nominated_changes() -> None:
     assert doc_blobs_to_prove(changes, S) == [A, B, B, A]
 
 
+def test_doc_blobs_to_prove_over_cumulative_candidates_reads_each_change_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a push's candidates share a base: candidate i holds the change objects of i-1 and one
+    # more; each change's sides are worked out once, not once per candidate holding it
+    from gentle_hooks.native import classifier
+
+    sided: list[str] = []
+    sides = classifier._sides
+
+    def counting(c: PathChange) -> list[tuple[str, str]]:
+        sided.append(c.path)
+        return sides(c)
+
+    monkeypatch.setattr(classifier, "_sides", counting)
+    docs = [change(f"once/d{i:03}.md") for i in range(60)]
+    code = [change(f"once/src/m{i:03}.py") for i in range(60)]
+    every = [c for pair in zip(docs, code, strict=True) for c in pair]
+    for i in range(1, len(every) + 1):
+        held = every[:i]
+        expected = [oid for c in held if c.path.endswith(".md") for oid in (A, B)]
+        assert doc_blobs_to_prove(held, S) == expected
+    assert sorted(sided) == sorted(c.path for c in docs)
+
+
 def test_envelope_is_upstreams_shape() -> None:
     env = env_of(change("docs/a.md"), consumed=True)
     assert json.dumps(env.to_json()) == json.dumps(
