@@ -424,4 +424,3 @@ def split_echoed(out: bytes, pairs: Sequence[tuple[str, str]], end: bytes) -> li
         stop = starts[k + 1][0] if k + 1 < len(starts) else len(out)
         chunks.append(out[body:stop])
     return chunks
-
