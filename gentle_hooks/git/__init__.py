@@ -10,6 +10,7 @@ index is never written. :class:`~.repository.Repository` composes one module per
 * :mod:`.core` — running git there
 * :mod:`.gitconfig` — config reads and writes, the committer identity
 * :mod:`.refs` — revisions, merge-bases, new commits, ancestor trees, HEAD's reflog
+* :mod:`.logwalk` — one ``git log`` for a push's commits, started ahead of the imports
 * :mod:`.objects` — blobs, tree entries and commits by id
 * :mod:`.catfile` — the one ``cat-file --batch`` a repository object keeps for its reads
 * :mod:`.blobsearch` — streamed blob search

@@ -18,6 +18,11 @@ from gentle_hooks.errors import GitError
 from gentle_hooks.git.location import RepoPaths
 from gentle_hooks.git.process import run_git
 from gentle_hooks.values.candidate import EMPTY_TREES
+from gentle_hooks.values.oid import is_object_id
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from gentle_hooks.git.logwalk import Logged
 
 #: What git's stderr says (the system's words, or git's own for ``EACCES`` on the object
 #: database) when the system refused a write: the line then names the directory and why.
@@ -42,6 +47,12 @@ class RepositoryCore:
         self._peeled: dict[str, str] = {}
         #: commit id -> its parents' ids, as a walk with ``--parents`` printed them.
         self._walked: dict[str, list[str]] = {}
+        #: walks ``git log`` made ahead (:meth:`gentle_hooks.git.refs.Refs.know_log`), by
+        #: the walk's question; the commits whose change it printed, not yet kept as a
+        #: diff (:mod:`gentle_hooks.git.diff`); ids it proved are objects here.
+        self._logged_walks: dict[tuple[object, ...], list[Logged]] = {}
+        self._logged_changes: list[Logged] = []
+        self._present: set[str] = set()
 
     def run(
         self,
@@ -139,6 +150,5 @@ def _worktree_paths(porcelain: str, end: str = "\n") -> list[str]:
     return paths
 
 
-def is_full_id(name: str) -> bool:
-    """Whether ``name`` is a whole object id: 40 (SHA-1) or 64 (SHA-256) lowercase hex."""
-    return len(name) in (40, 64) and not name.strip("0123456789abcdef")
+#: Whether a name is a whole object id (:func:`gentle_hooks.values.oid.is_object_id`).
+is_full_id = is_object_id

@@ -8,6 +8,7 @@ parsed by :mod:`gentle_hooks.git.parse`; many pairs can be diffed ahead in one
 from __future__ import annotations
 
 import bisect
+import contextlib
 import os
 from collections.abc import Callable, Sequence
 
@@ -47,6 +48,9 @@ _NO_INDEX = "gentle-hooks-no-index"
 _DIFF_FLAGS = ("--no-ext-diff", "--no-textconv", "--no-color", "-M", "--ignore-submodules=none")
 #: The same without rename detection: a commit's own delta, path by path.
 _UNRENAMED_FLAGS = (*(f for f in _DIFF_FLAGS if f != "-M"), "--no-renames")
+
+#: The porcelain settings :meth:`Diffs._diff_tree_batch` passes to plumbing itself.
+_PORCELAIN_SETTINGS = ("diff.algorithm", "diff.orderFile", "diff.submodule")
 
 #: Rounds of :meth:`Diffs.compose_stats` before the pairs left are diffed whole.
 _COMPOSE_ROUNDS = 3
@@ -123,6 +127,7 @@ class Diffs(GitConfig):
         """
         if self.config_value("diff.orderFile") is not None:
             return
+        self._keep_logged_changes()
         todo = [s for s in dict.fromkeys(steps) if (s[0], s[1]) not in self._stats]
         todo = [s for s in todo if s[2] != s[1]]  # (B, T) after (B, T): the same pair
         if not todo:
@@ -165,6 +170,7 @@ class Diffs(GitConfig):
         :meth:`compose_stats` steps over the same pairs diff nothing again. One tuple per
         pair, in order (empty for a pair of one tree); None when git's output could not
         be cut by pair (the caller then diffs another way)."""
+        self._keep_logged_changes()
         todo = list(dict.fromkeys(p for p in pairs if p[0] != p[1] and p not in self._deltas))
         started, self._steps_started = self._steps_started, None
         if todo and started is not None and started[0] == todo:
@@ -180,20 +186,38 @@ class Diffs(GitConfig):
 
     def start_steps(self, pairs: Sequence[tuple[str, str]]) -> None:
         """Start the ``git diff-tree --stdin`` :meth:`step_changes` runs for the same
-        ``pairs``, so that git diffs while the caller does other work; the next
-        :meth:`step_changes` reads it when asked for exactly these pairs (else it runs its
-        own, as without this call). Nothing is started when its input would not fit a
-        pipe's buffer unread, or when the diff settings keep the batch from running.
-
-        Raises:
-            GitError: git is not on PATH.
-        """
+        ``pairs`` (it reads it when asked for exactly these pairs), so that git diffs while
+        the caller does other work. Nothing is started for pairs the early ``git log``
+        printed, when the input would not fit a pipe's buffer unread, or when the diff
+        settings keep the batch from running. Raises GitError: git is not on PATH."""
+        self._keep_logged_changes()
         todo = list(dict.fromkeys(p for p in pairs if p[0] != p[1] and p not in self._deltas))
         stdin_size = sum(len(a) + len(b) + 2 for a, b in todo)
         if not todo or stdin_size > _PIPE_SAFE:
             return
         procs = self._start_batch(todo, True, None, False)
         self._steps_started = None if procs is None else (todo, procs)
+
+    def _keep_logged_changes(self) -> None:
+        """Keep the changes a walk printed (:meth:`~gentle_hooks.git.refs.Refs.know_log`)
+        as the steps they are: (the parent's tree, or the empty tree for a root, the
+        commit's tree), once that tree is known. ``git log`` diffs as
+        :meth:`step_changes` does unless the configuration sets a diff algorithm or an
+        order file (the batch passes those itself): then they are dropped."""
+        if not self._logged_changes:
+            return
+        if any(self.config_value(k) is not None for k in _PORCELAIN_SETTINGS):
+            self._logged_changes = []
+            return
+        waiting = []
+        for c in self._logged_changes:
+            base = self._trees.get(c.parents[0]) if c.parents else self.empty_tree
+            if base is None:
+                waiting.append(c)  # its parent's tree is read later
+            elif base != c.tree and (base, c.tree) not in self._deltas and c.change is not None:
+                with contextlib.suppress(GitError):  # else the pair is diffed as before
+                    self._deltas[(base, c.tree)] = parse_raw_numstat(c.change)
+        self._logged_changes = waiting
 
     def prefetch_scans(self, pairs: Sequence[tuple[str, str]], ere: str) -> bool:
         """The ``-G ere`` scan of many pairs ahead, in one ``git diff-tree --stdin`` (see

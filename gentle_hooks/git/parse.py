@@ -105,6 +105,69 @@ def parse_raw_numstat(data: bytes) -> tuple[PathChange, ...]:
     return parser.finish()
 
 
+def record_end(out: bytes, pos: int) -> int | None:
+    """Where the ``--raw --numstat -z`` record starting at ``pos`` of ``out`` ends (the
+    offset after its last NUL); None when no record reads from there.
+
+    Raw records are ``:<modes> <ids> <status>`` then one path, two for a rename or copy
+    (``R``/``C``); numstat records are ``<added>\\t<deleted>\\t<path>``, or an empty path
+    then two paths for a rename or copy; every field ends with NUL. Walking output record
+    by record, a path's bytes are never read as anything else.
+    """
+    stop = out.find(b"\0", pos)
+    if stop < 0:
+        return None
+    head = out[pos:stop]
+    if head.startswith(b":"):
+        paths = 2 if head.rsplit(b" ", 1)[-1][:1] in (b"R", b"C") else 1
+    else:
+        fields = head.split(b"\t", 2)
+        if len(fields) != 3:
+            return None
+        paths = 2 if fields[2] == b"" else 0
+    pos = stop + 1
+    for _ in range(paths):
+        stop = out.find(b"\0", pos)
+        if stop < 0:
+            return None
+        pos = stop + 1
+    return pos
+
+
+def split_echoed_records(out: bytes, pairs: Sequence[tuple[str, str]]) -> list[bytes] | None:
+    """Cut ``git diff-tree --stdin -z --raw --numstat`` output into one chunk per pair.
+
+    Walked record by record, so an echo line (``<base> <tree>\\n``) is recognised only where
+    a record starts; a path is never taken for one, whatever bytes it holds. Raw records are
+    ``:<modes> <ids> <status>`` then one path, two for a rename or copy (``R``/``C``);
+    numstat records are ``<added>\\t<deleted>\\t<path>``, or an empty path then two paths
+    for a rename or copy (:func:`record_end`). None when the output
+    does not read so (the caller then diffs pair by pair).
+    """
+    echoes = [f"{a} {b}\n".encode() for a, b in pairs]
+    chunks: list[bytes] = []
+    start = -1  # where the current pair's records begin; -1 before the first echo
+    pos, size = 0, len(out)
+    while pos < size:
+        if len(chunks) + (start >= 0) < len(echoes):
+            echo = echoes[len(chunks) + (start >= 0)]
+            if out.startswith(echo, pos):
+                if start >= 0:
+                    chunks.append(out[start:pos])
+                pos = start = pos + len(echo)
+                continue
+        if start < 0:
+            return None  # output before the first echo
+        end = record_end(out, pos)
+        if end is None:
+            return None
+        pos = end
+    if start < 0:
+        return None
+    chunks.append(out[start:])
+    return chunks if len(chunks) == len(echoes) else None
+
+
 #: A change's two entries as git's raw record gives them: (old mode, old id, new mode,
 #: new id); a side that does not exist has mode ``000000``.
 Sides = tuple[str, str, str, str]
@@ -361,50 +424,3 @@ def split_echoed(out: bytes, pairs: Sequence[tuple[str, str]], end: bytes) -> li
         stop = starts[k + 1][0] if k + 1 < len(starts) else len(out)
         chunks.append(out[body:stop])
     return chunks
-
-
-def split_echoed_records(out: bytes, pairs: Sequence[tuple[str, str]]) -> list[bytes] | None:
-    """Cut ``git diff-tree --stdin -z --raw --numstat`` output into one chunk per pair.
-
-    Walked record by record, so an echo line (``<base> <tree>\\n``) is recognised only where
-    a record starts; a path is never taken for one, whatever bytes it holds. Raw records are
-    ``:<modes> <ids> <status>`` then one path, two for a rename or copy (``R``/``C``);
-    numstat records are ``<added>\\t<deleted>\\t<path>``, or an empty path then two paths
-    for a rename or copy; every field ends with NUL. None when the output does not read so
-    (the caller then diffs pair by pair).
-    """
-    echoes = [f"{a} {b}\n".encode() for a, b in pairs]
-    chunks: list[bytes] = []
-    start = -1  # where the current pair's records begin; -1 before the first echo
-    pos, size = 0, len(out)
-    while pos < size:
-        if len(chunks) + (start >= 0) < len(echoes):
-            echo = echoes[len(chunks) + (start >= 0)]
-            if out.startswith(echo, pos):
-                if start >= 0:
-                    chunks.append(out[start:pos])
-                pos = start = pos + len(echo)
-                continue
-        if start < 0:
-            return None  # output before the first echo
-        stop = out.find(b"\0", pos)
-        if stop < 0:
-            return None
-        head = out[pos:stop]
-        if head.startswith(b":"):
-            paths = 2 if head.rsplit(b" ", 1)[-1][:1] in (b"R", b"C") else 1
-        else:
-            fields = head.split(b"\t", 2)
-            if len(fields) != 3:
-                return None
-            paths = 2 if fields[2] == b"" else 0
-        pos = stop + 1
-        for _ in range(paths):
-            stop = out.find(b"\0", pos)
-            if stop < 0:
-                return None
-            pos = stop + 1
-    if start < 0:
-        return None
-    chunks.append(out[start:])
-    return chunks if len(chunks) == len(echoes) else None

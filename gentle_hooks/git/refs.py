@@ -16,6 +16,10 @@ from gentle_hooks.git.location import RepoPaths
 from gentle_hooks.git.process import popen_git
 from gentle_hooks.values.candidate import EMPTY_TREES
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from gentle_hooks.git.logwalk import Logged
+
 #: How many ids one ``rev-parse`` of :meth:`Refs.peel_many` is given (a bounded command line).
 _PEEL_CHUNK = 1000
 
@@ -183,7 +187,9 @@ class Refs(RepositoryCore):
         return self.run(["cat-file", "-e", oid], ok=(0, 1, 128)).returncode == 0
 
     def missing_objects(self, ids: Sequence[str]) -> list[str]:
-        """The ids among ``ids`` naming no object in this clone, in order (one process)."""
+        """The ids among ``ids`` naming no object in this clone, in order (one process;
+        none when a walk :meth:`know_log` was given proved each is here)."""
+        ids = [i for i in ids if i not in self._present]
         if not ids:
             return []
         proc = self.run(
@@ -252,8 +258,14 @@ class Refs(RepositoryCore):
         """Commits reachable from ``tip`` and not from ``exclude`` (ids) nor, when ``remote``
         is given, from any of that remote's remote-tracking refs; oldest first.
 
-        ``remote=""`` excludes every remote-tracking ref (the remote is unknown).
+        ``remote=""`` excludes every remote-tracking ref (the remote is unknown). The walk
+        :meth:`know_log` kept for the same question answers without a process (its
+        commits' parents are then known to :meth:`outside_parents`).
         """
+        logged = self._logged_walks.get(("range", tip, tuple(exclude), remote))
+        if logged is not None:
+            self._walked.update((c.id, list(c.parents)) for c in logged)
+            return [c.id for c in logged]
         args = ["rev-list", "--topo-order", "--reverse", tip]
         args += [f"^{x}" for x in exclude]
         if remote is not None:
@@ -262,7 +274,8 @@ class Refs(RepositoryCore):
 
     def new_commits_of_tips(self, tips: Sequence[str], remote: str) -> dict[str, list[str]]:
         """:meth:`new_commits` of each commit of ``tips`` with ``remote`` and no ``exclude``,
-        from one ``rev-list`` walking all of them.
+        from one ``rev-list`` walking all of them (or the walk :meth:`know_log` kept for
+        the same tips and remote).
 
         Each tip's commits are those of the one walk that its parents reach, in that walk's
         order: oldest first, every parent before its children, the tip itself last (a
@@ -272,15 +285,20 @@ class Refs(RepositoryCore):
         wanted = list(dict.fromkeys(tips))
         if not wanted:
             return {}
-        args = ["rev-list", "--topo-order", "--reverse", "--parents", "--stdin"]
-        args += ["--not", f"--remotes={remote}" if remote else "--remotes"]
-        # the tips on stdin: positive whatever "--not" says, and no argument-length limit
-        out = self.run(args, input="".join(f"{t}\n" for t in wanted).encode()).stdout
         order: dict[str, int] = {}
         parents: dict[str, list[str]] = {}
-        for number, line in enumerate(out.decode("ascii", "replace").splitlines()):
-            commit, *rest = line.split()
-            order[commit], parents[commit] = number, rest
+        logged = self._logged_walks.get(("tips", tuple(wanted), remote))
+        if logged is not None:
+            for number, c in enumerate(logged):
+                order[c.id], parents[c.id] = number, list(c.parents)
+        else:
+            args = ["rev-list", "--topo-order", "--reverse", "--parents", "--stdin"]
+            args += ["--not", f"--remotes={remote}" if remote else "--remotes"]
+            # the tips on stdin: positive whatever "--not" says, and no argument-length limit
+            out = self.run(args, input="".join(f"{t}\n" for t in wanted).encode()).stdout
+            for number, line in enumerate(out.decode("ascii", "replace").splitlines()):
+                commit, *rest = line.split()
+                order[commit], parents[commit] = number, rest
         self._walked.update(parents)
         found: dict[str, list[str]] = {}
         for tip in wanted:
@@ -294,6 +312,24 @@ class Refs(RepositoryCore):
                     todo.extend(p for p in parents[commit] if p in order)
             found[tip] = sorted(seen, key=order.__getitem__)
         return found
+
+    def know_log(self, question: tuple[object, ...], walk: Sequence[Logged]) -> None:
+        """Keep what a :class:`~gentle_hooks.git.logwalk.LogWalk` printed, run in this
+        repository with its environment: :meth:`new_commits` (``("range", tip, exclude,
+        remote)``) or :meth:`new_commits_of_tips` (``("tips", tips, remote)``) asked that
+        walk answer from it with no process, and listing the same commits; each listed
+        id is a commit whose tree is known (no ``rev-parse`` to peel it); the ids a
+        range excluded are objects here (its walk would have failed otherwise); and each
+        commit's change is kept for :meth:`~gentle_hooks.git.diff.Diffs.step_changes`."""
+        self._logged_walks[question] = list(walk)
+        if question[0] == "range":
+            self._present.update(question[2])  # type: ignore[arg-type]
+        for c in walk:
+            self._trees[c.id] = c.tree
+            self._peeled[f"{c.id}^{{commit}}"] = c.id
+            self._peeled[f"{c.id}^{{tree}}"] = c.tree
+            if c.change is not None:
+                self._logged_changes.append(c)
 
     def outside_parents(self, commits: Sequence[str]) -> list[str]:
         """The parents of ``commits`` that are not among them, as the walks of

@@ -11,6 +11,7 @@ only then is the handler imported.
 * :mod:`.push_record` — the push gate records a writer's commit no hook recorded (hooks off)
 * :mod:`.worker_pool` — the ordered thread pool the push gate judges on
 * :mod:`.push_input` — what a push sends (pre-push stdin, the framework's variables)
+* :mod:`.push_early` — the push gate's walks, started from git's lines before its imports
 * :mod:`.pushed_commits` — the commits an update sends, why each is delegated, the ledger's
   facts
 * :mod:`.notes_sharing` — the notes sent along with an allowed push

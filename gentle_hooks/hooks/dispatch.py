@@ -239,9 +239,16 @@ def _commit_msg_gate(call: HookCall, env: Mapping[str, str]) -> int:
 
 
 def _push_gate(call: HookCall, env: Mapping[str, str]) -> int:
-    from gentle_hooks.hooks.push_gate import push_gate
+    from gentle_hooks.hooks.push_early import start_walks
 
-    return push_gate(call, env)
+    early = start_walks(call, env)  # git walks the pushed commits while the gate imports
+    try:
+        from gentle_hooks.hooks.push_gate import push_gate
+
+        return push_gate(call, env, early)
+    finally:
+        if early is not None:
+            early.close()
 
 
 def _receive_gate(call: HookCall, env: Mapping[str, str]) -> int:

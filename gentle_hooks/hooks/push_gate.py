@@ -50,6 +50,8 @@ from gentle_hooks.values.candidate import Candidate, Projection
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from gentle_hooks.hooks.push_early import EarlyWalks
+
     #: A delegated commit (with why), its committed candidate, and the ledger's facts.
     Item = tuple[tuple[CommitInfo, str], Candidate, LedgerFacts]
     #: A delegated commit's assessment, and the commit its fix commands run with checked
@@ -57,7 +59,7 @@ if TYPE_CHECKING:
     Verdict = tuple[AssessResult, str | None]
 
 
-def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
+def push_gate(call: HookCall, env: Mapping[str, str], early: EarlyWalks | None = None) -> int:
     """Judge every delegated commit of every pushed ref (pre-push).
 
     Work is shared across the refs of a push: updates with the same range (local id,
@@ -70,6 +72,9 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
 
     Args:
         call: ``args`` are git's (remote name, URL); ``stdin`` git's ref lines.
+        early: the walks the hook's entry started for those lines
+            (:mod:`gentle_hooks.hooks.push_early`): answers the listing takes instead of
+            asking git again, when they are the same questions.
 
     Returns:
         0 allowed, 1 blocked (the worst ref decides, whatever the order).
@@ -82,6 +87,8 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
     remote = call.args[0] if call.args else env.get("PRE_COMMIT_REMOTE_NAME")
     updates = push_updates(call, env)
     repo, config = open_gate(env)
+    if early is not None:
+        early.give(repo)
     repo.hold_refs()  # every candidate of this push is based on the refs as they are now
     # loosening settings count from what the remote pushed to holds, never a base ref's pick
     url = call.args[1] if len(call.args) > 1 else env.get("PRE_COMMIT_REMOTE_URL")

@@ -11,14 +11,14 @@ history, e.g. a new branch reaching a root commit): absence never means "nothing
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
-
 from gentle_hooks.errors import UsageError, quoted
 from gentle_hooks.hooks.call import HookCall
 from gentle_hooks.values.frozen import frozen
+from gentle_hooks.values.oid import is_object_id
 
-_HEX = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
+TYPE_CHECKING = False  # the push hook parses its input before any heavy import
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 
 def is_zero(oid: str) -> bool:
@@ -96,7 +96,7 @@ def parse_pre_push(stdin: str) -> list[PushUpdate]:
             )
         local_ref, local_oid, remote_ref, remote_oid = parts
         for oid in (local_oid, remote_oid):
-            if not _HEX.match(oid):
+            if not is_object_id(oid):
                 raise UsageError(
                     f"pre-push input line {number}: {quoted(oid[:80])} is not an object id"
                 )

@@ -9,6 +9,7 @@ and returns the envelope; no pydantic, no process but git's.
 from __future__ import annotations
 
 import itertools
+import operator
 import os
 import threading
 from collections.abc import Iterable, Sequence
@@ -34,6 +35,10 @@ from gentle_hooks.native.fold import folding
 from gentle_hooks.native.result import NativeAssessment, candidate_kind
 from gentle_hooks.values.candidate import MODE_GITLINK, Candidate, PathChange
 
+#: The statuses of a rename and a copy, and a change's status.
+_PAIRED = frozenset(("R", "C"))
+_STATUS = operator.attrgetter("status")
+
 
 def assess_native_builtin(
     repo: Repository,
@@ -58,7 +63,7 @@ def assess_native_builtin(
         GitError: a git command failed.
     """
     changes, blobs, added = gather_inputs(repo, cand, risk)
-    if any(c.status in ("R", "C") for c in changes):
+    if any(map(_PAIRED.__contains__, map(_STATUS, changes))):  # C loops: once per candidate
         # upstream diffs without rename detection: a rename is a deletion and an addition
         sides = repo.read_blobs(rename_blobs(changes))
         stats, whole = upstream_stats(changes, sides)

@@ -171,12 +171,23 @@ def _cached_matchers(s: RiskSettings) -> Matchers:
     return Matchers(s)
 
 
+#: The settings object :func:`matchers` was last asked for, and its answer (one item,
+#: read and replaced whole): a push asks for the same object once per candidate, and
+#: hashing it each time costs more than the look-up.
+_LAST: list[tuple[RiskSettings, Matchers] | None] = [None]
+
+
 def matchers(s: RiskSettings) -> Matchers:
     """The :class:`Matchers` of ``s``, built once per (hashable) settings."""
+    last = _LAST[0]
+    if last is not None and last[0] is s:
+        return last[1]
     try:
-        return _cached_matchers(s)
+        m = _cached_matchers(s)
     except TypeError:  # settings holding lists are not hashable: build them each time
         return Matchers(s)
+    _LAST[0] = (s, m)
+    return m
 
 
 def _glob(path: str, rx: re.Pattern[str] | None) -> bool:

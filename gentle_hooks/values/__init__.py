@@ -13,4 +13,5 @@ Room ``values``. Standard library only; no I/O, no clock, no environment.
 * :mod:`.ruled` — a stored reason without its leading rule id, for the lines people read.
 * :mod:`.bound` — a time bound the environment may only lower (the hook's and the
   ``-G`` scan's), importing nothing.
+* :mod:`.oid` — what a whole git object id looks like, importing nothing.
 """

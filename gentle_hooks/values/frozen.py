@@ -89,6 +89,8 @@ def _values(obj: object) -> tuple[object, ...]:
 
 def _eq(self: object, other: object) -> object:
     """``__eq__`` of a frozen class: equal fields, same class; NotImplemented otherwise."""
+    if other is self:  # as comparing the fields answers: tuples compare items by identity first
+        return True
     if other.__class__ is not self.__class__:
         return NotImplemented
     return _values(self) == _values(other)

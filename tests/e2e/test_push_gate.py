@@ -314,10 +314,10 @@ def test_the_git_processes_of_a_push_do_not_grow_with_its_delegated_commits(
     assert counts[12] <= counts[2] + 2, counts
 
 
-def _git_commands(trace: Path) -> list[str]:
-    """The git command (``cat-file``, ``rev-list``...) of every process of a trace file."""
+def _git_argvs(trace: Path) -> list[list[str]]:
+    """The arguments after ``git`` of every process of a trace file, in order."""
     events = (json.loads(line) for line in trace.read_text().splitlines())
-    return [e["argv"][1] for e in events if e.get("event") == "start"]
+    return [e["argv"][1:] for e in events if e.get("event") == "start"]
 
 
 def test_a_push_reads_its_commits_and_those_they_step_from_at_once(native: World) -> None:
@@ -331,9 +331,14 @@ def test_a_push_reads_its_commits_and_those_they_step_from_at_once(native: World
     line = f"refs/heads/main {second} refs/heads/reads {ZERO}"
     code, decision, _ = _pre_push(native, [line], str(trace))
     assert code == 1 and isinstance(decision, dict)
-    commands = _git_commands(trace)
-    # before the commits' own diffs (diff-tree): the one read of commits
-    assert commands[: commands.index("diff-tree")].count("cat-file") == 1, commands
+    argvs = _git_argvs(trace)
+    # before the ledger asks which commits exist (cat-file --batch-check): the one read of
+    # commits, parents with them
+    check = next(
+        i for i, a in enumerate(argvs) if a[:1] == ["cat-file"] and "--batch-check" in a[1]
+    )
+    reads = argvs[:check]
+    assert reads.count(["cat-file", "--batch"]) == 1, argvs
 
 
 def test_a_push_reads_every_object_through_one_cat_file(native: World) -> None:
@@ -353,3 +358,21 @@ def test_a_push_reads_every_object_through_one_cat_file(native: World) -> None:
     argvs = [e["argv"][1:] for e in events if e.get("event") == "start"]
     assert argvs.count(["cat-file", "--batch"]) == 1, argvs
     assert not [a for a in argvs if a[0] == "rev-parse" and any(commits[-1] in x for x in a)]
+
+
+def test_a_push_lists_and_diffs_its_commits_in_one_early_log(native: World) -> None:
+    """The pushed commits are listed, and each one's own change diffed, by the one ``git
+    log`` the hook starts before the gate's imports: no ``rev-list`` walk and no
+    ``diff-tree --no-renames`` after them; every commit is still judged."""
+    commits = [
+        native.unverified(V2.replace("v2", f"e{i}"), message=f"writer: {i}") for i in range(3)
+    ]
+    trace = native.base / "trace-early"
+    line = f"refs/heads/main {commits[-1]} refs/heads/early {ZERO}"
+    code, decision, _ = _pre_push(native, [line], str(trace))
+    assert code == 1 and isinstance(decision, dict)  # each commit is unverified: blocked
+    assert [c["target"] for c in decision["candidates"]] == ["refs/heads/early"] * 3
+    argvs = _git_argvs(trace)
+    assert [a[0] for a in argvs].count("log") == 1, argvs
+    assert not [a for a in argvs if a[0] == "rev-list" and "--topo-order" in a], argvs
+    assert not [a for a in argvs if a[0] == "diff-tree" and "--no-renames" in a], argvs

@@ -445,3 +445,29 @@ def test_the_fact_cache_answers_as_one_path_at_a_time(many, s) -> None:
     cache.learn(many[::2])
     for p in many:
         assert cache.facts(p) is path_facts(p, m)
+
+
+def test_matchers_asked_per_candidate_hash_the_settings_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a push asks for the same settings object's matchers once per candidate (the blobs to
+    # prove, then the fold): hashing the whole settings each time cost more than the answer
+    from gentle_hooks.native import pathfacts
+    from gentle_hooks.values import frozen
+
+    hashed: list[object] = []
+    real = frozen._hash
+
+    def counting(self: object) -> int:
+        hashed.append(self)
+        return real(self)
+
+    s = RiskSettings(hot_path_tokens=("once-per-push",))
+    monkeypatch.setattr(RiskSettings, "__hash__", counting)
+    first = pathfacts.matchers(s)
+    for _ in range(100):
+        assert pathfacts.matchers(s) is first
+    assert len(hashed) <= 1
+    other = RiskSettings(hot_path_tokens=("another",))  # another object: its own matchers
+    assert pathfacts.matchers(other) is not first
+    assert pathfacts.matchers(other).hot_tokens == {"another"}
