@@ -234,11 +234,9 @@ def conclude(
         if fmt != "json":
             for line in lines:
                 say(line)
-    said_any = bool(lines) or (told is not None and bool(told.lines))
-    # json: standard error is the object alone, so what text would say still needs one
-    if (fmt != "text" and any(j.result.decision.applies for j in judged)) or (
-        fmt == "json" and said_any
-    ):
+    # json: standard error is the decision object alone, also when nothing applied (an
+    # agent tells "allowed, nothing delegated" from "the gate did not run")
+    if fmt == "json" or (fmt != "text" and any(j.result.decision.applies for j in judged)):
         from gentle_hooks.hooks.decision import decision_object, print_decision
 
         verdicts = [

@@ -95,6 +95,20 @@ def test_notes_shared_by_an_allowed_push_are_said_before_the_object(
     assert w.remote_ref("refs/notes/gentle-hooks") is not None
 
 
+def test_a_human_push_with_nothing_to_say_prints_an_allowed_object(native: World) -> None:
+    """With json, a push with no delegated commit and nothing to say still prints its
+    object: an agent tells "allowed" from "the gate did not run" (refuter r17l)."""
+    w = native
+    w.write("notes.txt", "a person's line\n")
+    w.ok("add", "-A")
+    assert w.git("commit", "-q", "-m", "human: notes").code == 0
+    env = {"GENTLE_HOOKS_FORMAT": "json"}
+    r = w.git("push", "origin", "main", env=env)
+    assert r.code == 0, r
+    obj = decided(r, env)
+    assert (obj["hook"], obj["decision"], obj["candidates"]) == ("pre-push", "allowed", [])
+
+
 def test_a_human_push_that_says_something_says_it_in_an_object(native: World) -> None:
     """A push with no delegated commit still says what text says (the notes it shared or
     found none to share): with json, inside an ``allowed`` object with no candidate."""
