@@ -134,7 +134,19 @@ def _commit_msg_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
         writer_paths_touched(where.common_dir, lambda: commit_paths(env))
         or ended_blobs_staged(where.common_dir, lambda: staged_blobs(env))
         or ended_paths_in(where.common_dir, lambda: commit_paths(env))
+        or _amends_ended_blob(where.common_dir, env)
     )
+
+
+def _amends_ended_blob(common_dir: str, env: Mapping[str, str]) -> bool:
+    """Whether the commit being made may amend ``HEAD`` (:func:`~gentle_hooks.git.probe.
+    amend_flag` not False) and ``HEAD``'s change holds an ended entry's writer blob: an
+    amend of a pushed writer commit (its entries settled) keeps its ``Gentle-Writer``
+    trailer, so the trailer rule decides."""
+    from gentle_hooks.git.probe import amend_flag, head_blobs
+    from gentle_hooks.ledger.probe import ended_blobs_staged
+
+    return amend_flag() is not False and ended_blobs_staged(common_dir, lambda: head_blobs(env))
 
 
 def _recorder_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
@@ -175,6 +187,8 @@ def _recorder_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
         if ended_blobs_staged(where.common_dir, lambda: staged_blobs(env)):
             return True
         if ended_paths_in(where.common_dir, lambda: commit_paths(env)):
+            return True
+        if _amends_ended_blob(where.common_dir, env):
             return True
         return _brings_writer_trailer(call)
     if call.name == "post-commit":

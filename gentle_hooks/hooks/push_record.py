@@ -2,7 +2,7 @@
 content", §7 "Hooks", §8 "verify rather than believe").
 
 Room ``hooks``. A commit made with hooks off (``git -c core.hooksPath=/dev/null commit``)
-that carries open writer work has no commit record and no note: the pre-push gate blocks
+that carries writer work has no commit record and no note: the pre-push gate blocks
 it from its content, but a server gate reads notes. So the push gate records it as
 post-commit would (:func:`~gentle_hooks.services.delivered.record_commit`: its entries
 taken, the commit recorded, its note written under ``refs/notes/gentle-hooks``) before it
@@ -32,13 +32,11 @@ def unrecorded(
     work: Mapping[str, Carried],
     records: Mapping[str, Sequence[CommitRecord]],
 ) -> list[CommitInfo]:
-    """The commits of ``infos`` that carry open writer work (no commit took it) and have
-    no commit record: made with hooks off."""
-    return [
-        i
-        for i in infos
-        if i.id not in records and any(e.state == "open" for e in work.get(i.id, NOTHING).entries)
-    ]
+    """The commits of ``infos`` that carry writer work and have no commit record: made
+    with hooks off. Work another commit took counts too, as post-commit records it: the
+    writer's commit undone (``reset --soft``) and its content committed again with hooks
+    off carries entries the orphaned commit took."""
+    return [i for i in infos if i.id not in records and work.get(i.id, NOTHING).delegated]
 
 
 def record_pushed(

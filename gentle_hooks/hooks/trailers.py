@@ -101,7 +101,8 @@ def trailer_rule(
 ) -> TrailerRule:
     """Which writers the commit being made carries, from the staged index and the ledger
     at ``path`` (:func:`~gentle_hooks.services.attribution.carried`, an amend's writer
-    commit revised, discarded work held by the writer's own lines).
+    commit revised, pushed or not: :func:`~gentle_hooks.services.settle.kept_by_amend`,
+    discarded work held by the writer's own lines).
 
     Args:
         path: the ledger; source / named: prepare-commit-msg's second and third arguments
@@ -117,9 +118,9 @@ def trailer_rule(
     from gentle_hooks.git.probe import sequencer_pick
     from gentle_hooks.git.repository import Repository
     from gentle_hooks.ledger.store import Ledger
-    from gentle_hooks.services.attribution import carried, expire_shaped, revised
+    from gentle_hooks.services.attribution import carried, carried_of, expire_shaped, revised
     from gentle_hooks.services.change_facts import held_discarded
-    from gentle_hooks.services.settle import rewrite_keeps_writer_content
+    from gentle_hooks.services.settle import kept_by_amend, rewrite_keeps_writer_content
 
     repo = Repository.open()
     head = repo.head()
@@ -147,6 +148,9 @@ def trailer_rule(
             work = carried(repo, led, changes)
         if amend and head is not None:  # the writer's commit revised keeps its trailer
             work = revised(repo, led, work, head, staged)
+            if not work.delegated:  # pushed: its entries settled, no live record holds it
+                kept = kept_by_amend(repo, led, head, staged)
+                work = carried_of(led, kept, {e.id for e in kept})
         # discarded work held by the writer's own lines delegates the commit at every gate
         # (its note names the writer): its message names the writer too
         held = held_discarded(repo, led, {"": changes})[""]

@@ -21,13 +21,15 @@ What each hook checks:
   ``.gentle-hooks.toml`` at the root, no ``pyproject.toml`` that mentions ``gentle-hooks``;
   ``git config gentle.appliesto`` unset;
 * prepare-commit-msg: no agent-runtime variable is set and no author or committer name
-  holds an agent's identity word (its trailer), the ledger holds nothing pending, and the
-  message file (a readable regular file of at most the read cap) holds no ``Gentle-Writer``
-  word (a message brought along, whose trailer goes when the commit carries no writer
-  content);
+  holds an agent's identity word (its trailer), the ledger holds nothing pending, neither
+  the staged change nor ``HEAD``'s holds an ended writer blob (an amend of a pushed writer
+  commit keeps its trailer), and the message file (a readable regular file of at most the
+  read cap) holds no ``Gentle-Writer`` word (a message brought along, whose trailer goes
+  when the commit carries no writer content);
 * post-commit: the ledger holds nothing pending and ``HEAD``'s change no ended writer blob;
 * commit-msg: the message file is a readable regular file of at most the read cap, with no
-  marker word in it, and the ledger holds nothing pending (its writer trailer).
+  marker word in it, the ledger holds nothing pending and neither the staged change nor
+  ``HEAD``'s holds an ended writer blob (its writer trailer).
 
 The other hooks (pre-push, pre-receive, post-rewrite) always start Python.
 """
@@ -284,11 +286,14 @@ def _ledger_check() -> str:
     names = "".join(f"${{{n}-}}" for n in dict.fromkeys(n for n, _, _ in RUNTIME_ENV))
     # a message that brings a writer's trailer along (a rebase's pick, ``-C``/``-c``): Python
     # decides whether the commit still carries that writer's content (else the trailer goes)
+    # an amend of the writer's commit keeps its trailer, pushed too (its entries settled):
+    # ``HEAD``'s change holding an ended writer blob sends the commit to Python
     return _idle(
-        _SMALL + _ENDED,
+        _SMALL + _ENDED + _HEAD_ENDED,
         f"""\
 {_no_agent_env(names)}        gh_i=
         gh_where && gh_ledger_idle "$gh_common" && gh_ended "$gh_i" || return 1
+        gh_head_ended "$gh_i" || return 1
         [ $# -ge 1 ] || return 0
         gh_small "$1" || return 1
         LC_ALL=C grep -q -E -e '{ere_word(MESSAGE_WORDS["T-gentle-writer"])}' -- "$gh_f" \\
@@ -332,14 +337,15 @@ def _message_check() -> str:
     # commit-msg also puts back a writer's trailer the editor took out
     # (:func:`gentle_hooks.hooks.trailers.restore_trailers`): a message with no marker word
     # passes only while the ledger holds nothing pending and no ended writer blob is staged
+    # (an amend of a pushed writer commit too: ``HEAD``'s change holds an ended writer blob)
     return _idle(
-        _SMALL + _ENDED,
+        _SMALL + _ENDED + _HEAD_ENDED,
         f"""\
         [ $# -ge 1 ] && gh_small "$1" || return 1
         LC_ALL=C grep -q -E -e '{message_pattern()}' -- "$gh_f" >/dev/null 2>&1
         [ $? -eq 1 ] || return 1
         gh_i=
-        gh_where && gh_ledger_idle "$gh_common" && gh_ended "$gh_i"
+        gh_where && gh_ledger_idle "$gh_common" && gh_ended "$gh_i" && gh_head_ended "$gh_i"
 """,
     )
 

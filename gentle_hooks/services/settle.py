@@ -11,7 +11,7 @@ ledger (entries, takes), and asks the pure rule
 * :func:`delivered_left_out` — live entries without those pushed commits delivered whole
   (they end as ``settled``);
 * :func:`rewrite_keeps_writer_content` — whether an amend or a rebase of a commit kept any
-  of the writer content it carried;
+  of the writer content it carried; :func:`kept_by_amend` — the entries that names;
 * :func:`own_lines_kept` / :func:`returned_ids` — what a ``discard`` may end: the writer's
   own lines still here refuse it, unless that content had expired and came back.
 """
@@ -156,10 +156,7 @@ def rewrite_keeps_writer_content(
     Raises:
         GitError: git failed; StoreError: the ledger cannot be read.
     """
-    entries = led.entries_taken_by([old])
-    if not entries:
-        origins = [r.origin for r in led.commit_records([old]) if r.origin and r.origin != old]
-        entries = led.entries_taken_by(sorted(set(origins)))
+    entries = rewritten_entries(led, old)
     if not entries:
         return True
     paths = sorted({e.path for e in entries})
@@ -182,6 +179,36 @@ def rewrite_keeps_writer_content(
         if blob is not None and blob != rec.before_blob:
             return True
     return False
+
+
+def rewritten_entries(led: Ledger, old: str) -> list[WriterEntryRecord]:
+    """The entries (in any state) commit ``old`` took, else those the commit its record
+    was first made for took (a record carried across rewrites: an amend of a pushed writer
+    commit takes no settled entry), oldest first.
+
+    Raises:
+        StoreError: the ledger cannot be read.
+    """
+    entries = led.entries_taken_by([old])
+    if not entries:
+        origins = [r.origin for r in led.commit_records([old]) if r.origin and r.origin != old]
+        entries = led.entries_taken_by(sorted(set(origins)))
+    return entries
+
+
+def kept_by_amend(repo: Repository, led: Ledger, head: str, tree: str) -> list[WriterEntryRecord]:
+    """The entries of the writer's commit ``head`` (:func:`rewritten_entries`, settled by a
+    push or not) when ``tree`` (an amend of it, its tree changed or not) keeps their
+    writer content (:func:`rewrite_keeps_writer_content`); else none: what names the
+    writers of an amended writer commit once no live record carries its content.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be read.
+    """
+    entries = rewritten_entries(led, head)
+    if not entries or not rewrite_keeps_writer_content(repo, led, head, tree):
+        return []
+    return entries
 
 
 def revised_entries(repo: Repository, led: Ledger, head: str, tree: str) -> list[WriterEntryRecord]:

