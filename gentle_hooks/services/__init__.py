@@ -58,6 +58,8 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.room_programs` — which files a verify run's checks start, and whether they may
 * :mod:`.room_leftovers` — the clean rooms left under the temporary directory (``verify clean``)
 * :mod:`.defined` — a verify run's checks whose own definition the candidate writes
+* :mod:`.defined_command` — whether a reported command runs what the change defines, judged
+  with the ``PYTHONPATH`` its re-run gets (before and after its temporary checkout exists)
 * :mod:`.path_shadows` — modules a change adds in one ``sys.path`` directory of a check's
   run that the tree has in another
 * :mod:`.skip_ties` — which skip markers a change adds may have skipped a run's skipped tests

@@ -417,6 +417,19 @@ def run_env(co: Checkout, env: Mapping[str, str]) -> dict[str, str]:
     return out
 
 
+def _way_out(cand: Candidate) -> str:
+    """What gets past a checkout whose imports cannot be kept in the candidate's tree: a
+    work tree that is the candidate's tree runs in place (no checkout), or an install that
+    does not import the work tree's code."""
+    staged = cand.projection is Projection.STAGED
+    aside = "stage them (`git add -A`) or set them aside" if staged else "commit or set them aside"
+    return (
+        "install the project into that interpreter without -e (from the repository's top: "
+        "`python -m pip install --no-deps --force-reinstall .`), or make the work tree the "
+        f"candidate's tree so the run needs no checkout (its other changes: {aside})"
+    )
+
+
 @contextlib.contextmanager
 def candidate_checkout(
     repo: Repository,
@@ -438,6 +451,9 @@ def candidate_checkout(
     Raises:
         GitError: the commit or the checkout could not be made.
         OSError: the temporary directory could not be made.
+        UsageError: the checkout cannot keep its runs' imports in the candidate's tree
+            (:attr:`~gentle_hooks.services.room_imports.RoomImports.unresolved`), with the
+            way out.
     """
     sweep(repo)
     directory = tempfile.mkdtemp(prefix=PREFIX)
@@ -461,7 +477,7 @@ def candidate_checkout(
             scrubbed_env() if env is None else env, trees, path, (*linked, *ignored)
         )
         if imports.unresolved:
-            raise UsageError(f"the temporary checkout: {imports.unresolved}")
+            raise UsageError(f"the temporary checkout: {imports.unresolved}; {_way_out(cand)}")
         held = [(p, m) for p, m in imports.places if os.path.isdir(m)]
         redirected = tuple(dict.fromkeys(os.path.relpath(m, path) for _, m in held))
         missing = tuple(p for p, m in imports.places if not os.path.isdir(m))

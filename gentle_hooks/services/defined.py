@@ -5,8 +5,8 @@ Room ``services``. Reads the candidate's change (its paths and blobs, from git) 
 :mod:`gentle_hooks.policy.checkdefs` which of those paths define what each check runs, and
 whether the part that defines it changed (``package.json``'s ``scripts``, not its
 dependencies). :func:`~gentle_hooks.services.room_run.observe_all` does not run such a check,
-the parent's spot check does not re-run such a receipt (:func:`receipt_defined_by_change`),
-and ``gate --range --reverify`` does not re-run such a claim (:func:`command_defined_by_change`).
+the parent's spot check does not re-run such a receipt and ``gate --range --reverify``
+such a claim (:mod:`~gentle_hooks.services.defined_command`: a reported command's check).
 A pytest check is defined too by the plugins the ``pytest_plugins`` of a Python file names
 (:func:`~gentle_hooks.policy.plugins.named_plugins`: pytest loads them as it collects that
 test module; row ``D-plugin``): of a file the change adds or changes, and of any other file
@@ -37,10 +37,8 @@ import os
 from collections.abc import Mapping, Sequence
 
 from gentle_hooks.artifacts.observation import Check
-from gentle_hooks.config.settings import DEFAULT_DEPENDENCY_DIRS
 from gentle_hooks.git.delta import BlobChange
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.ledger.records import Receipt
 from gentle_hooks.policy.checkdefs import (
     FileRule,
     Source,
@@ -70,7 +68,6 @@ from gentle_hooks.policy.selection import steers_discovery
 from gentle_hooks.policy.skipmarks import SKIP_MARK_ERE, SkipMark, skip_marks
 from gentle_hooks.policy.syspath import imported_names, module_files, path_dirs, shadowed
 from gentle_hooks.policy.testdirs import shadows_beside_tests
-from gentle_hooks.services.checkout import editable_redirects, env_redirects
 from gentle_hooks.services.path_shadows import path_shadows
 from gentle_hooks.services.record import Bound
 from gentle_hooks.values.candidate import Candidate
@@ -165,74 +162,6 @@ def checks_defined(
         )
         for pairs in matched
     )
-
-
-def receipt_defined_by_change(
-    bound: Bound, receipt: Receipt, env: Mapping[str, str], *, in_checkout: bool = False
-) -> tuple[str, ...]:
-    """The paths the candidate adds, changes or removes that define what ``receipt``'s
-    command runs (:func:`command_defined_by_change` of its command, argument vector and
-    directory, with the binding's ``verification.dependency_dirs``), sorted.
-
-    Raises:
-        GitError: reading the trees failed.
-    """
-    return command_defined_by_change(
-        bound.repo,
-        bound.root,
-        bound.candidate,
-        (receipt.command, receipt.argv, receipt.cwd),
-        env,
-        bound.settings.verification.dependency_dirs,
-        in_checkout=in_checkout,
-    )
-
-
-def command_defined_by_change(
-    repo: Repository,
-    root: str,
-    cand: Candidate,
-    command: tuple[str, tuple[str, ...] | None, str],
-    env: Mapping[str, str],
-    dependency_dirs: Sequence[str] = (),
-    *,
-    in_checkout: bool = False,
-) -> tuple[str, ...]:
-    """The paths the candidate ``cand`` adds, changes or removes that define what a
-    reported ``command`` runs — (its text, its argument vector or None for ``sh -c`` of
-    the text, the directory it runs in relative to ``root``) — as :func:`defined_by_change`
-    judges a verifier's check, run with ``env`` (the re-run's; a ``PYTHONPATH`` entry
-    naming a directory of the work tree ``root`` by its absolute path counts as that
-    directory), sorted. ``in_checkout``: the re-run runs in a temporary checkout, where
-    the places an editable install in one of the dependency folders (the defaults and
-    ``dependency_dirs``) or reached by ``env`` names come first on ``PYTHONPATH``
-    (:func:`~gentle_hooks.services.checkout.run_env`: a ``src/pytest.py`` the change adds
-    then comes before the installed pytest).
-
-    Raises:
-        GitError: reading the trees failed.
-    """
-    text, argv, rel = command
-    check = Check("criterion", text, text, argv if argv is not None else ("sh", "-c", text))
-    run_dir = os.path.join(root, rel)
-    # the folders a checkout links in (checkout.link_dependencies): those holding a venv
-    deps = (*DEFAULT_DEPENDENCY_DIRS, *dependency_dirs)
-    # an editable install linked in, or reached on PATH (checkout.env_redirects)
-    found = [r.rel for r in env_redirects((root,), root, deps, env)] if in_checkout else []
-    places = dict.fromkeys((*editable_redirects(root, deps), *found)) if in_checkout else {}
-    entries = [
-        *(os.path.join(root, p) for p in places),
-        *env.get("PYTHONPATH", "").split(os.pathsep),
-    ]
-    # absolute entries under the root: what the re-run imports from the candidate's tree
-    relative = [
-        os.path.relpath(e, run_dir)
-        if os.path.isabs(e) and (e + os.sep).startswith(root + os.sep)
-        else e
-        for e in entries
-    ]
-    variables = {"PYTHONPATH": ":".join(relative)} if any(entries) else {}
-    return checks_defined(repo, cand, (check,), variables, rel)[0]
 
 
 def _runs_python(sources: Sequence[Source]) -> bool:

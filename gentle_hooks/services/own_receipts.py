@@ -17,7 +17,7 @@ from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import Receipt
 from gentle_hooks.policy.plan import Satisfaction
 from gentle_hooks.policy.selfcheck import RefusedReceipt, Standing
-from gentle_hooks.services.defined import command_defined_by_change
+from gentle_hooks.services.defined_command import command_defined_by_change
 from gentle_hooks.services.record import Binding, Bound, Recorded, bind, run_receipt, standing
 from gentle_hooks.services.runner import Observation
 from gentle_hooks.values.candidate import Candidate

@@ -17,8 +17,10 @@ A claimed success that fails again is *refuted*; a command outside the base's
 ``verification.commands`` (when it declares them) is neither run nor counted, and neither
 is one whose command runs what the commit itself defines — its script, Makefile, test
 configuration, a pytest plugin, a module Python imports in the runner's place
-(:func:`~gentle_hooks.services.defined.command_defined_by_change`, the rule the verifier
-and the spot check apply, row C1-own): its re-run would be the change's own word.
+(:func:`~gentle_hooks.services.defined_command.command_defined_by_change`, the rule the
+verifier and the spot check apply, row C1-own; judged again in the checkout with the
+``PYTHONPATH`` its re-run gets: :func:`~gentle_hooks.services.defined_command.
+checkout_defined`): its re-run would be the change's own word.
 """
 
 from __future__ import annotations
@@ -99,7 +101,7 @@ def rerun_claims(
         UsageError: ``sh`` cannot be started.
     """
     # the definition rule loads what the gates' path leaves out (dataclasses, pydantic)
-    from gentle_hooks.services.defined import command_defined_by_change
+    from gentle_hooks.services.defined_command import checkout_defined, command_defined_by_change
 
     wanted: dict[str, Claim] = {}
     for c in claims:
@@ -122,6 +124,12 @@ def rerun_claims(
     with candidate_checkout(repo, root, cand, dependency_dirs, child_env) as checkout:
         run_with = run_env(checkout, child_env)
         for c in runnable:
+            # judged again with the PYTHONPATH the checkout really has (an install only the
+            # interpreter showed puts src/ first: a src/pytest.py the commit adds runs)
+            own = checkout_defined(repo, cand, checkout.root, (c.command, None, "."), run_with)
+            if own:
+                out.append(Rerun(c.command, ran=False, defined_by=own))
+                continue
             buffer = io.BytesIO()
             obs = run_observed(
                 ("sh", "-c", c.command),

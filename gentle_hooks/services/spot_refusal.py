@@ -6,18 +6,20 @@ that cannot count (the policy's standing rows,
 :func:`gentle_hooks.policy.selfcheck.receipt_standing`), or one whose command runs what
 the change itself defines (its script, Makefile, test configuration, a plugin, a module
 Python imports in the runner's place:
-:func:`~gentle_hooks.services.defined.receipt_defined_by_change`, the verifier's rule, row
-C1-own). Each refusal is a :class:`~gentle_hooks.errors.UsageError` carrying the commands
-that get past it, runnable as printed: the writer's report (``receipt run`` of the same
-command; of it without the part that hides a failure, ``make -i test`` → ``make test``; or
-the prefix for the writer to complete), then the spot check. With
-``verification.commands`` declared only a declared command counts, so the report offered
-is the first declared command whose definition the change leaves as the base has it.
+:func:`~gentle_hooks.services.defined_command.receipt_defined_by_change`, the verifier's
+rule, row C1-own); :func:`checkout_refusal` judges it again once the temporary checkout it
+re-runs in exists, with the ``PYTHONPATH`` that checkout really has. Each refusal is a
+:class:`~gentle_hooks.errors.UsageError` carrying the commands that get past it, runnable
+as printed: the writer's report (``receipt run`` of the same command; of it without the
+part that hides a failure, ``make -i test`` → ``make test``; or the prefix for the writer
+to complete), then the spot check. With ``verification.commands`` declared only a
+declared command counts, so the report offered is the first declared command whose
+definition the change leaves as the base has it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from gentle_hooks.errors import Command, UsageError, cli
 from gentle_hooks.git.location import is_away_from, is_on_server
@@ -25,9 +27,17 @@ from gentle_hooks.ledger.records import Receipt
 from gentle_hooks.policy.nocheck import unhidden
 from gentle_hooks.policy.selfcheck import is_declared, report_argv
 from gentle_hooks.policy.shellwords import shown as one_line_command
-from gentle_hooks.services.defined import command_defined_by_change, receipt_defined_by_change
+from gentle_hooks.services.defined_command import (
+    Reported,
+    checkout_defined,
+    command_defined_by_change,
+    receipt_defined_by_change,
+)
 from gentle_hooks.services.record import Binding, Bound, refusal, standing
 from gentle_hooks.values.frozen import replace
+
+#: What the change defines among the files a reported command runs.
+Judge = Callable[[Reported], tuple[str, ...]]
 
 
 def report_binding(bound: Bound, rel: str = ".") -> Binding:
@@ -77,7 +87,8 @@ def refusal_of(
     st = standing(rec, bound.settings)
     if st.counts:
         own = receipt_defined_by_change(bound, rec, env, in_checkout=in_checkout)
-        return _defined_refusal(bound, rec, own, env, in_checkout) if own else None
+        judge = _judge(bound, env, in_checkout)
+        return _defined_refusal(bound, rec, own, judge) if own else None
     why = refusal(rec, st, bound.settings.verification.commands)
     remedy = unhidden(rec.command) if st.row == "S-no-check" else None
     if st.row == "S-failed":
@@ -104,27 +115,55 @@ def _may_count(bound: Bound, command: str) -> bool:
     return not declared or is_declared(command, declared)
 
 
-def _declared_not_defined(bound: Bound, env: Mapping[str, str], in_checkout: bool) -> str | None:
-    """The first of ``verification.commands`` whose definition the change leaves as the
-    base has it (run at the repository's top, as its printed report runs it), or None."""
-    for command in bound.settings.verification.commands:
-        own = command_defined_by_change(
+def checkout_refusal(
+    bound: Bound, rec: Receipt, root: str, env: Mapping[str, str]
+) -> UsageError | None:
+    """Why ``rec`` (one :func:`refusal_of` let through) cannot be re-run in the temporary
+    checkout of the candidate's tree at ``root`` after all, judged with ``env``, the
+    environment its re-run gets there (:func:`~gentle_hooks.services.defined_command.
+    checkout_defined`: the ``PYTHONPATH`` entries the checkout really puts first, an
+    editable install only the interpreter showed included); None when it may.
+
+    Raises:
+        GitError: reading the trees failed.
+    """
+
+    def judge(command: Reported) -> tuple[str, ...]:
+        return checkout_defined(bound.repo, bound.candidate, root, command, env)
+
+    own = judge((rec.command, rec.argv, rec.cwd))
+    return _defined_refusal(bound, rec, own, judge) if own else None
+
+
+def _judge(bound: Bound, env: Mapping[str, str], in_checkout: bool) -> Judge:
+    """What a command run with ``env`` (``in_checkout``: in a temporary checkout not made
+    yet) runs that the change defines, as :func:`refusal_of` judges it."""
+
+    def judge(command: Reported) -> tuple[str, ...]:
+        return command_defined_by_change(
             bound.repo,
             bound.root,
             bound.candidate,
-            (command, None, "."),
+            command,
             env,
             bound.settings.verification.dependency_dirs,
             in_checkout=in_checkout,
         )
-        if not own:
+
+    return judge
+
+
+def _declared_not_defined(bound: Bound, judge: Judge) -> str | None:
+    """The first of ``verification.commands`` whose definition the change leaves as the
+    base has it (run at the repository's top, as its printed report runs it; ``judge``
+    names what the change defines), or None."""
+    for command in bound.settings.verification.commands:
+        if not judge((command, None, ".")):
             return command
     return None
 
 
-def _defined_refusal(
-    bound: Bound, rec: Receipt, own: tuple[str, ...], env: Mapping[str, str], in_checkout: bool
-) -> UsageError:
+def _defined_refusal(bound: Bound, rec: Receipt, own: tuple[str, ...], judge: Judge) -> UsageError:
     """The refusal of a receipt whose command runs what the change defines (``own``), with
     the report that counts instead: a declared command the change does not define (only a
     declared one counts when there are any), else the prefix for the writer's own."""
@@ -132,7 +171,7 @@ def _defined_refusal(
     spot = cli("spot-check", *report_binding(bound).words())
     fix: tuple[Command, ...]
     if bound.settings.verification.commands:  # only a declared command counts
-        other = _declared_not_defined(bound, env, in_checkout)
+        other = _declared_not_defined(bound, judge)
         if other is not None:
             words = (
                 "the writer reports a declared verification command the change does not "

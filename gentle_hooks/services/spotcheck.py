@@ -57,6 +57,7 @@ from gentle_hooks.services.record import (
 )
 from gentle_hooks.services.runner import Observation, run_observed, stopped_cleanly
 from gentle_hooks.services.spot_refusal import (
+    checkout_refusal,
     refusal_of,
     report_binding,
     report_command,
@@ -309,6 +310,12 @@ def run_spot_check(
         else:
             deps = bound.settings.verification.dependency_dirs
             with stopped_cleanly(), candidate_checkout(bound.repo, bound.root, cand, deps) as co:
+                env = run_env(co, scrubbed_env())
+                # the PYTHONPATH the checkout really has (an install only the interpreter
+                # showed put src/ first): a src/pytest.py the change adds is its runner
+                late = checkout_refusal(bound, receipt, co.root, env)
+                if late is not None:
+                    raise late
                 linked = co.said
                 said.append(
                     f"re-ran in a temporary linked checkout of the {binding.projection.value} "
@@ -322,7 +329,6 @@ def run_spot_check(
                         f"{co.root}{linked}: the work tree has other changes"
                     )
                 repo = open_checkout(co.root)
-                env = run_env(co, scrubbed_env())
                 rerun = _rerun(repo, co.root, receipt, cand.tree, env, stdout, stderr)
         obs = rerun.observation
         after = candidate_identity(cand.base.tree, rerun.after_tree) if rerun.after_tree else None

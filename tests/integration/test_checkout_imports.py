@@ -27,3 +27,19 @@ def test_receipt_run_staged_imports_the_staged_copy_through_a_finder(tmp_path: P
     check = "from calc import mul; assert mul(2, 3) == 6"
     proc = gh(work, "receipt", "run", "--staged", "--", "python3", "-c", check, env=env)
     assert proc.returncode == 1, proc.stdout + proc.stderr
+
+
+def test_a_checkout_that_cannot_keep_imports_in_its_tree_says_what_to_do(tmp_path: Path) -> None:
+    """The venv's own ``sitecustomize`` puts the finder first, after the guard: ``calc``
+    still resolves to the work tree. ``receipt run --staged`` makes no checkout (exit 2,
+    one line) and the line says how to get past it."""
+    work = _calc(tmp_path / "w")
+    venv = _venv(tmp_path / "venv", work, "first")
+    _staged_bug_fixed_tree(work)
+    env = {"PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}"}
+    proc = gh(work, "receipt", "run", "--staged", "--", "python3", "-c", "pass", env=env)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr
+    (line,) = [x for x in proc.stderr.splitlines() if "still resolves to" in x]
+    assert "pip install --no-deps --force-reinstall ." in line, line
+    assert "(`git add -A`)" in line, line
