@@ -31,6 +31,11 @@ BIN = str(Path(sys.executable).parent)
 PATH = {"PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '/usr/bin:/bin')}"}
 BASE = "VALUE = 1\n\n\ndef main():\n    return VALUE\n"
 SED = "sed -i 's/return VALUE/return apply_discount_rules(VALUE, region_table)/' src/calc.py"
+#: A generator that appends a new function each run.
+GEN = (
+    'n=$(grep -c "^def" src/calc.py)\n'
+    'printf "\\n\\ndef gen_$n():\\n    return $n\\n" >> src/calc.py\n'
+)
 HEREDOC = (
     "cat > src/gen.py <<'EOF'\n"
     "def generated_discount_table(region_rows):\n"
@@ -139,5 +144,32 @@ def test_a_codex_command_that_failed_after_writing_records_what_it_changed(nativ
     r = w.gh("record", "--from", "codex", input=json.dumps(doc).encode(), env=PATH)
     assert r.code == 0 and r.err.startswith("recorded: pending mutation #1: "), r
     assert "says exit code 1), but changed 1 file(s) before it ended" in r.err, r
+    blocked = w.git("commit", "-qam", "human: tidy")
+    assert blocked.code == 1 and "BLOCKED the staged change" in blocked.said[0], blocked
+
+
+@pytest.mark.parametrize("name", ["gemini-cli", "cursor"])
+def test_the_same_command_run_twice_records_twice_and_a_replay_once(
+    name: str, native: World
+) -> None:
+    """Gemini CLI's and Cursor's inputs name no call id: the same command (``sh gen.sh``,
+    appending a function each run) run again in the session is another call, told apart by
+    its snapshot's nonce, so the second run records too, and its lines block once the first
+    run's are committed; a replay of the same post-tool input, with no snapshot left,
+    records nothing again."""
+    w = native
+    w.write("src/calc.py", BASE)
+    w.write("gen.sh", GEN)
+    w.ok("add", "-A")
+    w.ok("commit", "-qm", "human: base")
+    before, after, _ = shell_inputs(name, w.work, "sh gen.sh")
+    for n in (1, 2):
+        assert w.gh("record", "--from", name, input=before, env=PATH).code == 0
+        subprocess.run(["sh", "gen.sh"], cwd=w.work, check=True)
+        r = w.gh("record", "--from", name, input=after, env=PATH)
+        assert r.code == 0 and r.err.startswith(f"recorded: pending mutation #{n}: "), r
+    replay = w.gh("record", "--from", name, input=after, env=PATH)
+    assert replay.code == 0 and replay.err.startswith("nothing recorded: "), replay
+    assert "pending mutation #3" not in w.gh("status").out
     blocked = w.git("commit", "-qam", "human: tidy")
     assert blocked.code == 1 and "BLOCKED the staged change" in blocked.said[0], blocked
