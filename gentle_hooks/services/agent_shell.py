@@ -260,7 +260,7 @@ def before(runtime: str, title: str, event: RuntimeEvent, root: str | None) -> s
     """
     call = f"the {event.tool or 'shell'} call of {title}"
     if root is None:
-        return f"{event.cwd or os.getcwd()} is not in a git work tree"
+        return _outside(event)
     held = take(root, runtime, event)
     if held is None:
         return (
@@ -287,10 +287,11 @@ def after(
         GitError: git failed.
     """
     call = f"the {event.tool or 'shell'} call of {title}"
-    changed = compare(root, runtime, event) if root is not None else None
+    if root is None:
+        return event, {}, f"{call} ran outside a repository: {_outside(event)}"
+    changed = compare(root, runtime, event)
     if changed is None:
         return event, {}, f"{call} {event.not_written}"
-    assert root is not None
     back = _restored_note(changed.restored)
     if not changed.paths:
         if back:
@@ -311,6 +312,17 @@ def after(
         )
     done = replace(event, paths=paths, writes=True, not_written=None, failed=None, notes=notes)
     return done, starts, None
+
+
+def _outside(event: RuntimeEvent) -> str:
+    """Why a shell call whose directory is in no git work tree is not snapshot or recorded
+    (a workspace opened on the folder above a repository: ``cd proj && sed -i ...``)."""
+    where = event.cwd or os.getcwd()
+    return (
+        f"{where} is not in a git work tree, so no snapshot is kept there and what a command "
+        "changes in a repository below it is not recorded (open the repository itself as "
+        "the workspace)"
+    )
 
 
 def _restored_note(restored: tuple[str, ...]) -> str | None:

@@ -173,3 +173,34 @@ def test_the_same_command_run_twice_records_twice_and_a_replay_once(
     assert "pending mutation #3" not in w.gh("status").out
     blocked = w.git("commit", "-qam", "human: tidy")
     assert blocked.code == 1 and "BLOCKED the staged change" in blocked.said[0], blocked
+
+
+def test_a_cursor_workspace_above_the_repository_says_why_nothing_is_recorded(
+    native: World,
+) -> None:
+    """Cursor opened on the folder above the repository (``workspace_roots`` names it, the
+    command is ``cd work && sed -i ...``): no snapshot can be kept there, and both lines say
+    the folder is in no git work tree, never that the recorder should be installed again."""
+    w = native
+    w.write("src/calc.py", BASE)
+    w.ok("add", "-A")
+    w.ok("commit", "-qm", "human: base")
+    command = f"cd {w.work.name} && {SED}"
+    before, after, _ = shell_inputs("cursor", w.base, command)
+    said = []
+    for data, run in ((before, False), (after, True)):
+        if run:
+            subprocess.run(["sh", "-c", command], cwd=w.base, check=True)
+        r = subprocess.run(
+            [os.path.join(BIN, "gentle-hook"), "record", "--from", "cursor"],
+            cwd=w.base,
+            input=data,
+            capture_output=True,
+            env={**os.environ, **PATH},
+            check=False,
+        )
+        assert r.returncode == 0, r
+        said.append(r.stderr.decode())
+    assert said[0].startswith(f"nothing recorded: {w.base} is not in a git work tree, "), said
+    assert "what a command changes in a repository below it is not recorded" in said[1], said
+    assert "install the recorder again" not in said[1], said
