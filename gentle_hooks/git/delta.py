@@ -279,6 +279,56 @@ class Deltas(Refs):
             out[path] = self.out(["hash-object", "-w", "--stdin"], input=target)
         return out
 
+    def ref_tips(self, most: int) -> tuple[list[str], list[str]]:
+        """The commits content may be restored from: the tips of the branches, tags and
+        remote-tracking branches and ``refs/stash`` (``for-each-ref``: one git process), and
+        the stash entries ``stash@{n}``, read from the stash's reflog file (a repository whose
+        refs live in a reftable has none: only ``refs/stash`` is kept then). Returns the ref
+        tips and the stash entries, each without repeats and at most ``most`` in all (stash
+        entries first, newest first; the refs in name order).
+
+        Raises:
+            GitError: git failed.
+        """
+        stashes: list[str] = []
+        try:
+            with open(os.path.join(self.paths.common_dir, "logs", "refs", "stash"), "rb") as fh:
+                lines = fh.read(1024 * 1024).splitlines()
+        except OSError:
+            lines = []
+        for line in reversed(lines):
+            fields = line.split(b" ", 2)
+            oid = fields[1].decode("ascii", "replace") if len(fields) == 3 else ""
+            if len(oid) in (40, 64) and oid.isalnum() and oid not in stashes:
+                stashes.append(oid)
+        refs = ("refs/heads", "refs/tags", "refs/remotes", "refs/stash")
+        out = self.out(["for-each-ref", "--format=%(objectname)", *refs]).split()
+        stashes = stashes[:most]
+        tips = [t for t in dict.fromkeys(out) if t not in stashes]
+        return tips[: most - len(stashes)], stashes
+
+    def blobs_named(self, names: Sequence[str]) -> list[str | None]:
+        """The blob each of ``names`` (``<commit>:<path>``, ``<commit>^2:<path>``; none
+        holding a line end) names, in order; None for a name that names no blob (a missing
+        commit or path, a tree). One ``cat-file --batch-check``.
+
+        Raises:
+            GitError: git failed.
+        """
+        if not names:
+            return []
+        text = "".join(f"{n}\n" for n in names)
+        out = self.run(
+            ["cat-file", "--batch-check=%(objectname) %(objecttype)"],
+            input=text.encode("utf-8", "surrogateescape"),
+        ).stdout.split(b"\n")
+        found: list[str | None] = []
+        for i in range(len(names)):
+            answer = out[i].split(b" ") if i < len(out) else []
+            ok = len(answer) == 2 and answer[1] == b"blob"
+            found.append(answer[0].decode("ascii") if ok else None)
+        return found
+
     def dirty_paths(self) -> list[str]:
         """The root-relative paths ``git status`` shows as changed against the index or
         ``HEAD``, untracked files included, ignored ones and submodules not (``status

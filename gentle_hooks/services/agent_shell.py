@@ -14,9 +14,26 @@ writer's, measured from the blob it held before (:attr:`Changed.starts`: the sna
 or, for a path unchanged before, its blob in that commit), so a command that only moves
 ``HEAD`` (``git reset --soft``) or the index changes no path. A person's unsaved lines in a
 file the command did not touch keep their blob, so they stay the person's; in a file it
-touched they are in its start, so not the writer's. The pre-tool side runs three git
-processes (``status``, ``hash-object``, ``rev-parse``), the post-tool side three
-(``status``, ``ls-tree``, ``hash-object``), besides the ones that open the repository.
+touched they are in its start, so not the writer's.
+
+Content a commit held before the call is restored, not written: the snapshot also keeps
+the tips of the branches, tags, remote-tracking branches and ``refs/stash`` and the stash
+entries (:meth:`gentle_hooks.git.delta.Deltas.ref_tips`, at most :data:`MAX_TIPS`), and a
+changed path whose new blob one of them (or a stash entry's index or untracked commit)
+holds at that path is left out (:attr:`Changed.restored`: an agent's ``git checkout
+feature -- f``, ``git restore --source``, ``git cherry-pick -n``, ``git stash pop`` brings
+back a person's work). A commit that is no ref tip (``git checkout HEAD~3 -- f``) is not
+looked at: what it brings back stays the writer's (fail closed).
+
+Each snapshot holds a random nonce. A runtime that names no call id both events share
+(:attr:`RuntimeEvent.shell_key`: Gemini CLI, Cursor) gets a call id of its derived id and
+the nonce, so the same command run again is another call, while a replayed post-tool input
+finds no snapshot and records nothing again.
+
+The pre-tool side runs four git processes (``status``, ``hash-object``, ``rev-parse``,
+``for-each-ref``; the stash entries are read from its reflog file), the post-tool side four
+(``status``, ``ls-tree``, ``hash-object``, ``cat-file --batch-check``), besides the ones
+that open the repository.
 
 The snapshot is removed when read; one never read (the call was denied, or failed, or its
 post-tool hook did not run) is swept by a later snapshot after :data:`MAX_AGE` seconds. A
@@ -30,10 +47,11 @@ import contextlib
 import hashlib
 import json
 import os
+import secrets
 import time
 from collections.abc import Mapping
 
-from gentle_hooks.agents.event import RuntimeEvent
+from gentle_hooks.agents.event import RuntimeEvent, derived_call_id
 from gentle_hooks.bounded import WriteError, write_whole
 from gentle_hooks.errors import GentleError
 from gentle_hooks.git.repository import Repository
@@ -46,6 +64,12 @@ SHELL_DIR = "shell"
 MAX_PATHS = 2000
 #: Seconds after which a snapshot no post-tool event read is swept (6 hours).
 MAX_AGE = 6 * 3600
+#: The most commits a snapshot keeps whose content a command may restore (ref tips and
+#: stash entries, :meth:`~gentle_hooks.git.delta.Deltas.ref_tips`).
+MAX_TIPS = 1000
+#: The most ``<commit>:<path>`` names one post-tool event looks up; the changed paths past
+#: it are not looked up (they stay the writer's: fail closed).
+MAX_LOOKUPS = 20000
 #: Largest snapshot file read back (bytes).
 _MAX_FILE = 1024 * 1024
 
@@ -59,10 +83,18 @@ class Changed:
         starts: ``(path, blob)`` for each of them: the blob it held before the call (the
             snapshot's; for a path unchanged then, its blob in the commit ``HEAD`` was at;
             None: it was absent), which it is measured from.
+        restored: the changed paths left out of ``paths``: each now holds the blob a ref
+            tip or stash entry kept before the call held there (``git checkout feature --
+            f``, ``git restore --source``, ``git stash pop``): content a commit already
+            held is not the writer's, sorted.
+        nonce: the snapshot's own random id (None: a snapshot kept without one), which
+            tells two runs of one command apart when the runtime names no call id.
     """
 
     paths: tuple[str, ...]
     starts: tuple[tuple[str, str | None], ...]
+    restored: tuple[str, ...] = ()
+    nonce: str | None = None
 
 
 def _file(repo: Repository, runtime: str, event: RuntimeEvent) -> str:
@@ -95,7 +127,14 @@ def take(root: str, runtime: str, event: RuntimeEvent) -> int | None:
     blobs = repo.hash_worktree(dirty)
     # a path git status does not show held HEAD's blob: kept by its commit, so a command
     # that only moves HEAD (an agent's `git reset --soft`) changes none of them
-    doc = {"blobs": blobs, "head": repo.head() or ""}
+    tips, stashes = repo.ref_tips(MAX_TIPS)
+    doc = {
+        "blobs": blobs,
+        "head": repo.head() or "",
+        "nonce": secrets.token_hex(16),
+        "tips": tips,
+        "stashes": stashes,
+    }
     try:
         os.makedirs(where, exist_ok=True)
         write_whole(path, json.dumps(doc).encode("utf-8", "surrogatepass"))
@@ -118,7 +157,7 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     _unlink(path)
     if kept is None:
         return None
-    before, head = kept
+    before, head, nonce, tips, stashes = kept
     dirty = repo.dirty_paths()
     fresh = [p for p in dirty if p not in before]
     # what a path unchanged before held: its blob in the commit HEAD was then (None: absent
@@ -128,14 +167,41 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
         old.update(repo.blobs_in(head, fresh))
     held = {**old, **before}
     after = repo.hash_worktree({*dirty, *before})
-    paths = sorted(p for p, blob in after.items() if held.get(p) != blob)
+    changed = sorted(p for p, blob in after.items() if held.get(p) != blob)
+    back = _restored(repo, {p: after[p] for p in changed}, tips, stashes)
+    paths = [p for p in changed if p not in back]
     starts = tuple((p, held.get(p)) for p in paths)
-    return Changed(tuple(paths), starts)
+    return Changed(tuple(paths), starts, tuple(sorted(back)), nonce)
 
 
-def _read(path: str) -> tuple[dict[str, str | None], str | None] | None:
-    """The path -> blob map a snapshot file holds and the commit HEAD was at when it was
-    kept (None: unborn), or None when the file is absent or not ours."""
+def _restored(
+    repo: Repository, now: Mapping[str, str | None], tips: list[str], stashes: list[str]
+) -> set[str]:
+    """The paths of ``now`` (path -> the blob it holds now; None: gone) whose blob one of
+    ``tips`` or ``stashes`` (with a stash entry's index and untracked commits, ``^2`` and
+    ``^3``) holds at that path: one ``cat-file --batch-check``, at most
+    :data:`MAX_LOOKUPS` names (the paths past it are not looked up)."""
+    commits = [*tips, *(f"{s}{p}" for s in stashes for p in ("", "^2", "^3"))]
+    names: list[str] = []
+    wanted: list[tuple[str, str]] = []
+    for path, blob in now.items():
+        if blob is None or "\n" in path or not commits:
+            continue
+        if len(names) + len(commits) > MAX_LOOKUPS:
+            break
+        for c in commits:
+            names.append(f"{c}:{path}")
+            wanted.append((path, blob))
+    found = repo.blobs_named(names)
+    return {path for (path, blob), got in zip(wanted, found, strict=True) if got == blob}
+
+
+def _read(
+    path: str,
+) -> tuple[dict[str, str | None], str | None, str | None, list[str], list[str]] | None:
+    """The path -> blob map a snapshot file holds, the commit HEAD was at when it was kept
+    (None: unborn), its nonce (None: kept without one), and the ref tips and stash entries
+    it kept; or None when the file is absent or not ours."""
     try:
         with open(path, "rb") as fh:
             data = fh.read(_MAX_FILE + 1)
@@ -152,7 +218,17 @@ def _read(path: str) -> tuple[dict[str, str | None], str | None] | None:
         )
     ):
         return None
-    return blobs, head or None
+    assert isinstance(doc, dict)
+    nonce = doc.get("nonce")
+    tips, stashes = (_ids(doc.get(k)) for k in ("tips", "stashes"))
+    return blobs, head or None, nonce if isinstance(nonce, str) else None, tips, stashes
+
+
+def _ids(value: object) -> list[str]:
+    """The commit ids a snapshot's list holds (anything else: none)."""
+    if not isinstance(value, list):
+        return []
+    return [v for v in value if isinstance(v, str) and v.isalnum()][:MAX_TIPS]
 
 
 def _sweep(where: str, now: float) -> None:
@@ -184,7 +260,7 @@ def before(runtime: str, title: str, event: RuntimeEvent, root: str | None) -> s
     """
     call = f"the {event.tool or 'shell'} call of {title}"
     if root is None:
-        return f"{event.cwd or os.getcwd()} is not in a git work tree"
+        return _outside(event)
     held = take(root, runtime, event)
     if held is None:
         return (
@@ -211,16 +287,24 @@ def after(
         GitError: git failed.
     """
     call = f"the {event.tool or 'shell'} call of {title}"
-    changed = compare(root, runtime, event) if root is not None else None
+    if root is None:
+        return event, {}, f"{call} ran outside a repository: {_outside(event)}"
+    changed = compare(root, runtime, event)
     if changed is None:
         return event, {}, f"{call} {event.not_written}"
-    assert root is not None
+    back = _restored_note(changed.restored)
     if not changed.paths:
+        if back:
+            return event, {}, f"{call} changed no file in {root} with content of its own: {back}"
         return event, {}, f"{call} changed no file in {root} (git status shows the same)"
+    if event.shell_key is not None and changed.nonce is not None:
+        # a runtime that names no call id: the same command run again is another call,
+        # told apart by its snapshot's nonce (a replayed post-tool input finds none left)
+        event = replace(event, tool_call_id=derived_call_id(event.tool_call_id, changed.nonce))
     real = os.path.realpath(root)
     paths = tuple(os.path.join(real, p) for p in changed.paths)
     starts = {os.path.join(real, p): blob for p, blob in changed.starts}
-    notes = event.notes
+    notes = event.notes + ((f"{call}: {back}",) if back else ())
     if event.failed is not None:
         notes += (
             f"{call} {event.failed}, but changed {len(paths)} file(s) before it ended: what it "
@@ -228,6 +312,30 @@ def after(
         )
     done = replace(event, paths=paths, writes=True, not_written=None, failed=None, notes=notes)
     return done, starts, None
+
+
+def _outside(event: RuntimeEvent) -> str:
+    """Why a shell call whose directory is in no git work tree is not snapshot or recorded
+    (a workspace opened on the folder above a repository: ``cd proj && sed -i ...``)."""
+    where = event.cwd or os.getcwd()
+    return (
+        f"{where} is not in a git work tree, so no snapshot is kept there and what a command "
+        "changes in a repository below it is not recorded (open the repository itself as "
+        "the workspace)"
+    )
+
+
+def _restored_note(restored: tuple[str, ...]) -> str | None:
+    """The one line saying which changed paths hold restored content (None: none)."""
+    if not restored:
+        return None
+    more = f" and {len(restored) - 5} more" if len(restored) > 5 else ""
+    shown = ", ".join(restored[:5]) + more
+    return (
+        f"{len(restored)} file(s) it changed ({shown}) now hold what a branch, tag or stash "
+        "entry held before it ran (git checkout/restore --source, stash pop): restored "
+        "content, not the writer's, so not recorded"
+    )
 
 
 def starts_in(

@@ -167,3 +167,35 @@ def test_without_a_snapshot_before_it_a_bash_call_records_nothing(based: World) 
         "no file it changed, and no snapshot of the work tree from before it was kept"
     ), said
     assert not list((w.work / ".git" / "gentle-hooks").glob("shell/*.json"))
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        f"git checkout -q feature -- {PATH}",
+        f"git restore --source=feature {PATH}",
+        "git cherry-pick -n feature",
+        "git stash pop -q",
+    ],
+    ids=["checkout", "restore", "cherry-pick-n", "stash-pop"],
+)
+def test_content_a_person_committed_or_stashed_that_a_command_restores_is_theirs(
+    based: World, command: str
+) -> None:
+    """An agent's ``git checkout feature -- f`` (``restore --source``, ``cherry-pick -n``,
+    ``stash pop``) brings back what a person committed or stashed before the call: not the
+    writer's, so the person's commit of it passes with no trailer."""
+    w = based
+    w.ok("checkout", "-qb", "feature")
+    w.write(PATH, BASE + HUMAN)
+    w.ok("commit", "-qam", "human: formatter")
+    w.ok("checkout", "-q", "-")
+    if "stash" in command:
+        w.write(PATH, BASE + HUMAN)
+        w.ok("stash", "-q")
+    said = _bash(w, command)
+    assert said.startswith("nothing recorded: the Bash call of Claude Code changed no file"), said
+    assert "(src/calc.py) now hold what a branch, tag or stash entry held before it ran" in said
+    r = w.git("commit", "-qam", "human: formatter here too")
+    assert r.code == 0, r
+    assert "Gentle-Writer" not in w.ok("log", "-1", "--format=%B")

@@ -31,6 +31,11 @@ BIN = str(Path(sys.executable).parent)
 PATH = {"PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '/usr/bin:/bin')}"}
 BASE = "VALUE = 1\n\n\ndef main():\n    return VALUE\n"
 SED = "sed -i 's/return VALUE/return apply_discount_rules(VALUE, region_table)/' src/calc.py"
+#: A generator that appends a new function each run.
+GEN = (
+    'n=$(grep -c "^def" src/calc.py)\n'
+    'printf "\\n\\ndef gen_$n():\\n    return $n\\n" >> src/calc.py\n'
+)
 HEREDOC = (
     "cat > src/gen.py <<'EOF'\n"
     "def generated_discount_table(region_rows):\n"
@@ -141,3 +146,61 @@ def test_a_codex_command_that_failed_after_writing_records_what_it_changed(nativ
     assert "says exit code 1), but changed 1 file(s) before it ended" in r.err, r
     blocked = w.git("commit", "-qam", "human: tidy")
     assert blocked.code == 1 and "BLOCKED the staged change" in blocked.said[0], blocked
+
+
+@pytest.mark.parametrize("name", ["gemini-cli", "cursor"])
+def test_the_same_command_run_twice_records_twice_and_a_replay_once(
+    name: str, native: World
+) -> None:
+    """Gemini CLI's and Cursor's inputs name no call id: the same command (``sh gen.sh``,
+    appending a function each run) run again in the session is another call, told apart by
+    its snapshot's nonce, so the second run records too, and its lines block once the first
+    run's are committed; a replay of the same post-tool input, with no snapshot left,
+    records nothing again."""
+    w = native
+    w.write("src/calc.py", BASE)
+    w.write("gen.sh", GEN)
+    w.ok("add", "-A")
+    w.ok("commit", "-qm", "human: base")
+    before, after, _ = shell_inputs(name, w.work, "sh gen.sh")
+    for n in (1, 2):
+        assert w.gh("record", "--from", name, input=before, env=PATH).code == 0
+        subprocess.run(["sh", "gen.sh"], cwd=w.work, check=True)
+        r = w.gh("record", "--from", name, input=after, env=PATH)
+        assert r.code == 0 and r.err.startswith(f"recorded: pending mutation #{n}: "), r
+    replay = w.gh("record", "--from", name, input=after, env=PATH)
+    assert replay.code == 0 and replay.err.startswith("nothing recorded: "), replay
+    assert "pending mutation #3" not in w.gh("status").out
+    blocked = w.git("commit", "-qam", "human: tidy")
+    assert blocked.code == 1 and "BLOCKED the staged change" in blocked.said[0], blocked
+
+
+def test_a_cursor_workspace_above_the_repository_says_why_nothing_is_recorded(
+    native: World,
+) -> None:
+    """Cursor opened on the folder above the repository (``workspace_roots`` names it, the
+    command is ``cd work && sed -i ...``): no snapshot can be kept there, and both lines say
+    the folder is in no git work tree, never that the recorder should be installed again."""
+    w = native
+    w.write("src/calc.py", BASE)
+    w.ok("add", "-A")
+    w.ok("commit", "-qm", "human: base")
+    command = f"cd {w.work.name} && {SED}"
+    before, after, _ = shell_inputs("cursor", w.base, command)
+    said = []
+    for data, run in ((before, False), (after, True)):
+        if run:
+            subprocess.run(["sh", "-c", command], cwd=w.base, check=True)
+        r = subprocess.run(
+            [os.path.join(BIN, "gentle-hook"), "record", "--from", "cursor"],
+            cwd=w.base,
+            input=data,
+            capture_output=True,
+            env={**os.environ, **PATH},
+            check=False,
+        )
+        assert r.returncode == 0, r
+        said.append(r.stderr.decode())
+    assert said[0].startswith(f"nothing recorded: {w.base} is not in a git work tree, "), said
+    assert "what a command changes in a repository below it is not recorded" in said[1], said
+    assert "install the recorder again" not in said[1], said

@@ -98,3 +98,66 @@ def test_an_expired_snapshot_is_swept_by_the_next(repo: Path) -> None:
     os.utime(old, (past, past))
     agent_shell.take(str(repo), "claude-code", _event("toolu_new"))
     assert not old.exists() and len(list(where.iterdir())) == 1
+
+
+def _branch(repo: Path, name: str, rel: str, text: str) -> None:
+    """A person's commit of ``rel`` holding ``text`` on branch ``name``, HEAD left where it
+    was."""
+    git(repo, "checkout", "-q", "-b", name)
+    (repo / rel).write_text(text)
+    git(repo, "commit", "-qam", f"person: {name}")
+    git(repo, "checkout", "-q", "-")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("checkout", "feature", "--", "src/app.py"),
+        ("restore", "--source=feature", "src/app.py"),
+        ("cherry-pick", "-n", "feature"),
+    ],
+    ids=["checkout", "restore", "cherry-pick-n"],
+)
+def test_content_a_branch_held_before_the_call_is_restored_not_changed(
+    repo: Path, command: tuple[str, ...]
+) -> None:
+    _branch(repo, "feature", "src/app.py", "def add(a, b):\n    return b + a\n")
+    agent_shell.take(str(repo), "claude-code", _event())
+    git(repo, *command)
+    (repo / "gen.py").write_text("x = 1\n")  # the command's own file
+    changed = agent_shell.compare(str(repo), "claude-code", _event())
+    assert changed is not None
+    assert changed.paths == ("gen.py",) and changed.restored == ("src/app.py",), changed
+
+
+def test_a_stash_entry_brought_back_is_restored_untracked_files_too(repo: Path) -> None:
+    (repo / "src" / "app.py").write_text("def add(a, b):\n    return a + b + 0\n")
+    (repo / "notes.txt").write_text("draft\n")  # untracked: the stash's third parent
+    git(repo, "stash", "-q", "-u")
+    (repo / "README.md").write_text("# demo\nolder\n")
+    git(repo, "stash", "-q")  # stash@{1} is the first one now
+    agent_shell.take(str(repo), "claude-code", _event())
+    git(repo, "stash", "pop", "-q", "stash@{1}")
+    changed = agent_shell.compare(str(repo), "claude-code", _event())
+    assert changed is not None
+    assert changed.paths == () and changed.restored == ("notes.txt", "src/app.py"), changed
+
+
+def test_content_no_commit_held_is_changed_even_next_to_a_restored_path(repo: Path) -> None:
+    _branch(repo, "feature", "src/app.py", "def add(a, b):\n    return b + a\n")
+    agent_shell.take(str(repo), "claude-code", _event())
+    git(repo, "checkout", "feature", "--", "src/app.py")
+    (repo / "src" / "app.py").write_text("def add(a, b):\n    return b + a + 1\n")
+    changed = agent_shell.compare(str(repo), "claude-code", _event())
+    assert changed is not None
+    assert changed.paths == ("src/app.py",) and changed.restored == (), changed
+
+
+def test_each_snapshot_has_its_own_nonce(repo: Path) -> None:
+    nonces = []
+    for _ in range(2):
+        agent_shell.take(str(repo), "claude-code", _event())
+        changed = agent_shell.compare(str(repo), "claude-code", _event())
+        assert changed is not None and changed.nonce
+        nonces.append(changed.nonce)
+    assert nonces[0] != nonces[1]
