@@ -5,7 +5,9 @@ Room ``policy`` (pure: bytes in, answers out). :mod:`gentle_hooks.policy.attribu
 decides with these; only digests of lines leave this module, never their text.
 
 * A line's *key* (:func:`line_key`) is 16 hex digits of BLAKE2b over the line as a
-  formatter cannot change it: every whitespace byte removed, ``'`` read as ``"``.
+  formatter cannot change it (:func:`~gentle_hooks.policy.keyform.key_form`): whitespace,
+  quote style, redundant brackets, string prefixes, adjacent literals and number case read
+  away.
 * A line is *significant* when it has at least :data:`MIN_WORD_CHARS` word characters and
   is not one word of at most :data:`MAX_COMMON_WORD` (``continue``, ``finally:``).
 * A line is an *action* when it calls something or runs a command (:func:`is_action`):
@@ -59,6 +61,7 @@ import re
 from collections.abc import Callable
 from functools import cache, lru_cache
 
+from gentle_hooks.policy.keyform import TOKEN, key_form
 from gentle_hooks.values.digest import blake2b_hex
 from gentle_hooks.values.frozen import frozen
 
@@ -68,7 +71,6 @@ MIN_WORD_CHARS = 5
 #: ``return`` are everybody's).
 MAX_COMMON_WORD = 8
 _WORD = re.compile(rb"\w+")
-_SPACE = re.compile(rb"\s+")
 
 #: Words every program writes the same way: keywords of common languages, their
 #: constants and conventional names (row L4: a line of only these is trivial).
@@ -143,9 +145,9 @@ LINES_KEPT = 4096
 
 @lru_cache(maxsize=LINES_KEPT)
 def stripped_key(stripped: bytes) -> str:
-    """16 hex digits of BLAKE2b over the line as a formatter cannot change it: every
-    whitespace byte removed, ``'`` read as ``"``."""
-    return blake2b_hex(_SPACE.sub(b"", stripped).replace(b"'", b'"'), 8)
+    """16 hex digits of BLAKE2b over the line as a formatter cannot change it
+    (:func:`~gentle_hooks.policy.keyform.key_form`)."""
+    return blake2b_hex(key_form(stripped), 8)
 
 
 @lru_cache(maxsize=LINES_KEPT)
@@ -160,10 +162,10 @@ def is_significant(stripped: bytes) -> bool:
 def line_key(line: bytes) -> str | None:
     """The key of one line, or None when it is not significant.
 
-    The key is 16 hex digits of BLAKE2b over the line with all whitespace removed and
-    single quotes read as double quotes (a formatter re-spacing or re-quoting the writer's
-    lines leaves their keys as they were): enough to tell lines apart within one file, and
-    nothing of the line's text is stored.
+    The key is 16 hex digits of BLAKE2b over the line's
+    :func:`~gentle_hooks.policy.keyform.key_form` (a formatter re-spacing, re-quoting or
+    re-bracketing the writer's lines leaves their keys as they were): enough to tell lines
+    apart within one file, and nothing of the line's text is stored.
     """
     stripped = line.strip()
     return stripped_key(stripped) if is_significant(stripped) else None
@@ -371,8 +373,6 @@ def telling_keys(data: bytes | None, without: frozenset[str] = frozenset()) -> f
 #: Physical lines one wrapped statement may span to be joined (a longer bracketed run is a
 #: table or a literal, not a wrapped line).
 MAX_JOINED = 12
-#: A line's tokens: a string literal, an identifier, a number, one other byte.
-TOKEN = re.compile(rb'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|[A-Za-z_]\w*|\d[\w.]*|\S')
 _OPENING, _CLOSING = frozenset(b"([{"), frozenset(b")]}")
 
 

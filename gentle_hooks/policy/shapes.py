@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 
-from gentle_hooks.policy.linekeys import COMMON_WORDS, TOKEN, TRAILING_COMMA
+from gentle_hooks.policy.keyform import TOKEN
+from gentle_hooks.policy.linekeys import COMMON_WORDS, TRAILING_COMMA
 from gentle_hooks.values.digest import blake2b_hex
 from gentle_hooks.values.frozen import frozen
 
