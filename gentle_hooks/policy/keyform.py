@@ -31,8 +31,9 @@ K5     a number's case, and a ``0`` a formatter adds to a bare      ``0XFF``, ``
 K6     every whitespace byte; ``'`` read as ``"``                  ``f( 'a' )``, ``f("a")``
 =====  ==========================================================  ========================
 
-Cheap by construction: a line with no ``(`` after one of K1's openers is never tokenized,
-and K2-K5 run one regular-expression substitution over a line that has a quote or a digit.
+Cheap by construction (it keys every line of every delegated change): K1 searches only a
+line with a ``(`` and tokenizes it only from an opener it may read away; K2-K5 run one
+substitution only over a line that byte tests and one search say they may change.
 """
 
 from __future__ import annotations
@@ -42,13 +43,33 @@ import re
 #: A line's tokens: a string literal, an identifier, a number, one other byte.
 TOKEN = re.compile(rb'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|[A-Za-z_]\w*|\d[\w.]*|\S')
 
-#: Where a bracket K1 may read away opens: (kind, the ``(`` right after).
-_OPENER = re.compile(
-    rb"(?:^|(?<![\w.]))(?P<kw>return|await|del|assert|if|elif|while|with|for|in)\s*(?=\()"
-    rb"|(?P<eq>(?<=\s)(?:[-+*/%&|^@]|//|\*\*)?=\s*|(?<![\s=!<>:])(?:[-+*/%&|^@]|//|\*\*)?=\s+)"
-    rb"(?=\()"
-    rb"|^(?=\()"
+#: Keywords K1 reads a bracket away after (``elif`` before ``if``: its boundary is read).
+_KEYWORDS = (
+    b"return",
+    b"await",
+    b"del",
+    b"assert",
+    b"elif",
+    b"if",
+    b"while",
+    b"with",
+    b"for",
+    b"in",
 )
+#: A ``(`` that may open a bracket K1 reads away, found by one search that starts only at a
+#: ``(``: opening the line, after whitespace or ``=``, or right after a keyword. Not a call's
+#: (``f(x)``) nor a nested one's (``((``, ``[(``, ``,(``): most lines have none.
+_CANDIDATE = re.compile(
+    rb"\((?:(?<![\s\S]{2})|(?<=[\s=]\()"
+    + b"".join(rb"|(?<=%s\()" % k for k in _KEYWORDS if k != b"elif")
+    + rb")"
+)
+_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_OPERATOR = frozenset(b"+-*/%&|^@")  # before an augmented assignment's ``=``
+_NOT_ASSIGNMENT = frozenset(b"=!<>:")  # ``==``, ``!=``, ``<=``, ``>=``, ``:=``
+_BLANK = frozenset(b" \t")
+
+
 #: What may follow the closing bracket, by kind: the end of the statement (a ``;``, a
 #: trailing comment), a compound statement's ``:``, ``assert``'s message, ``for``'s ``in``.
 _END = rb"\s*(?:;|$|(?<=\s)(?:#|//))"
@@ -90,21 +111,63 @@ def _closing(line: bytes, start: int) -> tuple[int, bool] | None:
     return None
 
 
+def _opener(line: bytes, at: int) -> bytes | None:
+    """The kind of the ``(`` at ``at`` when K1 may read it away (a keyword of
+    :data:`_KEYWORDS`, or ``b""``: after an assignment, or opening the line), else None."""
+    j = at
+    while j and line[j - 1] in _BLANK:
+        j -= 1
+    if j == 0:
+        return b""
+    if line[j - 1] == 0x3D:  # "=": an assignment, with whitespace beside it
+        k = j - 1
+        while k and line[k - 1] in _OPERATOR:
+            k -= 1
+        if k == 0 or line[k - 1] in _NOT_ASSIGNMENT:
+            return None
+        return b"" if j < at or line[k - 1] in _BLANK else None  # ``name=(a b)``: shell
+    if line[j - 1] not in _WORD or not line.endswith(_KEYWORDS, 0, j):
+        return None
+    for keyword in _KEYWORDS:
+        start = j - len(keyword)
+        if line.endswith(keyword, 0, j) and (start == 0 or line[start - 1] not in _DOTTED):
+            return keyword
+    return None
+
+
+_DOTTED = _WORD | {0x2E}
+
+
+def _may_close(line: bytes, kind: bytes) -> bool:
+    """Whether a bracket of ``kind`` may be followed as :data:`_FOLLOWS` says anywhere in the
+    line (byte tests, a superset): the line ends with ``)``, has a ``;`` or a comment; has
+    the ``:``, ``as``, ``in`` or ``,`` that may follow. ``in`` only in a ``for`` statement:
+    ``x in (a or b)`` is not ``x in a or b``."""
+    if kind in _AT_COLON:
+        return b":" in line and (kind != b"in" or line.startswith((b"for", b"async for")))
+    if kind == b"for":
+        return b"in" in line
+    if kind == b"with":
+        return b":" in line or b"as" in line
+    ends = line.endswith(b")") or b";" in line or b"#" in line or b"//" in line
+    return ends or (kind == b"assert" and b"," in line)
+
+
+_AT_COLON = frozenset({b"if", b"elif", b"while", b"in"})
+
+
 def _strip_once(line: bytes) -> bytes | None:
     """The line with the first bracket K1 reads away read away, or None when it has none."""
-    for m in _OPENER.finditer(line):
-        kind = m.group("kw") or b""
-        if kind == b"in" and not line.startswith((b"for", b"async for")):
-            continue  # ``x in (a or b)`` is not ``x in a or b``
-        start = m.end()
-        closed = _closing(line, start)
-        if closed is None:
-            continue
-        end, comma = closed
-        if comma and kind not in _COMMA_KEPT:
-            continue
-        if _FOLLOWS.get(kind, _FOLLOWS[b""]).match(line, end):
-            return line[:start] + line[start + 1 : end - 1] + line[end:]
+    for m in _CANDIDATE.finditer(line):
+        at = m.start()
+        kind = _opener(line, at)
+        if kind is not None and _may_close(line, kind):
+            closed = _closing(line, at)
+            if closed is not None:
+                end, comma = closed
+                follows = _FOLLOWS.get(kind, _FOLLOWS[b""])
+                if (not comma or kind in _COMMA_KEPT) and follows.match(line, end):
+                    return line[:at] + line[at + 1 : end - 1] + line[end:]
     return None
 
 
@@ -118,14 +181,30 @@ def _strip_brackets(line: bytes) -> bytes:
     return line
 
 
-_PREFIXED = rb"""(?:\b[bBrRuUfF]{1,2})?(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')"""
+#: A string literal's body: triple-quoted (kept as it is), or in one quote.
+_BODY = (
+    rb'"""(?:[^"\\]|\\.|"(?!""))*"""|\'\'\'(?:[^\'\\]|\\.|\'(?!\'\'))*\'\'\''
+    rb'|"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\''
+)
+_PREFIXED = rb"(?:\b[bBrRuUfF]{1,2})?(?:%s)" % _BODY
 #: A run of adjacent string literals, or a number (rows K2-K5).
 _LITERAL_OR_NUMBER = re.compile(
     rb"(?P<s>%s(?:\s*%s)*)|(?P<n>(?<![\w.])\.?\d[\w.]*)" % (_PREFIXED, _PREFIXED)
 )
-_ONE_LITERAL = re.compile(rb"""(\w*)("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')""")
+#: Where rows K2-K5 may change a line with a quote: a superset of what they change, found by
+#: one search that starts only at a quote: a quote after a prefix other than one lowercase
+#: letter, two literals side by side (not a triple quote), an escaped quote.
+_QUOTE_MAY_CHANGE = re.compile(
+    rb"""["'](?:(?<=[uUBRF]["'])|(?<=[bBrRuUfF]{2}["'])|(?<=\\["'])"""
+    rb"""|(?<!["']["'])\s*[bBrRuUfF]{0,2}["'](?!["']))"""
+)
+#: ...and a line with a digit: a number with a capital letter or a bare ``.``.
+_NUMBER_MAY_CHANGE = re.compile(rb"\d(?<![\w.]\d)[\w.]*?(?:[A-Z]|\.(?![\d_]))|\.\d(?<![\w.]\.\d)")
+_DIGITS = b"0123456789"
+_ONE_LITERAL = re.compile(rb"(\w*)(%s)" % _BODY)
 _ESCAPED = re.compile(rb"""\\(['"])|(\\\\)""")
 _MERGED = frozenset({frozenset({b""}), frozenset({b"f"}), frozenset({b"", b"f"})})
+_TRIPLE = (b'"""', b"'''")
 
 
 def _prefix(raw: bytes) -> bytes:
@@ -140,8 +219,12 @@ def _content(body: bytes) -> bytes:
 
 
 def _literals(run: bytes) -> bytes:
-    """Rows K2-K4 over a run of adjacent literals."""
-    parts = [(_prefix(p), _content(b)) for p, b in _ONE_LITERAL.findall(run)]
+    """Rows K2-K4 over a run of adjacent literals (a triple-quoted one keeps its body, and
+    its run is not joined)."""
+    found = _ONE_LITERAL.findall(run)
+    if any(body.startswith(_TRIPLE) for _, body in found):
+        return b"".join(_prefix(p) + body for p, body in found)
+    parts = [(_prefix(p), _content(body)) for p, body in found]
     prefixes = frozenset(p for p, _ in parts)
     if len(parts) > 1 and (prefixes in _MERGED or prefixes == {b"b"}):
         merged = max(prefixes)
@@ -168,15 +251,15 @@ def _literal_or_number(m: re.Match[bytes]) -> bytes:
     return _literals(run) if run is not None else _number(m.group())
 
 
-_SPACE = re.compile(rb"\s+")
-_DIGIT = re.compile(rb"\d")
-
-
 def key_form(stripped: bytes) -> bytes:
-    """The form of a stripped line no formatter changes (rows K1-K6 of the module table)."""
+    """The form of a stripped line no formatter changes (rows K1-K6 of the module table).
+    Byte tests and one search each decide what to read first: most lines have nothing any
+    row but K6 changes (this keys every line of a delegated change)."""
     line = stripped
-    if b"(" in line:
+    if b"(" in line and _CANDIDATE.search(line):
         line = _strip_brackets(line)
-    if b'"' in line or b"'" in line or _DIGIT.search(line):
+    if ((b'"' in line or b"'" in line) and _QUOTE_MAY_CHANGE.search(line)) or (
+        len(line.translate(None, _DIGITS)) != len(line) and _NUMBER_MAY_CHANGE.search(line)
+    ):
         line = _LITERAL_OR_NUMBER.sub(_literal_or_number, line)
-    return _SPACE.sub(b"", line).replace(b"'", b'"')
+    return b"".join(line.split()).replace(b"'", b'"')

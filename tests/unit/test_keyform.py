@@ -115,7 +115,8 @@ FORMS = [
     (b"  x = ( a +  b )  ", b"x=a+b"),
     (b"return (  # open", b"return(#open"),
     (b"return (x", b"return(x"),
-    (b'"""Docstring."""', b'"Docstring."'),
+    (b'"""Docstring."""', b'"""Docstring."""'),
+    (b"'''Doc''' U'x' 'y'", b'"""Doc""""x""y"'),
     (b"for (k) in (range(3)): print(k)", b"forkinrange(3):print(k)"),
     (b"x = (a); y = 2", b"x=a;y=2"),
 ]
