@@ -17,9 +17,10 @@ K1     redundant brackets around a statement's whole expression:   ``return (f(x
        shell array), ``assert`` (to its ``,``), in a compound       ``for k in d:``
        statement's header (``if``, ``elif``, ``while``, ``with``
        up to ``:`` or ``as``; ``for``'s target and iterable), or
-       a whole line's; never with a top-level ``,`` inside (but
-       ``for``'s target: ``assert (x, y)`` is a tuple) and never
-       when anything follows them (``(a) + b``, ``(f)(x)``)
+       a whole statement's ended by ``;`` (prettier's ``(a || b);``;
+       ``(cd x && make)`` is a shell's subshell). Never with a top-level ``,`` inside
+       (``assert (x, y)`` asserts a tuple; ``for``'s target
+       aside), nor when more follows (``(a) + b``, ``(f)(x)``)
 K2     a string's ``u`` prefix; other prefixes read lowercase, in  ``u"x"``, ``"x"``;
        one order (``Rb"x"``, ``bR"x"``)                            ``F"{a}"``, ``f"{a}"``
 K3     adjacent string literals: one literal of their contents,    ``'a' 'b'``, ``"ab"``;
@@ -65,6 +66,7 @@ _CANDIDATE = re.compile(
     + rb")"
 )
 _WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_DOTTED = _WORD | {0x2E}  # a keyword's left neighbour: ``x.in(`` calls a method
 _OPERATOR = frozenset(b"+-*/%&|^@")  # before an augmented assignment's ``=``
 _NOT_ASSIGNMENT = frozenset(b"=!<>:")  # ``==``, ``!=``, ``<=``, ``>=``, ``:=``
 _BLANK = frozenset(b" \t")
@@ -78,6 +80,7 @@ _FOLLOWS: dict[bytes, re.Pattern[bytes]] = {
     for kind, follows in (
         (b"", _END),
         (b"assert", _END + rb"|\s*,"),
+        (b"line", rb"\s*;"),
         (b"if", rb"\s*:"),
         (b"elif", rb"\s*:"),
         (b"while", rb"\s*:"),
@@ -113,12 +116,13 @@ def _closing(line: bytes, start: int) -> tuple[int, bool] | None:
 
 def _opener(line: bytes, at: int) -> bytes | None:
     """The kind of the ``(`` at ``at`` when K1 may read it away (a keyword of
-    :data:`_KEYWORDS`, or ``b""``: after an assignment, or opening the line), else None."""
+    :data:`_KEYWORDS`, ``b""`` after an assignment, ``b"line"`` opening the line), else
+    None."""
     j = at
     while j and line[j - 1] in _BLANK:
         j -= 1
     if j == 0:
-        return b""
+        return b"line"
     if line[j - 1] == 0x3D:  # "=": an assignment, with whitespace beside it
         k = j - 1
         while k and line[k - 1] in _OPERATOR:
@@ -135,9 +139,6 @@ def _opener(line: bytes, at: int) -> bytes | None:
     return None
 
 
-_DOTTED = _WORD | {0x2E}
-
-
 def _may_close(line: bytes, kind: bytes) -> bool:
     """Whether a bracket of ``kind`` may be followed as :data:`_FOLLOWS` says anywhere in the
     line (byte tests, a superset): the line ends with ``)``, has a ``;`` or a comment; has
@@ -149,6 +150,8 @@ def _may_close(line: bytes, kind: bytes) -> bool:
         return b"in" in line
     if kind == b"with":
         return b":" in line or b"as" in line
+    if kind == b"line":
+        return b";" in line
     ends = line.endswith(b")") or b";" in line or b"#" in line or b"//" in line
     return ends or (kind == b"assert" and b"," in line)
 
@@ -204,7 +207,7 @@ _DIGITS = b"0123456789"
 _ONE_LITERAL = re.compile(rb"(\w*)(%s)" % _BODY)
 _ESCAPED = re.compile(rb"""\\(['"])|(\\\\)""")
 _MERGED = frozenset({frozenset({b""}), frozenset({b"f"}), frozenset({b"", b"f"})})
-_TRIPLE = (b'"""', b"'''")
+_THREE_QUOTES = re.compile(rb"[\"']{3}")
 
 
 def _prefix(raw: bytes) -> bytes:
@@ -219,10 +222,10 @@ def _content(body: bytes) -> bytes:
 
 
 def _literals(run: bytes) -> bytes:
-    """Rows K2-K4 over a run of adjacent literals (a triple-quoted one keeps its body, and
-    its run is not joined)."""
+    """Rows K2-K4 over a run of adjacent literals (one with three quotes in a row, a triple
+    quote's, keeps its bodies and is not joined: :data:`_QUOTE_MAY_CHANGE` never joins it)."""
     found = _ONE_LITERAL.findall(run)
-    if any(body.startswith(_TRIPLE) for _, body in found):
+    if _THREE_QUOTES.search(run):  # a triple quote, or one opened or closed: kept apart
         return b"".join(_prefix(p) + body for p, body in found)
     parts = [(_prefix(p), _content(body)) for p, body in found]
     prefixes = frozenset(p for p, _ in parts)

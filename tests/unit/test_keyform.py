@@ -88,6 +88,7 @@ NEAR_MISSES = [
     ("K1-assert-tuple", b'assert (ok, "msg")', b'assert ok, "msg"'),
     ("K1-shell-array", b"files=(one two)", b"files=one two"),
     ("K1-call", b"print((a, b))", b"print(a, b)"),
+    ("K1-subshell", b"(cd build && make)", b"cd build && make"),
     ("K1-comparison", b"same = x == (a, b)", b"same = x == a, b"),
     ("K1-string-bracket", b'return ("(") + x', b'return "(" + x'),
     ("K2-inside-string", b'print("I said u")', b'print("I said ")'),
@@ -119,6 +120,7 @@ FORMS = [
     (b"'''Doc''' U'x' 'y'", b'"""Doc""""x""y"'),
     (b"for (k) in (range(3)): print(k)", b"forkinrange(3):print(k)"),
     (b"x = (a); y = 2", b"x=a;y=2"),
+    (b"(notify(user) || retry(user));", b"notify(user)||retry(user);"),  # prettier's
 ]
 
 
@@ -132,3 +134,28 @@ def test_any_line_has_a_key_form(line: bytes) -> None:
     """Bad input never raises: unbalanced brackets, unterminated literals, any byte."""
     form = key_form(line.strip())
     assert re.search(rb"\s", form) is None
+
+
+#: Bytes the readings act on, so random lines hit brackets, prefixes, quotes and numbers.
+_LINE_BYTES = st.binary(max_size=40).map(
+    lambda b: bytes(b"()\"' =+uUbBrfF0123456789.eEx\\#:,;inasrt"[c % 39] for c in b)
+)
+
+
+@given(st.one_of(_LINE_BYTES, st.sampled_from([w for _, w, _ in FORMATTED])))
+def test_the_cheap_tests_never_skip_a_reading(line: bytes) -> None:
+    """The byte tests and searches that skip a reading (``_CANDIDATE``, ``_may_close``,
+    ``_QUOTE_MAY_CHANGE``, ``_NUMBER_MAY_CHANGE`` of :mod:`gentle_hooks.policy.keyform`) only
+    skip what it would not change: the form is the one every ``(`` tried, every closing
+    bracket matched and the substitution always run give."""
+    import gentle_hooks.policy.keyform as kf
+
+    line = line.strip()
+    cheap = kf._CANDIDATE, kf._may_close
+    kf._CANDIDATE, kf._may_close = re.compile(rb"\("), lambda _line, _kind: True
+    try:
+        full = kf._strip_brackets(line)
+    finally:
+        kf._CANDIDATE, kf._may_close = cheap
+    full = kf._LITERAL_OR_NUMBER.sub(kf._literal_or_number, full)
+    assert key_form(line) == b"".join(full.split()).replace(b"'", b'"')
