@@ -106,7 +106,7 @@ A writer's line also counts where a formatter wrapped or unwrapped it (keys of w
 statements joined: :func:`~gentle_hooks.policy.linekeys.joined_lines`), split it or joined its
 lines where no bracket is open (``if x: y`` split after ``:``: :mod:`.spans`,
 :attr:`WriterDelta.spans`) and where a name in it was consistently renamed
-(:func:`~gentle_hooks.policy.linekeys.is_renamed`, from the token shapes of
+(:func:`~gentle_hooks.policy.shapes.is_renamed`, from the token shapes of
 :attr:`WriterDelta.shapes`): a mechanical rename or reformat of the writer's lines delivers
 them still, while a human's line of the same shape with names of their own is not the writer's.
 A renamed copy counts toward ``min(2, |added|)``, never as one telling line alone. The same
@@ -126,17 +126,15 @@ from collections.abc import Mapping, Sequence
 
 from gentle_hooks.policy.distinctive import distinctive_keys
 from gentle_hooks.policy.linekeys import (
-    LineShape,
     any_line_keys,
     header_keys,
-    is_renamed,
     joined_lines,
     line_keys,
-    line_shape,
     short_keys,
     stripped_key,
     telling_keys,
 )
+from gentle_hooks.policy.shapes import LineShape, is_renamed, line_shape
 from gentle_hooks.policy.spans import Span, spanned_keys, writer_spans
 from gentle_hooks.values.frozen import frozen
 
@@ -172,7 +170,7 @@ class WriterDelta:
             leaves out: one of them alone is the writer's content (row A2). Empty for an
             entry read from its stored keys only;
         shapes: (key, shape) of the added lines with a shape
-            (:func:`~gentle_hooks.policy.linekeys.line_shape`): a line of the same shape
+            (:func:`~gentle_hooks.policy.shapes.line_shape`): a line of the same shape
             with names consistently renamed holds that key (:func:`held_keys`). Empty for
             an entry read from its stored keys only;
         dropped: with ``removed``, keys of the short lines the writer removed (row A6);
@@ -213,7 +211,7 @@ def _writer_key(
     delta: WriterDelta, shapes: Mapping[str, Sequence[tuple[str, LineShape]]], stripped: bytes
 ) -> str:
     """The key of a stripped line, or of the writer's added line it is a renamed copy of
-    (:func:`~gentle_hooks.policy.linekeys.is_renamed`)."""
+    (:func:`~gentle_hooks.policy.shapes.is_renamed`)."""
     key = stripped_key(stripped)
     if not shapes or key in delta.added or key in delta.short:
         return key

@@ -28,7 +28,8 @@ D5     anything else: ``print("done")``, ``logger.info("start")``, ``x = f(a, b)
 A string's prefix (``f"..."``, ``rb'...'``) is not a name; names inside a literal are its
 words (D2), not the line's names (D4). Whitespace and quote style never change a row:
 two lines with one key (:func:`~gentle_hooks.policy.linekeys.stripped_key`) are of the
-same row, save a shell command whose words were run together.
+same row, save a shell command whose words were run together (adjacent literals are
+read joined, as a formatter joins them).
 
 :func:`brought_back` reads a change of a path whose writer work ended without being
 delivered (expired, or discarded): the distinctive writer lines it adds make it the
@@ -91,23 +92,34 @@ _SPACE = re.compile(rb"\s+")
 
 def _parts(stripped: bytes) -> tuple[list[bytes], set[bytes]]:
     """(the contents of the line's string literals, its names outside them): a name right
-    before a quote is the string's prefix, and the literal starts there."""
+    before a quote is the string's prefix, and the literal starts there; literals side by
+    side (only whitespace and a prefix between) are one, their contents joined, as a
+    formatter joins them (:mod:`gentle_hooks.policy.keyform` row K3)."""
     literals: list[bytes] = []
     names: set[bytes] = set()
     pos = 0
+    joins = -1  # where a literal starting now continues the last one
     while pos < len(stripped):
         m = _TOKENS.match(stripped, pos)
         if m is None:  # whitespace
             pos += 1
             continue
         if m.group("s") is not None:
-            literals.append(m.group("s")[1:].rstrip(b"\"'`"))
-        elif m.group("n") is not None:
+            content = m.group("s")[1:].rstrip(b"\"'`")
+            if joins >= 0 and literals:
+                literals[-1] += content
+            else:
+                literals.append(content)
+            pos = joins = m.end()
+            continue
+        if m.group("n") is not None:
             if m.group("q") is not None:  # a prefix: read the literal from its quote
+                joins = joins if joins >= 0 and not stripped[joins : m.start()].strip() else -1
                 pos = m.start("q")
                 continue
             names.add(_SPACE.sub(b"", m.group("n")))
         pos = m.end()
+        joins = -1
     return literals, names
 
 

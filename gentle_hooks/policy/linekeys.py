@@ -1,11 +1,13 @@
 """What one line of text says about who wrote it (SPEC §3 "Attribution follows content"):
-its key, whether it is significant or *trivial*, its joined form and its shape.
+its key, whether it is significant or *trivial*, and its joined form.
 
 Room ``policy`` (pure: bytes in, answers out). :mod:`gentle_hooks.policy.attribution`
 decides with these; only digests of lines leave this module, never their text.
 
 * A line's *key* (:func:`line_key`) is 16 hex digits of BLAKE2b over the line as a
-  formatter cannot change it: every whitespace byte removed, ``'`` read as ``"``.
+  formatter cannot change it (:func:`~gentle_hooks.policy.keyform.key_form`): whitespace,
+  quote style, redundant brackets, string prefixes, adjacent literals and number case read
+  away.
 * A line is *significant* when it has at least :data:`MIN_WORD_CHARS` word characters and
   is not one word of at most :data:`MAX_COMMON_WORD` (``continue``, ``finally:``).
 * A line is an *action* when it calls something or runs a command (:func:`is_action`):
@@ -40,21 +42,17 @@ Row L6 holds the lines every function body has (``return result``, ``result = 0`
 chance. A compound name (``important_value = 1``), a string or a call keeps a line
 telling.
 
-Three more readings keep a mechanical edit of the writer's lines from making them anonymous:
+Two more readings keep a mechanical edit of the writer's lines from making them anonymous:
 
 * a line with a trailing comment or ``;`` (``  # noqa: S605``, ``// eslint-disable-line``)
   is also keyed as its code alone (:func:`code_part`), so a linter's suppression appended
   to the writer's line keeps its key, and one removed from it too;
-
 * a statement wrapped over several physical lines (more opening than closing brackets, or a
   trailing backslash; at most :data:`MAX_JOINED` lines) is also keyed as its lines joined,
   a formatter's trailing comma before a closing bracket dropped (:func:`joined_lines`), so
-  wrapping or unwrapping a line keeps its key;
-* a line's *shape* (:func:`line_shape`) is its tokens with each name read as one
-  placeholder (keywords and constants kept, literals kept): two lines of one shape are a
-  rename of each other when their names map one to one, at least one kept, and one renamed
-  or fewer renamed than kept (:func:`is_renamed`). Deterministic, one regular expression
-  pass per line.
+  wrapping or unwrapping a line keeps its key.
+
+A line's token shape, which tells a mechanical rename, is :mod:`gentle_hooks.policy.shapes`'s.
 """
 
 from __future__ import annotations
@@ -63,6 +61,7 @@ import re
 from collections.abc import Callable
 from functools import cache, lru_cache
 
+from gentle_hooks.policy.keyform import TOKEN, key_form
 from gentle_hooks.values.digest import blake2b_hex
 from gentle_hooks.values.frozen import frozen
 
@@ -72,7 +71,6 @@ MIN_WORD_CHARS = 5
 #: ``return`` are everybody's).
 MAX_COMMON_WORD = 8
 _WORD = re.compile(rb"\w+")
-_SPACE = re.compile(rb"\s+")
 
 #: Words every program writes the same way: keywords of common languages, their
 #: constants and conventional names (row L4: a line of only these is trivial).
@@ -147,9 +145,9 @@ LINES_KEPT = 4096
 
 @lru_cache(maxsize=LINES_KEPT)
 def stripped_key(stripped: bytes) -> str:
-    """16 hex digits of BLAKE2b over the line as a formatter cannot change it: every
-    whitespace byte removed, ``'`` read as ``"``."""
-    return blake2b_hex(_SPACE.sub(b"", stripped).replace(b"'", b'"'), 8)
+    """16 hex digits of BLAKE2b over the line as a formatter cannot change it
+    (:func:`~gentle_hooks.policy.keyform.key_form`)."""
+    return blake2b_hex(key_form(stripped), 8)
 
 
 @lru_cache(maxsize=LINES_KEPT)
@@ -164,10 +162,10 @@ def is_significant(stripped: bytes) -> bool:
 def line_key(line: bytes) -> str | None:
     """The key of one line, or None when it is not significant.
 
-    The key is 16 hex digits of BLAKE2b over the line with all whitespace removed and
-    single quotes read as double quotes (a formatter re-spacing or re-quoting the writer's
-    lines leaves their keys as they were): enough to tell lines apart within one file, and
-    nothing of the line's text is stored.
+    The key is 16 hex digits of BLAKE2b over the line's
+    :func:`~gentle_hooks.policy.keyform.key_form` (a formatter re-spacing, re-quoting or
+    re-bracketing the writer's lines leaves their keys as they were): enough to tell lines
+    apart within one file, and nothing of the line's text is stored.
     """
     stripped = line.strip()
     return stripped_key(stripped) if is_significant(stripped) else None
@@ -370,16 +368,12 @@ def telling_keys(data: bytes | None, without: frozenset[str] = frozenset()) -> f
     )
 
 
-# -- wrapped statements and token shapes ----------------------------------------------------
+# -- wrapped statements ----------------------------------------------------------------
 
 #: Physical lines one wrapped statement may span to be joined (a longer bracketed run is a
 #: table or a literal, not a wrapped line).
 MAX_JOINED = 12
-_TOKEN = re.compile(rb'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|[A-Za-z_]\w*|\d[\w.]*|\S')
 _OPENING, _CLOSING = frozenset(b"([{"), frozenset(b")]}")
-_IDENT = re.compile(rb"[A-Za-z_]\w*")
-#: What an identifier reads as in a line's shape.
-_NAME = b"\x01"
 
 
 def _depth(stripped: bytes) -> int:
@@ -388,7 +382,7 @@ def _depth(stripped: bytes) -> int:
         opened = stripped.count(b"(") + stripped.count(b"[") + stripped.count(b"{")
         return opened - stripped.count(b")") - stripped.count(b"]") - stripped.count(b"}")
     depth = 0
-    for token in _TOKEN.findall(stripped):
+    for token in TOKEN.findall(stripped):
         if len(token) == 1:
             depth += (token[0] in _OPENING) - (token[0] in _CLOSING)
     return depth
@@ -430,68 +424,16 @@ def _joined(data: bytes) -> tuple[tuple[bytes, tuple[bytes, ...]], ...]:
         elif depth <= 0 and not stripped.endswith(b"\\"):
             if len(group) > 1:
                 joined = b" ".join(s.removesuffix(b"\\") for s in group)
-                out.append((_TRAILING_COMMA.sub(b"", joined), tuple(group)))
+                out.append((TRAILING_COMMA.sub(b"", joined), tuple(group)))
             group, depth = [], 0
     return tuple(out)
 
 
-_TRAILING_COMMA = re.compile(rb",\s*(?=[)\]}])")
+#: A formatter's trailing comma: a comma before a closing bracket.
+TRAILING_COMMA = re.compile(rb",\s*(?=[)\]}])")
 
 
 def joined_keys(data: bytes | None) -> frozenset[str]:
     """The keys of the significant wrapped statements of ``data``, joined
     (:func:`joined_lines`)."""
     return frozenset(stripped_key(j) for j in joined_lines(data) if is_significant(j))
-
-
-@frozen
-class LineShape:
-    """A line with its names abstracted: two lines of one shape differ only in their
-    identifiers (``fetch(target_url)`` and ``fetch(url)``).
-
-    Attributes:
-        shape: 16 hex digits of BLAKE2b over its tokens, each identifier that is not a
-            common word (:data:`COMMON_WORDS`) read as one placeholder, quotes as ``"``,
-            a trailing comma before a closing bracket dropped;
-        names: its identifiers, in order (in memory only: never stored).
-    """
-
-    shape: str
-    names: tuple[bytes, ...]
-
-
-def line_shape(stripped: bytes) -> LineShape | None:
-    """The shape of a stripped line, or None when it has fewer than two identifiers
-    (a shape with one name says too little to match on)."""
-    tokens = _TOKEN.findall(_TRAILING_COMMA.sub(b"", stripped))
-    parts: list[bytes] = []
-    names: list[bytes] = []
-    for token in tokens:
-        if _IDENT.fullmatch(token) and token not in COMMON_WORDS:
-            parts.append(_NAME)
-            names.append(token)
-        else:
-            parts.append(token.replace(b"'", b'"'))
-    if len(names) < 2:
-        return None
-    return LineShape(blake2b_hex(b"\x00".join(parts), 8), tuple(names))
-
-
-def is_renamed(writer: LineShape, other: LineShape) -> bool:
-    """Whether ``other`` is ``writer``'s line with some names consistently renamed (a
-    mechanical rename, ``sed s/target_url/url/g``): the same shape, each of the writer's
-    names always renamed to the same new name (none of the line's own: no swaps) and no
-    two to one; of its distinct names, one renamed and another kept, or fewer renamed
-    than kept. A human's line of the same shape with names of their own keeps too few."""
-    if writer.shape != other.shape or len(writer.names) != len(other.names):
-        return False
-    forward: dict[bytes, bytes] = {}
-    backward: dict[bytes, bytes] = {}
-    for a, b in zip(writer.names, other.names, strict=True):
-        if forward.setdefault(a, b) != b or backward.setdefault(b, a) != a:
-            return False
-    if any(a != b and b in forward for a, b in forward.items()):
-        return False  # a name moved to where another stood: a swap, not a rename
-    kept = sum(1 for a, b in forward.items() if a == b)
-    renamed = len(forward) - kept
-    return kept > 0 and (renamed == 1 or 0 < renamed < kept)

@@ -5,8 +5,10 @@ Room ``policy`` (pure: bytes in, answers out). :func:`~gentle_hooks.policy.linek
 joined_lines` joins a statement wrapped inside brackets; a formatter also splits a line
 where no bracket is open: ``ruff format``/black split ``if x: y`` after the ``:`` and
 ``a = 1; b = 2`` at the ``;``, and prettier joins a short member chain back onto one line.
-So both sides are read in one *span form*: the lines stripped and concatenated, every
-whitespace byte removed, ``'`` read as ``"``, every ``;`` removed (a ``;`` between two
+So both sides are read in one *span form*: the lines stripped and concatenated, each read
+in its key form (:func:`~gentle_hooks.policy.keyform.key_form`: every whitespace byte
+removed, ``'`` read as ``"``, redundant brackets, string prefixes and number case read
+away, adjacent literals joined), every ``;`` removed (a ``;`` between two
 statements is the line break it replaced) and a comma before a closing bracket dropped
 (a formatter's trailing comma):
 
@@ -37,6 +39,7 @@ import re
 from collections.abc import Collection, Sequence
 from functools import lru_cache
 
+from gentle_hooks.policy.keyform import key_form
 from gentle_hooks.policy.linekeys import (
     CONTENTS_KEPT,
     MAX_JOINED,
@@ -51,7 +54,6 @@ from gentle_hooks.values.digest import blake2b_hex
 #: The longest span form a writer's run of lines is kept as: a formatter joins lines only
 #: into one that fits its line width (80-120 characters, whitespace included).
 MAX_SPAN_CHARS = 160
-_SPACE_OR_SEMI = re.compile(rb"[\s;]+")
 _TRAILING_COMMA = re.compile(rb",(?=[)\]}])")
 _CLOSERS = (b")", b"]", b"}")
 
@@ -64,9 +66,10 @@ Span = tuple[int, int, str, tuple[str, ...]]
 
 
 def span_form(stripped: bytes) -> bytes:
-    """A stripped line's span form: whitespace and ``;`` removed, ``'`` read as ``"``, a
+    """A stripped line's span form: its key form (:func:`~gentle_hooks.policy.keyform.
+    key_form`: whitespace, quote style, redundant brackets... read away), ``;`` removed, a
     comma before a closing bracket dropped."""
-    form = _SPACE_OR_SEMI.sub(b"", stripped).replace(b"'", b'"')
+    form = key_form(stripped).replace(b";", b"")
     return _TRAILING_COMMA.sub(b"", form) if b"," in form else form
 
 

@@ -21,13 +21,12 @@ from gentle_hooks.policy.linekeys import (
     MAX_JOINED,
     TRIVIAL_ROWS,
     any_line_keys,
-    is_renamed,
     joined_lines,
     line_key,
     line_keys,
-    line_shape,
     trivial_row,
 )
+from gentle_hooks.policy.shapes import is_renamed, line_shape
 from gentle_hooks.policy.starts import nearest_start, start_distance
 
 B0 = b"def handler(event):\n    return validate(event)\n"

