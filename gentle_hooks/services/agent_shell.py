@@ -23,7 +23,11 @@ changed path whose new blob one of them (or a stash entry's index or untracked c
 holds at that path is left out (:attr:`Changed.restored`: an agent's ``git checkout
 feature -- f``, ``git restore --source``, ``git cherry-pick -n``, ``git stash pop`` brings
 back a person's work). A commit that is no ref tip (``git checkout HEAD~3 -- f``) is not
-looked at: what it brings back stays the writer's (fail closed).
+looked at: what it brings back stays the writer's (fail closed). Nor is a tip or stash
+entry a shell call made (one the snapshot did not hold and the call's end does: kept in
+:data:`MADE_FILE`): the agent's own ``git stash`` or ``git commit --no-verify`` of what it
+wrote, brought back by a later call, is still the writer's (a person's work an agent
+stashed in one call and popped in another is then the writer's too: fail closed).
 
 Each snapshot holds a random nonce. A runtime that names no call id both events share
 (:attr:`RuntimeEvent.shell_key`: Gemini CLI, Cursor) gets a call id of its derived id and
@@ -31,9 +35,9 @@ the nonce, so the same command run again is another call, while a replayed post-
 finds no snapshot and records nothing again.
 
 The pre-tool side runs four git processes (``status``, ``hash-object``, ``rev-parse``,
-``for-each-ref``; the stash entries are read from its reflog file), the post-tool side four
-(``status``, ``ls-tree``, ``hash-object``, ``cat-file --batch-check``), besides the ones
-that open the repository.
+``for-each-ref``; the stash entries are read from its reflog file), the post-tool side five
+(``status``, ``ls-tree``, ``hash-object``, ``for-each-ref``, ``cat-file --batch-check``),
+besides the ones that open the repository.
 
 The snapshot is removed when read; one never read (the call was denied, or failed, or its
 post-tool hook did not run) is swept by a later snapshot after :data:`MAX_AGE` seconds. A
@@ -72,6 +76,9 @@ MAX_TIPS = 1000
 MAX_LOOKUPS = 20000
 #: Largest snapshot file read back (bytes).
 _MAX_FILE = 1024 * 1024
+#: The file, beside the snapshots, listing the ref tips and stash entries shell calls made
+#: (one commit id a line, the last :data:`MAX_TIPS` kept).
+MADE_FILE = "made-by-calls"
 
 
 @frozen
@@ -168,10 +175,36 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     held = {**old, **before}
     after = repo.hash_worktree({*dirty, *before})
     changed = sorted(p for p, blob in after.items() if held.get(p) != blob)
+    made = _made(repo, path, tips, stashes)
+    tips, stashes = [t for t in tips if t not in made], [t for t in stashes if t not in made]
     back = _restored(repo, {p: after[p] for p in changed}, tips, stashes)
     paths = [p for p in changed if p not in back]
     starts = tuple((p, held.get(p)) for p in paths)
     return Changed(tuple(paths), starts, tuple(sorted(back)), nonce)
+
+
+def _made(repo: Repository, snapshot: str, tips: list[str], stashes: list[str]) -> set[str]:
+    """The ref tips and stash entries shell calls made: those listed in :data:`MADE_FILE`
+    beside ``snapshot`` and those this call made (present now, not in ``tips``/``stashes``
+    of its snapshot), which are added to the list. A list that cannot be written leaves
+    this call's out of later calls' (they then count as a person's: noted nowhere, so the
+    write is retried by every call)."""
+    listed = os.path.join(os.path.dirname(snapshot), MADE_FILE)
+    try:
+        with open(listed, "rb") as fh:
+            known = [
+                w for w in fh.read(_MAX_FILE).decode("ascii", "replace").split() if w.isalnum()
+            ]
+    except OSError:
+        known = []
+    now_tips, now_stashes = repo.ref_tips(MAX_TIPS)
+    held = {*tips, *stashes}
+    new = [c for c in (*now_tips, *now_stashes) if c not in held and c not in known]
+    if new:
+        kept = [*known, *new][-MAX_TIPS:]
+        with contextlib.suppress(OSError, WriteError):
+            write_whole(listed, ("\n".join(kept) + "\n").encode("ascii"))
+    return {*known, *new}
 
 
 def _restored(

