@@ -43,7 +43,7 @@ from gentle_hooks.policy.noop_args import (
     status_test,
     version_query,
 )
-from gentle_hooks.policy.noop_files import FILE_TOOLS, text_noop
+from gentle_hooks.policy.noop_files import FILE_TOOLS
 from gentle_hooks.policy.probes import PROBE_ROWS, NoCheckRow
 from gentle_hooks.policy.shell import AndOr, Group, Pipeline, ShellList, Simple, parse_line
 from gentle_hooks.policy.testcount import no_run_flags
@@ -131,14 +131,6 @@ NO_CHECK_ROWS: tuple[NoCheckRow, ...] = (
         FILE_TOOLS,
         _any,
         "making, moving or naming files (touch, mkdir, cp, seq, basename) checks nothing",
-    ),
-    NoCheckRow(
-        "N-text",
-        (),
-        text_noop,
-        "printing, cutting or reordering text (sort, uniq, cut, sed -n, awk without exit, "
-        "find without -exec, a digest without -c, xargs with no command) succeeds whatever "
-        "the text says",
     ),
     NoCheckRow("N-same-file", ("diff", "cmp"), same_file, "a file diffed with itself agrees"),
     NoCheckRow("N-no-run", (), _runs_no_test, "its test runner is told to run no test"),
@@ -367,11 +359,6 @@ def _list(line: ShellList, st: _State, depth: int) -> bool:
     return ok
 
 
-#: Rows of commands that read text a check may pipe into them: a line ending in one hides
-#: the check's failure (row N-pipe), which names the way out (the check alone).
-_READERS = frozenset({"N-text", *(r.id for r in PROBE_ROWS)})
-
-
 def judge_command(text: str, *, receipt: bool = False) -> Judgement:
     """Whether a reported command checks something (see the module docstring).
 
@@ -396,9 +383,8 @@ def judge_command(text: str, *, receipt: bool = False) -> Judgement:
         hidden = hiding_rows(line, lambda words: not _verifies_nothing(words, st.table, 0))
         return Judgement(not hidden, hidden)
     rows = list(st.rows)
-    if _READERS & set(rows):  # ``pytest | grep -c passed``, ``pytest | sort``: the pipe hides
-        plain = tuple(r for r in NO_CHECK_ROWS if r.id not in _READERS)
-        hidden = hiding_rows(line, lambda words: not _verifies_nothing(words, plain, 0))
+    if {r.id for r in PROBE_ROWS} & set(rows):  # ``pytest | sort``: the pipe hides
+        hidden = hiding_rows(line, lambda words: not _verifies_nothing(words, NO_CHECK_ROWS, 0))
         if hidden:
             return Judgement(False, hidden)
     if not rows or (_has_check(line, st.table) and not any(r in _MASKING for r in rows)):

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gentle_hooks.policy.noop_args import file_probe
+from gentle_hooks.policy.noop_files import text_noop
 from gentle_hooks.values.frozen import frozen
 
 
@@ -88,6 +89,14 @@ PROBE_ROWS: tuple[NoCheckRow, ...] = (
         compile_only,
         "python -m compileall or py_compile only byte-compiles the sources: it runs none of "
         "the code; report the command that runs the project's tests (pytest, make test)",
+    ),
+    NoCheckRow(
+        "N-text",
+        (),
+        text_noop,
+        "printing, cutting or reordering text (sort, uniq, cut, sed -n, awk without exit, "
+        "find without -exec, a digest without -c, xargs with no command) succeeds whatever "
+        "the text says; report the command that runs the project's tests (pytest, make test)",
     ),
     NoCheckRow(
         "N-grep",
