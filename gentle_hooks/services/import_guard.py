@@ -1,20 +1,33 @@
 """What a room's runs cannot import from the work tree: the ``sitecustomize`` of a verify
 room's checks (SPEC §9: each criterion "also runs on the base tree", and on the emptied
-change; :mod:`gentle_hooks.services.editable`).
+change; issue 18: the room imports nothing from the work tree it does not hold;
+:mod:`gentle_hooks.services.editable`).
 
 Room ``services``. The room puts the places an editable install imports from inside its own
 tree first on ``PYTHONPATH``; a module that tree does not hold (a package only the candidate
 adds, in the base run; one only the work tree has, in any run) is still found further on,
 through the ``.pth`` entry or setuptools finder naming the work tree, and the base run
 imports the candidate's package from the work tree. The guard closes that: a directory first
-on ``PYTHONPATH`` holding a ``sitecustomize.py`` (run after the ``.pth`` files) that drops
-the ``sys.path`` entries in a blocked place (outside the room) and wraps each meta path
-finder but Python's own so that a spec located only in a blocked place is not found: such a
-module is absent, as in the tree under test (``importlib.util.find_spec`` gives None,
-``import`` raises ``ModuleNotFoundError``). It then runs the ``sitecustomize`` it hides, if
-any (the interpreter's, or the project's own), as Python would have.
+on ``PYTHONPATH`` holding a ``sitecustomize.py`` (run after the ``.pth`` files, ``import``
+lines too) that blocks
 
-* :func:`write_guard` — write the guard for a room, blocking the given places.
+* the places it is given (:func:`write_guard`'s ``places``), and
+* every place in a fenced work tree (its ``fences``), whatever put it on ``sys.path`` (a
+  ``.pth`` ``import`` line, ``site.addsitedir``, an interpreter's ``sitecustomize``),
+  except a virtual environment's own ``site-packages`` (``lib/pythonX.Y/site-packages`` or
+  ``Lib/site-packages`` of a directory holding ``pyvenv.cfg``), the running interpreter's
+  standard library and ``site-packages`` (``sysconfig``) and the ``allowed`` places;
+
+nothing inside the room (its directory) is blocked; places are compared with symbolic links
+followed. It drops the ``sys.path`` entries in a blocked place and wraps every meta path
+finder but the built-in and frozen importers (Python's path finder too: an entry added
+later) so that a spec located only in a blocked place is not found: such a module is
+absent, as in the tree under test (``importlib.util.find_spec`` gives None, ``import``
+raises ``ModuleNotFoundError``). It then runs the ``sitecustomize`` it hides, if any (the
+interpreter's, or the project's own), and the ``usercustomize`` when the user site is on,
+as Python would have, and blocks again what they added.
+
+* :func:`write_guard` — write the guard for a room, blocking the given places and trees.
 
 A check's own ``PYTHONPATH=`` word on its command line keeps the room's entries (the guard's
 directory first) in front of its value, and a check starting Python with ``-I``, ``-E``,
@@ -23,10 +36,9 @@ the room (:func:`~gentle_hooks.services.room_imports.room_argv`).
 
 Not covered: a ``PYTHONPATH`` set, or ``-I``/``-E``/``-S`` passed, where the command line
 does not show it (inside a Makefile, ``tox.ini``, a script the check runs, a ``#!`` line, a
-word built from variables): that run imports the work tree's code; a finder added after
-start-up (the ``sitecustomize`` the guard runs adds one: the room's import probe,
-:mod:`~gentle_hooks.services.import_probe`, then finds the name outside the room and no
-check runs).
+word built from variables), and ``-I``/``-E`` on the command line when no place is
+redirected: that run skips the guard and imports what the work tree's ``.pth`` lines add;
+a module an interpreter's ``sitecustomize`` puts in ``sys.modules`` itself.
 """
 
 from __future__ import annotations
@@ -37,23 +49,61 @@ from collections.abc import Sequence
 #: The file Python runs at start-up from the first ``sys.path`` entry holding it.
 GUARD_FILE = "sitecustomize.py"
 
-_SOURCE = '''"""Written by gentle-hooks for a verify room: a module found only in the work
-tree places _BLOCKED names is not importable in the room's runs (the tree under test does
-not hold it)."""
+_SOURCE = '''"""Written by gentle-hooks for a verify room: a module found only in the places
+_BLOCKED names, or in the work trees _FENCES names (but a virtual environment's own
+site-packages and the interpreter's own library), is not importable in the room's runs
+(the tree under test does not hold it)."""
 
 import os as _os
 import sys as _sys
 
 _ROOM = @ROOM@
 _BLOCKED = @BLOCKED@
+_FENCES = @FENCES@
+_ALLOWED = @ALLOWED@
 _HERE = _os.path.dirname(_os.path.realpath(__file__))
+
+
+def _in(real, tops):
+    return any(real == t or real.startswith(t.rstrip(_os.sep) + _os.sep) for t in tops)
+
+
+def _own():
+    import sysconfig
+
+    paths = sysconfig.get_paths()
+    keys = ("stdlib", "platstdlib", "purelib", "platlib")
+    return tuple(_os.path.realpath(paths[k]) for k in keys if paths.get(k))
+
+
+_OWN = _own()
+
+
+def _venv_site(real, fence):
+    parts = real.split(_os.sep)
+    for i in range(len(parts) - 1, 0, -1):
+        top = _os.sep.join(parts[:i]) or _os.sep
+        if not _in(top, (fence,)):
+            return False
+        if _os.path.isfile(_os.path.join(top, "pyvenv.cfg")):
+            rel = parts[i:]
+            for n, part in enumerate(rel[:3]):
+                if part in ("site-packages", "dist-packages"):
+                    return n >= 1 and rel[0] in ("lib", "lib64", "Lib")
+            return False
+    return False
 
 
 def _blocked(path):
     real = _os.path.realpath(path or ".")
-    if real == _ROOM or real.startswith(_ROOM + _os.sep):
+    if _in(real, (_ROOM,)) or _in(real, _ALLOWED):
         return False
-    return any(real == b or real.startswith(b + _os.sep) for b in _BLOCKED)
+    if _in(real, _BLOCKED):
+        return True
+    fence = next((f for f in _FENCES if _in(real, (f,))), None)
+    if fence is None or _in(real, _OWN):
+        return False
+    return not _venv_site(real, fence)
 
 
 class _Filtered:
@@ -76,15 +126,15 @@ class _Filtered:
         if spec is None:
             return None
         where = [spec.origin] if spec.has_location and spec.origin else []
-        where += [p for p in (spec.submodule_search_locations or ()) if p]
+        where += [p for p in (spec.submodule_search_locations or ()) if isinstance(p, str)]
         return None if where and all(_blocked(p) for p in where) else spec
 
 
 def _guard():
-    _sys.path[:] = [p for p in _sys.path if not _blocked(p)]
+    _sys.path[:] = [p for p in _sys.path if not isinstance(p, str) or not _blocked(p)]
     import importlib.machinery as _m
 
-    kept = (_m.BuiltinImporter, _m.FrozenImporter, _m.PathFinder)
+    kept = (_m.BuiltinImporter, _m.FrozenImporter)
     _sys.meta_path[:] = [
         f if f in kept or isinstance(f, _Filtered) or not hasattr(f, "find_spec") else _Filtered(f)
         for f in _sys.meta_path
@@ -104,25 +154,50 @@ def _hidden():
     spec.loader.exec_module(module)
 
 
+def _user():
+    import site
+
+    if not getattr(site, "ENABLE_USER_SITE", False) or "usercustomize" in _sys.modules:
+        return
+    try:
+        import usercustomize  # noqa: F401
+    except ImportError as exc:
+        if exc.name != "usercustomize":
+            raise
+
+
 _guard()
-_hidden()
+try:
+    _hidden()
+    _guard()
+    _user()
+finally:
+    _guard()
 '''
 
 
-def write_guard(directory: str, room: str, places: Sequence[str]) -> str:
+def write_guard(
+    directory: str,
+    room: str,
+    places: Sequence[str],
+    fences: Sequence[str] = (),
+    allowed: Sequence[str] = (),
+) -> str:
     """Write the guard's :data:`GUARD_FILE` into ``directory`` (made if missing, a file
-    already there replaced): a module found only in one of ``places`` (real paths in the
-    user's work trees) and not in ``room`` (the room's directory) is not found. Returns
+    already there replaced): a module found only in one of ``places`` (paths in the user's
+    work trees) or in one of ``fences`` (the work trees: every place in them but a virtual
+    environment's own ``site-packages``, the interpreter's own library and ``allowed``),
+    and not in ``room`` (the room's directory), is not found (module docstring). Returns
     ``directory``, for ``PYTHONPATH``'s first entry.
 
     Raises:
         OSError: the file could not be written.
     """
     os.makedirs(directory, exist_ok=True)
-    blocked = tuple(dict.fromkeys(os.path.realpath(p) for p in places))
-    text = _SOURCE.replace("@ROOM@", repr(os.path.realpath(room))).replace(
-        "@BLOCKED@", repr(blocked)
-    )
+    text = _SOURCE.replace("@ROOM@", repr(os.path.realpath(room)))
+    for key, paths in (("@BLOCKED@", places), ("@FENCES@", fences), ("@ALLOWED@", allowed)):
+        reals = tuple(dict.fromkeys(os.path.realpath(p) for p in paths if p))
+        text = text.replace(key, repr(reals))
     path = os.path.join(directory, GUARD_FILE)
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:

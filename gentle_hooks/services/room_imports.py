@@ -153,11 +153,14 @@ def for_room(
         notes.append(_probed_note(found.outside, names))
     covered = [r.place for r in probed]
     hidden = [m for m in hidden if not any(under(m.place, c) is not None for c in covered)]
-    if probed or (hidden and guard is not None):
-        out, own = _composed(env, room, rels, [*held, *hidden], trees, guard)
-    if probed:
+    if probed or guard is not None:
+        # the runs' guard: the work trees fenced too, whatever put a place of them on
+        # sys.path; asked again, as the runs will start
+        fence = (trees, skip) if guard is not None else None
+        out, own = _composed(env, room, rels, [*held, *hidden], trees, guard, fence)
         again = _beyond(probe(interpreters, list(names), out, room), skip)
-        found = again if again.error or again.outside else Probed()
+        if probed or not found.error:
+            found = again if again.error or again.outside else Probed()
     if hidden:
         notes.append(unheld_note(hidden, guarded=guard is not None))
     if installed:
@@ -193,21 +196,27 @@ def _composed(
     held: Sequence[Redirect],
     trees: Sequence[str],
     guard: str | None,
+    fence: tuple[Sequence[str], Sequence[str]] | None = None,
 ) -> tuple[dict[str, str], str]:
     """(``env`` with the room's ``rels`` first on ``PYTHONPATH``, after the guard blocking
     ``held``'s places when ``guard`` names its directory; the room's own entries). ``env``
-    itself when there are no ``rels``.
+    itself when there are no ``rels`` and no ``fence``. ``fence``: (the work trees the
+    guard fences, the places in them it leaves: folders linked into the room) —
+    :func:`~gentle_hooks.services.import_guard.write_guard`.
 
     Raises:
         OSError: the guard could not be written.
     """
-    if not rels:
+    if not rels and not (guard is not None and fence is not None):
         return dict(env), ""
     value = python_path(room, rels, env.get("PYTHONPATH", ""), trees)
     own = python_path(room, rels, "", trees)
-    if guard is not None and held:
-        written = write_guard(guard, os.path.dirname(room), [r.place for r in held])
-        value, own = os.pathsep.join([written, value]), os.pathsep.join([written, own])
+    if guard is not None and (held or fence is not None):
+        fences, allowed = fence if fence is not None else ((), ())
+        places = [r.place for r in held]
+        written = write_guard(guard, os.path.dirname(room), places, fences, allowed)
+        value = os.pathsep.join(p for p in (written, value) if p)
+        own = os.pathsep.join(p for p in (written, own) if p)
     return {**env, "PYTHONPATH": value}, own
 
 

@@ -10,9 +10,12 @@ imported from the work tree. Each such place is one of:
 
 * hidden — the import guard (:mod:`~gentle_hooks.services.import_guard`) blocks it: in the
   room's runs a module found only there is absent, as in the candidate's tree;
-* installed — it is in a ``site-packages`` or ``dist-packages`` directory (a ``.pth`` of a
-  virtual environment kept in the work tree naming a folder of its own): installed
-  packages, which the room's runs use as every run does; named only;
+* installed — it is in a site directory the interpreters read, or in a virtual
+  environment's own ``site-packages`` (``lib/pythonX.Y/site-packages`` or
+  ``Lib/site-packages`` of a directory holding ``pyvenv.cfg``: a ``.pth`` of a virtual
+  environment kept in the work tree naming a folder of its own): installed packages, which
+  the room's runs use as every run does; named only. A folder merely named
+  ``site-packages`` (``pip install -t vendor/site-packages``) is no installation: hidden;
 * fenced — it is ``/`` or holds a ``site-packages`` directory the interpreters read:
   blocking it would hide the installed packages, so no check runs (:func:`unguarded`).
 
@@ -28,8 +31,10 @@ from collections.abc import Sequence
 
 from gentle_hooks.services.editable import Redirect, under
 
-#: Path components that make a place part of an installation.
-_INSTALLED = frozenset({"site-packages", "dist-packages"})
+#: The directory names of a virtual environment's own site directory.
+_SITE_NAMES = frozenset({"site-packages", "dist-packages"})
+#: The first directory of a virtual environment's site directory, under its root.
+_SITE_TOPS = frozenset({"lib", "lib64", "Lib"})
 
 
 def unheld_kinds(
@@ -47,13 +52,26 @@ def unheld_kinds(
         place = os.path.realpath(m.place)
         if place == os.sep or any(under(s, place) is not None for s in reals):
             fenced.append(m)
-        elif _INSTALLED & set(place.split(os.sep)) or any(
-            under(place, s) is not None for s in reals
-        ):
+        elif venv_site(place) or any(under(place, s) is not None for s in reals):
             installed.append(m)
         else:
             hidden.append(m)
     return hidden, installed, fenced
+
+
+def venv_site(real: str) -> bool:
+    """``real`` (a real path) is in a virtual environment's own ``site-packages``: the
+    nearest directory above it holding ``pyvenv.cfg`` has it in ``lib/pythonX.Y/`` or
+    ``Lib/`` (the rule the import guard applies in the runs:
+    :mod:`~gentle_hooks.services.import_guard`)."""
+    parts = real.split(os.sep)
+    for i in range(len(parts) - 1, 0, -1):
+        top = os.sep.join(parts[:i]) or os.sep
+        if os.path.isfile(os.path.join(top, "pyvenv.cfg")):
+            rel = parts[i:]
+            n = next((n for n, part in enumerate(rel[:3]) if part in _SITE_NAMES), 0)
+            return n >= 1 and rel[0] in _SITE_TOPS
+    return False
 
 
 def unheld_note(missing: Sequence[Redirect], *, guarded: bool) -> str:

@@ -30,11 +30,12 @@ def test_receipt_run_staged_imports_the_staged_copy_through_a_finder(tmp_path: P
 
 
 def test_a_checkout_that_cannot_keep_imports_in_its_tree_says_what_to_do(tmp_path: Path) -> None:
-    """The venv's own ``sitecustomize`` puts the finder first, after the guard: ``calc``
-    still resolves to the work tree. ``receipt run --staged`` makes no checkout (exit 2,
-    one line) and the line says how to get past it."""
+    """The venv's own ``sitecustomize`` imports the work tree's ``calc`` into
+    ``sys.modules``, out of the guard's reach: ``calc`` still resolves to the work tree.
+    ``receipt run --staged`` makes no checkout (exit 2, one line) and the line says how to
+    get past it."""
     work = _calc(tmp_path / "w")
-    venv = _venv(tmp_path / "venv", work, "first")
+    venv = _venv(tmp_path / "venv", work, "preloaded")
     _staged_bug_fixed_tree(work)
     env = {"PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}"}
     proc = gh(work, "receipt", "run", "--staged", "--", "python3", "-c", "pass", env=env)

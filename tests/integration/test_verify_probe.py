@@ -59,6 +59,17 @@ RedirectingFinder.install()
 RedirectingFinder._redirections["calc"] = @INIT@
 """
 
+#: A ``sitecustomize`` that imports the work tree's ``calc`` itself and leaves it in
+#: ``sys.modules``: no finder is asked, nothing the room's guard can block.
+PRELOADER = """import importlib.util
+import sys
+
+_spec = importlib.util.spec_from_file_location("calc", @INIT@)
+_calc = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_calc)
+sys.modules["calc"] = _calc
+"""
+
 
 def _calc(root: Path) -> Path:
     """A src-layout ``calc`` with a unittest suite, ``build/`` ignored, base committed."""
@@ -79,9 +90,10 @@ def _calc(root: Path) -> Path:
 def _venv(where: Path, work: Path, kind: str) -> Path:
     """A venv at ``where`` importing ``calc`` from ``work`` as ``kind`` installs it:
     ``finder`` (a ``.pth`` ``import`` line appending a finder), ``first`` (the same finder
-    put first on ``sys.meta_path`` by the venv's own ``sitecustomize``, after the room's
-    guard ran), ``farm`` (setuptools strict mode's link farm, by hand) or ``strict`` (pip
-    itself)."""
+    put first on ``sys.meta_path`` by the venv's own ``sitecustomize``, which the room's
+    guard runs), ``preloaded`` (the venv's ``sitecustomize`` puts the work tree's ``calc``
+    in ``sys.modules`` itself), ``farm`` (setuptools strict mode's link farm, by hand) or
+    ``strict`` (pip itself)."""
     pip = kind == "strict"
     args = [sys.executable, "-m", "venv", *(() if pip else ("--without-pip",)), str(where)]
     subprocess.run(args, check=True)
@@ -94,6 +106,8 @@ def _venv(where: Path, work: Path, kind: str) -> Path:
     elif kind == "first":
         code = REDIRECTOR.replace("@WHERE@", "insert(0, cls)").replace("@INIT@", repr(init))
         (site / "sitecustomize.py").write_text(code)
+    elif kind == "preloaded":
+        (site / "sitecustomize.py").write_text(PRELOADER.replace("@INIT@", repr(init)))
     elif kind == "farm":
         farm = work / "build" / "__editable__.calc-0.1-py3-none-any"
         (farm / "calc").mkdir(parents=True)
@@ -122,12 +136,13 @@ def _staged_bug_fixed_tree(work: Path) -> None:
     write(work / "src" / "calc" / "__init__.py", FIXED)
 
 
-@pytest.mark.parametrize("kind", ["finder", "farm", "strict"])
+@pytest.mark.parametrize("kind", ["finder", "first", "farm", "strict"])
 def test_a_staged_bug_fails_whatever_the_install_imports_from(tmp_path: Path, kind: str) -> None:
     """The staged ``mul`` adds; the work tree's (which the venv imports) multiplies. The
     probe finds ``calc`` in the work tree, the room redirects it and checks again: the
     criterion and the suite fail (the verdict was ``pass``, both importing the work tree's
-    ``calc``)."""
+    ``calc``). ``first``: the guard blocks again after the venv's ``sitecustomize`` put its
+    finder first (refuter r18k HIGH 2; it was ``blocked``, the finder out of reach)."""
     work = _calc(tmp_path / "w")
     venv = _venv(tmp_path / "venv", work, kind)
     _staged_bug_fixed_tree(work)
@@ -165,12 +180,12 @@ def test_an_honest_change_passes_its_base_runs_lacking_mul(tmp_path: Path, kind:
 
 
 def test_a_name_still_found_in_the_work_tree_blocks_the_verdict(tmp_path: Path) -> None:
-    """The venv's own ``sitecustomize`` (run after the room's guard) puts a finder mapping
-    ``calc`` into the work tree first on ``sys.meta_path``: the redirect cannot hold, the
-    probe says so, no check runs and the verdict is ``blocked`` with the line naming
-    ``calc`` and where it resolved (it was ``pass``)."""
+    """The venv's own ``sitecustomize`` (run by the room's guard) imports the work tree's
+    ``calc`` and leaves it in ``sys.modules``: the redirect cannot hold, the probe says
+    so, no check runs and the verdict is ``blocked`` with the line naming ``calc`` and
+    where it resolved (it was ``pass``)."""
     work = _calc(tmp_path / "w")
-    venv = _venv(tmp_path / "venv", work, "first")
+    venv = _venv(tmp_path / "venv", work, "preloaded")
     _staged_bug_fixed_tree(work)
     out = _verify(work, tmp_path, venv, "--staged", code=1, brief_data=CALC_BRIEF)
     assert out["verdict"]["status"] == "blocked", out["outcomes"]

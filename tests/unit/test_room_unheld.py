@@ -55,3 +55,27 @@ def test_a_room_whose_venv_names_its_own_root_refuses_every_check(tmp_path: Path
     assert imports.unresolved.startswith(f"editable install: {venv} is on sys.path")
     assert room_argv(("python3", "-c", "pass"), imports)[1] == imports.unresolved
     assert imports.unresolved in notes
+
+
+def test_a_folder_named_site_packages_is_installed_only_in_a_virtual_environment(
+    tmp_path: Path,
+) -> None:
+    """r18k HIGH 3: ``vendor/site-packages`` (``pip install -t``) is hidden; the
+    ``site-packages`` of a directory holding ``pyvenv.cfg`` (not one of the interpreters'
+    own) is installed."""
+    from gentle_hooks.services.room_unheld import unheld_kinds, venv_site
+
+    vendor = tmp_path / "w" / "vendor" / "site-packages"
+    vendor.mkdir(parents=True)
+    other = tmp_path / "w" / "envs" / "old"
+    (other / "lib" / "python3.11" / "site-packages" / "x").mkdir(parents=True)
+    (other / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (other / "site-packages").mkdir()
+    inner = other / "lib" / "python3.11" / "site-packages" / "x"
+    hidden, installed, fenced = unheld_kinds(
+        [_r(vendor), _r(inner), _r(other / "site-packages")], []
+    )
+    assert [r.place for r in hidden] == [str(vendor), str(other / "site-packages")]
+    assert [r.place for r in installed] == [str(inner)] and not fenced
+    assert venv_site(str(other / "lib" / "python3.11" / "site-packages"))
+    assert not venv_site(str(other / "lib")) and not venv_site(str(vendor))
