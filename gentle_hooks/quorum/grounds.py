@@ -140,6 +140,15 @@ _NEGATED: Final = _phrases(
     r"(?:anything|any\w*|nothing|it|that|this|them)",
     r"(?:i|we) (?:did not|have not|had not|never did)(?: (?:actually|really|do (?:it|that|so)))?"
     r"(?=\s*(?:[.,;:!?)\u2014-]|$))",
+    r"in my memory",
+    r"from my memory",
+    r"(?:i|we) (?:was|were|am|are|'m|'re) mistaken",
+    r"(?:please )?disregard(?: (?:it|this|that|the above|my \w+|everything))?",
+    r"(?:i|we) (?:misread|misspoke|misremembered|mixed up)",
+    r"(?:that|this|it) (?:was|is|'s) (?:a |the )?(?:different|wrong|another) (?:file|line|repo\w*)",
+    r"wrong (?:file|line|repo\w*)",
+    # a sentence of "Not." alone after a claim (the claim taken back)
+    r"(?<=[.!;]) not(?=\s*[.!]?\s*$)",
 )
 _HEDGED: Final = _phrases(
     r"guessed",
@@ -162,6 +171,11 @@ _HEDGED: Final = _phrases(
     r"reportedly",
     r"afaict",
     r"(?:i|we) suspect",
+    r"allegedly",
+    r"supposedly",
+    r"\(?unverified\)?",
+    r"(?:or so )?(?:i|we) (?:was|were|have been|'ve been) told",
+    r"(?:i|we) (?:heard|hear)",
     # "likely" stating the result ("the loop likely has"), not naming a cause ("the likely cause")
     r"likely (?:has|have|is|are|does|do|contains|lacks|misses|was|were|had|holds|runs|calls)",
     r"(?:i|we) (?:may|might|must|could) have",
@@ -191,11 +205,13 @@ _COPY: Final = (
     r"|dossier|comments?|analysis|excerpt|snippet|quote|quotation|paste|pastebin|copy"
     r"|extract|citation|task(?:\s+(?:description|text|statement|prompt|brief))?|brief|prompt"
     r"|ticket|issue|chat|thread|conversation|evidence|gist|screen-?shot|attachment|image"
+    r"|e-?mail|printout|print-?out|scratch-?pad|photo|picture|log"
     r"|(?:pr|pull\s+request|merge\s+request|mr)(?:\s+(?:description|body|text))?)s?"
 )
 _OWNER: Final = (
     rf"(?:(?:the|a|an|this|that|his|her|their|its|my)\s+)?(?:{_WHO}(?:'s|s')?\s+)?"
-    r"(?:(?:quoted|pasted|copied|cited|attached|included|embedded|original|submitted)\s+)?"
+    r"(?:(?:quoted|pasted|copied|cited|attached|included|embedded|original|submitted|earlier"
+    r"|cached|previous|old|shared|posted|sent|forwarded|e-?mail|slack|teams|discord|printed)\s+)?"
 )
 #: What another party handed over, named by who handed it: "the diff the miner posted",
 #: "the copy the writer attached", "the log that the worker shared".
@@ -213,8 +229,9 @@ _VIA_COPY: Final = re.compile(
     r"(?:in|by|from|into)\s+(?:(?:the|a|an|this|that|his|her|their|its)\s+)?[\w'-]+"
     rf"(?:\s+(?:description|text|body))?|(?:in|from|inside|within|via|through)\s+{_OWNER}{_COPY}"
     r"(?!'|\w|\s+(?:checkout|worktree|repo|repository|branch|tree|directory|dir|folder)\b)"
-    rf"|(?:in|from|inside|within|via|through)\s+{_OWNER}{_HANDED}"
-    rf"|(?:in|from|inside|within|via|through)\s+(?:the\s+)?{_WHO}(?:'s|s')\s+{_WHAT}s?(?!\w))"
+    rf"|(?:in|from|inside|within|via|through|\()\s*{_OWNER}{_HANDED}"
+    rf"|(?:in|from|inside|within|via|through)\s+(?:the\s+)?{_WHO}(?:'s|s')\s+(?:{_WHAT}|clone"
+    r"|checkout|worktree|work\s+tree|sandbox|machine|workspace|environment|branch|copy)s?(?!\w))"
 )
 #: Words before a preposition that make the copy a pointer to the file, not what was read.
 _POINTER: Final = re.compile(
@@ -224,7 +241,8 @@ _POINTER: Final = re.compile(
 #: An object that is itself a copy of the file: "the miner's excerpt of workflow.js:142".
 _COPY_HEAD: Final = re.compile(
     rf"\s*(?:the\s+)?(?:(?:{_WHO}(?:'s|s')?\s+{_WHAT}s?)|{_OWNER}"
-    r"(?:excerpt|snippet|quote|quotation|paste|copy|extract|citation)s?)(?!'|\w)"
+    r"(?:excerpt|snippet|quote|quotation|paste|copy|extract|citation|gist|screen-?shot|image"
+    r"|photo|picture|printout|print-?out)s?)(?!'|\w)"
 )
 #: A copy's head followed by the file it was found in: locating a quote in the source.
 _IN_SOURCE: Final = re.compile(r"\s*(?:verbatim\s+)?(?:in|at|inside|within)\s+\S+[./]\S")

@@ -179,6 +179,34 @@ REFUTED_ROWS: list[tuple[str, str, str]] = [
         "G-finding",
         "the output the subagent shared",
     ),
+    # refuter r18k: more copies, retractions and hedges
+    ("Opened a screenshot of workflow.js:142: no budget check", "G-finding", "screenshot"),
+    ("Opened the gist of workflow.js:142: no budget check", "G-finding", "gist"),
+    ("Read workflow.js:142 in the email thread: no budget check", "G-finding", "email thread"),
+    ("Read workflow.js:142 in the Slack message: no budget check", "G-finding", "slack message"),
+    ("Read workflow.js:142 in the printout: no budget check", "G-finding", "printout"),
+    ("Read workflow.js:142 in the agent's scratchpad: no budget check", "G-finding", "scratchpad"),
+    ("Read workflow.js:142 in the photo: no budget check", "G-finding", "photo"),
+    (
+        "Opened workflow.js:142 (the version the writer sent me): no budget check",
+        "G-finding",
+        "the version the writer sent",
+    ),
+    ("Opened workflow.js:142 in the miner's clone: no budget check", "G-finding", "clone"),
+    ("Opened workflow.js:142 in my memory of the file: no budget", "G-negated", "in my memory"),
+    ("Opened workflow.js:142: no budget check. Not.", "G-negated", "not"),
+    ("Opened workflow.js:142: no budget check. I was mistaken.", "G-negated", "mistaken"),
+    ("Opened workflow.js:142: no budget check. Please disregard.", "G-negated", "disregard"),
+    (
+        "Opened workflow.js:142: no budget check. Oops, that was a different file.",
+        "G-negated",
+        "different file",
+    ),
+    ("Opened workflow.js:142: no budget check. Update: I misread it", "G-negated", "misread"),
+    ("Opened workflow.js:142: allegedly no budget check", "G-hedged", "allegedly"),
+    ("Opened workflow.js:142: supposedly no budget check", "G-hedged", "supposedly"),
+    ("Opened workflow.js:142: no budget check (unverified)", "G-hedged", "unverified"),
+    ("Opened workflow.js:142: no budget check, or so I was told", "G-hedged", "told"),
 ]
 
 #: Upheld reproductions of the cited evidence: they count as the verifier said.
@@ -201,6 +229,9 @@ UPHELD_ROWS: list[str] = [
     "Opened workflow.js:142: no budget check, I didn't find any cap",
     "Opened workflow.js:142 in the worktree the writer produced: the loop has no budget check",
     "Searched the repo for spawnAgent, found workflow.js:142: the loop has no budget check",
+    "Opened workflow.js:142 in my clone: the loop calls spawnAgent with no budget check",
+    "Opened workflow.js:142: no budget check. Not a false positive: the loop has no cap",
+    "Opened workflow.js:142: no budget check, not even a counter in the loop",
 ]
 
 
