@@ -92,8 +92,9 @@ class Changed:
             None: it was absent), which it is measured from.
         restored: the changed paths left out of ``paths``: each now holds the blob a ref
             tip or stash entry kept before the call held there (``git checkout feature --
-            f``, ``git restore --source``, ``git stash pop``): content a commit already
-            held is not the writer's, sorted.
+            f``, ``git restore --source``, ``git stash pop``), or the blob another changed
+            path held before the call and gave up (``git mv``): content a commit already
+            held, or moved, is not the writer's, sorted.
         nonce: the snapshot's own random id (None: a snapshot kept without one), which
             tells two runs of one command apart when the runtime names no call id.
     """
@@ -178,6 +179,7 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     made = _made(repo, path, tips, stashes)
     tips, stashes = [t for t in tips if t not in made], [t for t in stashes if t not in made]
     back = _restored(repo, {p: after[p] for p in changed}, tips, stashes)
+    back |= _moved(changed, held, after)
     paths = [p for p in changed if p not in back]
     starts = tuple((p, held.get(p)) for p in paths)
     return Changed(tuple(paths), starts, tuple(sorted(back)), nonce)
@@ -205,6 +207,16 @@ def _made(repo: Repository, snapshot: str, tips: list[str], stashes: list[str]) 
         with contextlib.suppress(OSError, WriteError):
             write_whole(listed, ("\n".join(kept) + "\n").encode("ascii"))
     return {*known, *new}
+
+
+def _moved(
+    changed: list[str], held: Mapping[str, str | None], after: Mapping[str, str | None]
+) -> set[str]:
+    """The paths of ``changed`` that now hold, unchanged, the blob another changed path held
+    before the call and no longer holds (``git mv a b``, ``mv a b``): content moved, not
+    written (its old path's change stays, and a writer's record follows a rename)."""
+    left = {held[p]: p for p in changed if held.get(p) is not None and after.get(p) != held[p]}
+    return {p for p in changed if (b := after.get(p)) is not None and left.get(b, p) != p}
 
 
 def _restored(
@@ -366,8 +378,8 @@ def _restored_note(restored: tuple[str, ...]) -> str | None:
     shown = ", ".join(restored[:5]) + more
     return (
         f"{len(restored)} file(s) it changed ({shown}) now hold what a branch, tag or stash "
-        "entry held before it ran (git checkout/restore --source, stash pop): restored "
-        "content, not the writer's, so not recorded"
+        "entry, or another path moved away, held before it ran (git checkout/restore "
+        "--source, stash pop, git mv): restored content, not the writer's, so not recorded"
     )
 
 
