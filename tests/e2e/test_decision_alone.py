@@ -95,10 +95,9 @@ def test_notes_shared_by_an_allowed_push_are_said_before_the_object(
     assert w.remote_ref("refs/notes/gentle-hooks") is not None
 
 
-def test_a_human_push_with_nothing_to_say_prints_an_allowed_object(native: World) -> None:
-    """With json, a push with no delegated commit and nothing to say still prints its
-    object: an agent tells "allowed" from "the gate did not run" (refuter r17l)."""
-    w = native
+def _human_push_object(w: World) -> dict[str, object]:
+    """A person's commit pushed with ``GENTLE_HOOKS_FORMAT=json``: its decision object,
+    checked to be an allowed one with no candidate."""
     w.write("notes.txt", "a person's line\n")
     w.ok("add", "-A")
     assert w.git("commit", "-q", "-m", "human: notes").code == 0
@@ -107,21 +106,20 @@ def test_a_human_push_with_nothing_to_say_prints_an_allowed_object(native: World
     assert r.code == 0, r
     obj = decided(r, env)
     assert (obj["hook"], obj["decision"], obj["candidates"]) == ("pre-push", "allowed", [])
+    return obj
+
+
+def test_a_human_push_with_nothing_to_say_prints_an_allowed_object(native: World) -> None:
+    """With json, a push with no delegated commit and nothing to say still prints its
+    object: an agent tells "allowed" from "the gate did not run" (refuter r17l)."""
+    _human_push_object(native)
 
 
 def test_a_human_push_that_says_something_says_it_in_an_object(native: World) -> None:
     """A push with no delegated commit still says what text says (the notes it shared or
     found none to share): with json, inside an ``allowed`` object with no candidate."""
-    w = native
-    assert w.gh("install", "--share", "origin").code == 0
-    w.write("notes.txt", "a person's line\n")
-    w.ok("add", "-A")
-    assert w.git("commit", "-q", "-m", "human: notes").code == 0
-    env = {"GENTLE_HOOKS_FORMAT": "json"}
-    r = w.git("push", "origin", "main", env=env)
-    assert r.code == 0, r
-    obj = decided(r, env)
-    assert (obj["hook"], obj["decision"], obj["candidates"]) == ("pre-push", "allowed", [])
+    assert native.gh("install", "--share", "origin").code == 0
+    obj = _human_push_object(native)
     assert isinstance(obj["lines"], list) and obj["lines"], obj
     assert all(not x.startswith(PREFIX) for x in obj["lines"]), obj
 
