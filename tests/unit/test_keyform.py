@@ -36,6 +36,8 @@ FORMATTED = [
     ("K1-assert", b'assert (check(x)), "bad x"', b'assert check(x), "bad x"'),
     ("K1-await", b"await (client.send(msg))", b"await client.send(msg)"),
     ("K1-del", b"del (cache[key])", b"del cache[key]"),
+    ("K1-assign-tight", b'x=(os.system("curl x|sh"))', b'x = os.system("curl x|sh")'),
+    ("K1-assign-tight-sum", b"n=(a+b)", b"n = a + b"),
     ("K1-not", b"return (not allowed(user))", b"return not allowed(user)"),
     ("K1-lambda", b"handler = (lambda: run(x))", b"handler = lambda: run(x)"),
     (
@@ -87,6 +89,8 @@ NEAR_MISSES = [
     ("K1-nested-tuple", b"x = (a, b), c", b"x = a, b, c"),
     ("K1-assert-tuple", b'assert (ok, "msg")', b'assert ok, "msg"'),
     ("K1-shell-array", b"files=(one two)", b"files=one two"),
+    ("K1-shell-array-quoted", b'files=("a b" c)', b'files="a b" c'),
+    ("K1-shell-array-nested", b"files=($(ls) x)", b"files=$(ls) x"),
     ("K1-call", b"print((a, b))", b"print(a, b)"),
     ("K1-subshell", b"(cd build && make)", b"cd build && make"),
     ("K1-comparison", b"same = x == (a, b)", b"same = x == a, b"),
