@@ -6,7 +6,8 @@ only then is the handler imported.
 
 * :mod:`.call` — one invocation (name, arguments, stdin, chaining)
 * :mod:`.dispatch` — the table, chaining of a foreign hook, the pass path
-* :mod:`.commit` — the commit and commit-msg gates, and how a fix binds the staged change
+* :mod:`.commit` — the commit gate, and how a fix binds the staged change
+* :mod:`.commit_msg` — the commit-msg gate: judges only what the commit gate did not
 * :mod:`.push_gate` — the push gate: the commits of every update, judged as a batch
 * :mod:`.push_record` — the push gate records a writer's commit no hook recorded (hooks off)
 * :mod:`.worker_pool` — the ordered thread pool the push gate judges on
@@ -27,5 +28,7 @@ only then is the handler imported.
 * :mod:`.recorders` — prepare-commit-msg, post-commit, post-rewrite: never block
 * :mod:`.trailers` — the ``Gentle-Writer`` trailer of the commit being made: added by
   prepare-commit-msg, put back by commit-msg when the editor took it out
+* :mod:`.rule_cache` — the trailer rule prepare-commit-msg found, keyed by the content it
+  read, for commit-msg
 * :mod:`.rewrites` — the ``(old, new)`` pairs of a rewrite, for post-rewrite
 """

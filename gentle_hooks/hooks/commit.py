@@ -4,11 +4,11 @@ commit-msg, over the ``staged`` candidate.
 Room ``hooks``. The candidate is the index git hands the hook, so ``commit -a`` and
 ``commit <paths>`` are judged exactly as committed. It is delegated when it carries live
 writer content, or — not while a merge is concluded — re-applies content a push settled
-(:mod:`gentle_hooks.services.reapplied`). The commit-msg gate judges the same
-candidate when only the message shows delegation (an AI co-author trailer) and the commit
-gate did not already apply. A block's fix commands run outside the hook, so
-:func:`staged_binding` says which flag binds them to this candidate, or why none does;
-:mod:`gentle_hooks.hooks.outcome` prints them.
+(:mod:`gentle_hooks.services.reapplied`). The commit-msg gate
+(:mod:`gentle_hooks.hooks.commit_msg`) judges the same candidate when only the message
+shows delegation (an AI co-author trailer) and the commit gate did not already apply. A
+block's fix commands run outside the hook, so :func:`staged_binding` says which flag binds
+them to this candidate, or why none does; :mod:`gentle_hooks.hooks.outcome` prints them.
 """
 
 from __future__ import annotations
@@ -16,20 +16,16 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from gentle_hooks.bounded import InputFileError
 from gentle_hooks.config.load import LoadedConfig
-from gentle_hooks.errors import EXIT_OK, Command, GitError, UsageError
+from gentle_hooks.errors import Command, GitError
 from gentle_hooks.git.probe import amend_flag
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.hooks.call import HookCall, read_message
+from gentle_hooks.hooks.call import HookCall
 from gentle_hooks.hooks.outcome import Judged, Told, conclude, open_gate
 from gentle_hooks.ledger.facts import LedgerFacts
 from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.policy.delegation import (
     Evidence,
-    message_evidence,
-    runtime_evidence,
-    strip_comments,
 )
 from gentle_hooks.services.assess import AssessResult, evaluate
 from gentle_hooks.services.attribution import expiry_lines
@@ -302,38 +298,3 @@ def staged_binding(repo: Repository) -> tuple[Binding, str]:
         # temporary checkout of the staged tree when the work tree holds more
         return STAGED, ""
     return STAGED, PARTIAL_NOTE
-
-
-def commit_msg_gate(call: HookCall, env: Mapping[str, str]) -> int:
-    """Judge the staged candidate when the message carries AI attribution (commit-msg).
-
-    Only when the commit gate did not already judge it (no runtime in the environment, no
-    staged path a writer wrote, not ``applies_to = all``): one judgement per commit.
-
-    Returns:
-        0 allowed (or nothing to judge here), 1 blocked.
-
-    Raises:
-        UsageError: no message file argument, or one that cannot be read.
-    """
-    if not call.args:
-        raise UsageError("hook commit-msg: git passes the message file; none given")
-    try:
-        message = read_message(call.args[0])
-    except InputFileError as exc:
-        raise UsageError(f"hook commit-msg: {exc}") from None
-    evidence = message_evidence(strip_comments(message))
-    if evidence is None or runtime_evidence(env) is not None:
-        return EXIT_OK
-    from gentle_hooks.config.probe import applies_to_all
-    from gentle_hooks.git.probe import commit_paths, config_value, locate
-    from gentle_hooks.ledger.probe import writer_paths_touched
-
-    where = locate(env)
-    if (
-        where is None
-        or writer_paths_touched(where.common_dir, lambda: commit_paths(env))
-        or applies_to_all(where.root, env, lambda key: config_value(key, env))
-    ):
-        return EXIT_OK  # the commit gate judged this candidate already
-    return commit_gate(call, env, evidence)

@@ -244,7 +244,7 @@ def _commit_gate(call: HookCall, env: Mapping[str, str]) -> int:
 
 
 def _commit_msg_gate(call: HookCall, env: Mapping[str, str]) -> int:
-    from gentle_hooks.hooks.commit import commit_msg_gate
+    from gentle_hooks.hooks.commit_msg import commit_msg_gate
     from gentle_hooks.hooks.trailers import restore_trailers
 
     code = commit_msg_gate(call, env)
