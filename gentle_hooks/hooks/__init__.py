@@ -28,7 +28,5 @@ only then is the handler imported.
 * :mod:`.recorders` — prepare-commit-msg, post-commit, post-rewrite: never block
 * :mod:`.trailers` — the ``Gentle-Writer`` trailer of the commit being made: added by
   prepare-commit-msg, put back by commit-msg when the editor took it out
-* :mod:`.rule_cache` — the trailer rule prepare-commit-msg found, keyed by the content it
-  read, for commit-msg
 * :mod:`.rewrites` — the ``(old, new)`` pairs of a rewrite, for post-rewrite
 """
