@@ -201,16 +201,17 @@ class Deltas(Refs):
         keep = set(wanted)
         return {p: m for p, m in _listed(out, 1, b"blob", 0).items() if p in keep}
 
-    def blobs_staged(self, paths: Iterable[str]) -> dict[str, str]:
-        """The blob id of each of ``paths`` in the index git uses here (stage 0; paths not
-        in the index are left out)."""
+    def blobs_staged(self, paths: Iterable[str], index: str | None = None) -> dict[str, str]:
+        """The blob id of each of ``paths`` in the index git uses here, or in the index
+        file ``index`` (stage 0; paths not in the index are left out)."""
         wanted = sorted(set(paths))
         if not wanted:
             return {}
         args = ["ls-files", "--stage", "-z", "--full-name"]
         if len(wanted) <= _MANY_PATHSPECS:
             args += ["--", *wanted]
-        out = self.run(args, env=LITERAL_PATHSPECS).stdout
+        env = {**LITERAL_PATHSPECS, "GIT_INDEX_FILE": index} if index else LITERAL_PATHSPECS
+        out = self.run(args, env=env).stdout
         keep = set(wanted)
         return {p: b for p, b in _listed(out, 2, b"0", 1).items() if p in keep}
 
@@ -223,16 +224,31 @@ class Deltas(Refs):
         unpushed = self.out(["rev-list", *present, "--not", "--remotes"]).split()
         return set(present) - set(unpushed)
 
+    def own_index(self) -> str | None:
+        """This worktree's own index file when git hands a hook another one (``commit
+        --only PATH`` judges a temporary index; the user's staged work stays in the own
+        one), else None (the same file, or no own index yet)."""
+        own = os.path.join(self.paths.git_dir, "index")
+        used = self.paths.index_file
+        if not os.path.isfile(own) or os.path.realpath(own) == os.path.realpath(used):
+            return None
+        return own
+
+    def unpushed_commits(self, tip: str, limit: int) -> list[str]:
+        """The commits of ``tip`` on no remote-tracking ref (what a push of it carries),
+        newest first, at most ``limit``."""
+        return self.out(["rev-list", f"--max-count={limit}", tip, "--not", "--remotes"]).split()
+
     def unpushed_commits_touching(self, paths: Iterable[str]) -> list[str]:
-        """Commits on a local branch or in the stash, on no remote-tracking ref, that change
-        one of ``paths``; newest first."""
+        """Commits on a local branch, a tag or any other local ref (``HEAD`` too) or in the
+        stash, on no remote-tracking ref, that change one of ``paths``; newest first."""
         wanted = sorted(set(paths))
         if not wanted:
             return []
         stash: list[str] = []
         if self.ref_exists("refs/stash"):  # every stash entry, not only the latest
             stash = self.out(["reflog", "show", "--format=%H", "refs/stash", "--"]).split()
-        args = ["rev-list", "--branches", *stash, "--not", "--remotes", "--", *wanted]
+        args = ["rev-list", "--all", *stash, "--not", "--remotes", "--", *wanted]
         if len(wanted) > _MANY_PATHSPECS:
             args = args[: -len(wanted) - 1]  # every unpushed commit: argv has a size limit
         return self.out(args, env=LITERAL_PATHSPECS).split()

@@ -29,7 +29,7 @@ from gentle_hooks.policy.delegation import (
 )
 from gentle_hooks.services.assess import AssessResult, evaluate
 from gentle_hooks.services.attribution import expiry_lines
-from gentle_hooks.services.change_facts import delivery_changes, facts_and_expired
+from gentle_hooks.services.change_facts import facts_and_expired
 from gentle_hooks.services.declared_suite import want_base_commands
 from gentle_hooks.services.settle import returned_ids
 from gentle_hooks.values.binding import Binding
@@ -105,7 +105,10 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
         from gentle_hooks.services.expiry import expire_pending
         from gentle_hooks.services.reapplied import reapplied_staged
 
-        expired += expire_pending(repo, [c.path for c in delivery_changes(repo, cand)])
+        # every open entry of this work tree, not only the paths this commit changes:
+        # content that is nowhere when a gate looks has expired (SPEC §3), so a human who
+        # types it again later is not blocked by work that was already gone
+        expired += expire_pending(repo)
         # delivered writer content brought onto another base is a new candidate to check;
         # what a merge brings was judged on its branch (as the push gate reads merges)
         if call.name != "pre-merge-commit" and not repo.merge_in_progress():

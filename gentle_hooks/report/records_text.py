@@ -143,7 +143,13 @@ def render_status(s: StatusResult, explain: bool = False) -> str:
         lines.append("spot check: " + ("satisfied" if d.spot_check_satisfied else unneeded))
         verifier = _verifier_line(r.plan, accepted)
         lines.append(verifier if "MISSING" not in verifier else f"verifier: {unneeded}")
-        lines.append("status: not delegated; the gate does not apply")
+        if s.unchecked_head is None:
+            lines.append("status: not delegated; the gate does not apply")
+        else:  # the push gate will block: saying "does not apply" would contradict it
+            lines.append(
+                "status: this candidate is not delegated, but the push gate blocks commit "
+                f"{s.unchecked_head[:12]} (writer work committed without its checks)"
+            )
         lines.extend(f"note: {h}" for h in _own_hints(s))
         return "\n".join(lines)
     refuted = any(isinstance(m, SpotCheckShortfall) and m.disagreements for m in s.missing)
@@ -171,12 +177,21 @@ def status_hints(s: StatusResult) -> tuple[str, ...]:
 
 
 def _own_hints(s: StatusResult) -> tuple[str, ...]:
-    """The service's hints, then the line for HEAD's unchecked writer commit, if any."""
+    """The service's hints, then the line for the unchecked writer commit of ``HEAD``'s
+    unpushed ones, if any (``HEAD`` itself: ``status --committed`` shows what it misses)."""
     if s.unchecked_head is None:
         return s.hints
+    short = s.unchecked_head[:12]
+    if s.unchecked_head == s.assessment.candidate.head:
+        return (
+            *s.hints,
+            f"this candidate carries no writer work, but HEAD (commit {short}) does, "
+            "committed without what its plan requires: the push gate blocks it; "
+            f"{program()} status --committed shows what is missing",
+        )
     return (
         *s.hints,
-        f"this candidate carries no writer work, but HEAD (commit {s.unchecked_head[:12]}) "
-        "does, committed without what its plan requires: the push gate blocks it; "
-        f"{program()} status --committed shows what is missing",
+        f"this candidate carries no writer work, but unpushed commit {short} under HEAD "
+        "does, committed without what its plan requires: the push gate blocks it and names "
+        "what is missing",
     )

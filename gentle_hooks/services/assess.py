@@ -45,6 +45,7 @@ class AssessRequest:
         delegated_by: delegated evidence found outside the ledger, or None.
         native: ``--native`` provider (``builtin``, ``gentle-ai``, ``auto``), or None for
             the configured one.
+        commit: for ``committed``, the commit judged (None: ``HEAD``).
     """
 
     cwd: str | None = None
@@ -58,6 +59,7 @@ class AssessRequest:
     allow_empty: bool = False
     delegated_by: str | None = None
     native: str | None = None
+    commit: str | None = None
 
 
 @frozen
@@ -197,7 +199,9 @@ def run_assess(req: AssessRequest, env: Mapping[str, str]) -> AssessResult:
             f"tracked files have uncommitted changes; rerun with --committed-only to assess "
             f"what is committed against {req.base_ref} (or --staged for the index)"
         )
-    cand = repo.candidate(projection, flag_ref=req.base_ref, config_ref=settings.base_ref)
+    cand = repo.candidate(
+        projection, flag_ref=req.base_ref, config_ref=settings.base_ref, commit=req.commit
+    )
     if cand.is_empty and not req.allow_empty:
         what = {"committed": "HEAD's tree", "staged": "the index", "snapshot": "the work tree"}[
             projection.value

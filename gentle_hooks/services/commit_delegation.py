@@ -147,10 +147,20 @@ def delegated_commits(
 
 
 def commit_delegation(repo: Repository, commit: str, path: str) -> str | None:
-    """Why the push gate will judge ``commit`` delegated (:func:`delegated_commits` of
-    :func:`commits_work`, with the ledger at ``path``), leaving aside what only the pushing
-    process knows (an agent runtime in its environment) and ``gate.applies_to`` (the
-    caller's configuration); None for a human's ordinary commit. Records nothing but what
+    """Why the push gate will judge ``commit`` delegated (:func:`commits_delegation` of
+    that one commit); None for a human's ordinary commit.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger exists but cannot be read.
+    """
+    return commits_delegation(repo, [commit], path).get(commit)
+
+
+def commits_delegation(repo: Repository, commits: Sequence[str], path: str) -> dict[str, str]:
+    """Why the push gate will judge each of ``commits`` delegated (:func:`delegated_commits`
+    of :func:`commits_work`, with the ledger at ``path``), leaving aside what only the
+    pushing process knows (an agent runtime in its environment) and ``gate.applies_to`` (the
+    caller's configuration); a human's ordinary commit is left out. Records nothing but what
     every gate records on the way (entries settled or expired).
 
     Raises:
@@ -158,9 +168,9 @@ def commit_delegation(repo: Repository, commit: str, path: str) -> str | None:
     """
     from gentle_hooks.ledger.store import open_for_gate
 
-    infos = repo.read_commits([commit])
+    infos = repo.read_commits(list(commits))
     if not infos:
-        return None
+        return {}
     led = open_for_gate(path)
     if led is None:
         found: CommitsWork = ({}, {}, {})
@@ -171,4 +181,4 @@ def commit_delegation(repo: Repository, commit: str, path: str) -> str | None:
             found = commits_work(repo, led, infos)[0]
     work, records, delivered = found
     judged = delegated_commits(infos, work, records, None, False, delivered)
-    return judged[0][1] if judged else None
+    return {info.id: why for info, why in judged}

@@ -60,7 +60,8 @@ def entry_blobs(entries: Iterable[WriterEntryRecord]) -> set[str]:
 
 def local_versions(repo: Repository, paths: Sequence[str]) -> list[dict[str, str | None]]:
     """The blob of each of ``paths`` (root-relative) in every local version that may hold
-    writer work not yet pushed: the work tree, the index and ``HEAD`` of every worktree of
+    writer work not yet pushed: the work tree, the index (the one git hands a hook, and
+    this worktree's own when that is another: ``commit --only``) and ``HEAD`` of every worktree of
     the repository (``git worktree list``), and every unpushed commit or stash entry that
     changes one of them. One mapping per version; a path absent there is left out (the
     work tree maps it to None).
@@ -72,6 +73,9 @@ def local_versions(repo: Repository, paths: Sequence[str]) -> list[dict[str, str
         dict(repo.hash_worktree(paths)),
         dict(repo.blobs_staged(paths)),
     ]
+    own = repo.own_index()  # a hook's temporary index: the user's staged work is here
+    if own is not None:
+        versions.append(dict(repo.blobs_staged(paths, own)))
     head = repo.head()
     if head is not None:
         versions.append(dict(repo.blobs_in(repo.tree_of(head), paths)))

@@ -3,7 +3,10 @@ it, what is satisfied, and what is missing.
 
 Room ``services``. Runs :func:`gentle_hooks.services.assess.run_assess` (which reads the ledger
 read-only) and derives the missing items (as the policy's shortfalls) and hints; never
-prints, never records. :mod:`gentle_hooks.report.fixes` writes the command for each.
+prints. It records only what every gate records on the way (SPEC §3 "Attribution follows
+content"): this work tree's pending writer work whose content is nowhere any more expires
+(:func:`~gentle_hooks.services.expiry.expire_pending`, one hint line each), so status and the
+gates tell the same story. :mod:`gentle_hooks.report.fixes` writes the command for each.
 """
 
 from __future__ import annotations
@@ -31,9 +34,10 @@ class StatusResult:
         hints: extra lines: records that do not count here, why the gate does not apply
             (:mod:`gentle_hooks.report` puts the receipt a missing spot check needs first,
             when none is recorded, before them).
-        unchecked_head: HEAD's commit id when this candidate carries no writer work but
-            HEAD's commit does, without what its plan requires (a commit made with hooks
-            off: the push gate blocks it), else None.
+        unchecked_head: the id of the newest commit of ``HEAD`` on no remote-tracking
+            ref that carries writer work without what its plan requires (a commit made
+            with hooks off: the push gate blocks it) when this candidate carries none,
+            else None.
     """
 
     assessment: AssessResult
@@ -78,14 +82,16 @@ def run_status(binding: Binding, env: Mapping[str, str]) -> StatusResult:
             "count for this one"
         )
     committed = _committed_unchecked(binding, env) if not d.applies and facts.present else None
-    away = _pending_elsewhere(facts) if committed is None and not d.applies else ()
-    if away:
+    expired, away = _pending_elsewhere(binding, facts) if not d.applies else ([], ())
+    hints.extend(expired)
+    if away and committed is None:
         hints.append(
-            f"pending writer work on {', '.join(away)} is recorded for this work tree but "
-            "this candidate does not hold it (stashed, or on another branch): the gate "
-            "applies again when that content comes back"
+            f"pending writer work on {', '.join(away)} is recorded for this work tree and "
+            "this candidate does not hold it, but its content is still held elsewhere (the "
+            "index, a stash entry, another worktree, an unpushed commit or a local ref): "
+            "the gate applies again when that content comes back"
         )
-    elif committed is None and not d.applies:
+    elif committed is None and not d.applies and not expired:
         hints.append(
             "no pending writer work is recorded for this work tree, so the gate does not "
             "apply; a writer's edits are recorded by its runtime's hook (install --agent, "
@@ -97,32 +103,70 @@ def run_status(binding: Binding, env: Mapping[str, str]) -> StatusResult:
     return StatusResult(result, facts, d.shortfalls, tuple(hints), committed)
 
 
-def _pending_elsewhere(facts: LedgerFacts) -> tuple[str, ...]:
-    """The paths of this work tree's pending writer entries (none: no ledger), sorted."""
+def _pending_elsewhere(binding: Binding, facts: LedgerFacts) -> tuple[list[str], tuple[str, ...]]:
+    """This work tree's pending writer work once the work whose content is nowhere expired
+    (as a gate expires it, recorded): the expiry lines, and the paths still pending, sorted
+    (no ledger: neither).
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be written.
+    """
     if not facts.present:
-        return ()
+        return [], ()
+    from gentle_hooks.git.repository import Repository
+    from gentle_hooks.services.attribution import expiry_lines
+    from gentle_hooks.services.expiry import expire_pending
+
+    lines = expiry_lines(expire_pending(Repository.open(binding.cwd)))
     led = Ledger.open_existing(facts.path)
     if led is None:
-        return ()
+        return lines, ()
     with led:
-        return tuple(sorted({e.path for e in led.open_entries(facts.root)}))
+        return lines, tuple(sorted({e.path for e in led.open_entries(facts.root)}))
+
+
+#: How many of HEAD's unpushed commits ``status`` reads for writer work committed with hooks
+#: off (newest first); the push gate judges them all.
+UNPUSHED_READ = 50
 
 
 def _committed_unchecked(binding: Binding, env: Mapping[str, str]) -> str | None:
-    """HEAD's commit id when it carries writer work without what its plan requires (a
-    commit made with hooks off: the work tree then holds nothing pending, yet the push gate
-    blocks the commit), or None. Read only when this candidate is not delegated."""
+    """The newest of ``HEAD``'s unpushed commits (:data:`UNPUSHED_READ` of them) that
+    carries writer work without what its plan requires (a commit made with hooks off:
+    the work tree then holds nothing pending, yet the push gate blocks the commit), or
+    None. Read only when this candidate is not delegated."""
     if binding.projection is Projection.COMMITTED:
         return None
-    head = _assess(binding, Projection.COMMITTED, env)
-    if not (head.decision.applies and head.decision.shortfalls):
+    from gentle_hooks.git.repository import Repository
+
+    repo = Repository.open(binding.cwd)
+    head = repo.head()
+    if head is None:
         return None
-    return head.candidate.head or ""
+    from gentle_hooks.ledger.location import ledger_path
+    from gentle_hooks.services.commit_delegation import commits_delegation
+
+    commits = repo.unpushed_commits(head, UNPUSHED_READ)
+    found = commits_delegation(repo, commits, ledger_path(repo.paths.common_dir))
+    for commit in (c for c in commits if c in found):
+        request = AssessRequest(
+            cwd=binding.cwd,
+            base_ref=binding.base_ref,
+            projection=Projection.COMMITTED,
+            allow_empty=True,
+            delegated_by=found[commit],
+            commit=commit,
+        )
+        judged = run_assess(request, env)
+        if judged.decision.applies and judged.decision.shortfalls:
+            return commit
+    return None
 
 
 def _assess(binding: Binding, projection: Projection, env: Mapping[str, str]) -> AssessResult:
     """Assess ``binding``'s candidate as ``projection`` projects it (an empty one too). A
-    committed candidate is delegated as the push gate will judge its commit
+    committed candidate is delegated as the
+    push gate will judge its commit
     (:func:`~gentle_hooks.services.commit_delegation.commit_delegation`: writer content it
     carries or re-applies, a writer's commit record, an agent in its message), so status
     answers what the push will decide."""

@@ -282,18 +282,22 @@ def test_after_reset_hard_a_human_commit_passes_with_no_trailer(served: World) -
     w.ok("reset", "-q", "--hard")
     w.write("README.md", "# demo, by a human\n")
     w.ok("add", "-A")
-    _passes_quietly(w.git("commit", "-m", "human: readme"))
-    assert TRAILER not in _message(w)
-    # the line the writer replaced, replaced by hand: the writer's content is gone
-    w.write("src/app.py", "def add(a, b):\n    return b + a\n")
-    r = w.git("commit", "-qam", "human: app")
+    r = w.git("commit", "-m", "human: readme")
     _passes_quietly(r)
+    # the writer's content is nowhere when this gate looks: it expires here, whatever path
+    # the commit changes (issue 13)
     assert r.said == [
         "gentle-hooks: pending writer work on src/app.py expired: no worktree, index, HEAD, "
         "unpushed commit or stash holds its content at that path (copies elsewhere, ignored "
         "ones too, are not searched); its distinctive lines brought back, or removed again, are "
         "the writer's again for 30 days from the write"
     ], r
+    assert TRAILER not in _message(w)
+    # the line the writer replaced, replaced by hand: the writer's content is gone
+    w.write("src/app.py", "def add(a, b):\n    return b + a\n")
+    r = w.git("commit", "-qam", "human: app")
+    _passes_quietly(r)
+    assert r.said == [], r
     assert TRAILER not in _message(w)
     _passes_quietly(w.git("push", "origin"))
     assert w.remote_ref("main") == w.rev("HEAD")
