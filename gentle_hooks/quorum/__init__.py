@@ -18,6 +18,11 @@ within the room, imports flow up this list:
 * :mod:`.completed` — whether an upheld ``whatIChecked`` reports a completed observation
   (an act of the verifier's own in the past tense, naming its evidence, with a result
   beyond its object and beyond a restated verdict, not stopped).
+* :mod:`.readings` — how a ``whatIChecked`` frames its reading, as classes of words: passed
+  on from someone else, an epistemic modal or a question, a make-believe frame, a
+  retraction after the act.
+* :mod:`.copies` — whether a reading act read the candidate's own file or a copy, another
+  container (ticket, message, paste, tarball, zip...) or another tree (a stale checkout).
 * :mod:`.grounds` — whether an upheld ``whatIChecked`` re-opened the cited evidence itself:
   a denied or taken-back act, a hedged one, the finding or a copy of the evidence read
   instead of it, a command that checks nothing, or another file than the evidence names

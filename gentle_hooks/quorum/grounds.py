@@ -1,7 +1,8 @@
 """Whether an upheld ``whatIChecked`` re-opened the cited evidence itself (SPEC §9).
 
 Room ``quorum``, pure functions (standard library, :mod:`gentle_hooks.policy.nocheck`,
-:mod:`.restatement`, :mod:`.narrative`, :mod:`.completed`); no I/O. Seed
+:mod:`.restatement`, :mod:`.narrative`, :mod:`.completed`, :mod:`.copies`,
+:mod:`.readings`); no I/O. Seed
 ``003_0245072c02421c57.txt``, the contract: "Independently re-open the cited evidence. Do
 not trust the miner's reading of it"; "Uphold ONLY if you re-opened the evidence yourself
 and it reproduces"; "A verifier that only reads the finding is an opinion generator". An
@@ -12,10 +13,15 @@ missing), never support:
 * ``G-negated`` — the act is denied, taken back or imaginary, anywhere in the text:
   "Opened nothing; …", "Opened workflow.js:142 (did not actually)", "… in my head", "Did
   not open anything. Opened workflow.js:142: …", "Opened workflow.js:142 — just kidding, I
-  didn't: …", a file the text says it opened and also says it did not open.
+  didn't: …", a file the text says it opened and also says it did not open; a make-believe
+  frame or a retraction after the act (:func:`~.readings.framed`, :func:`~.readings.retracted`:
+  "Pretend I opened", "(simulated)", "Edit: actually …", "My bad").
 * ``G-hedged`` — the act or what it showed is a guess or a belief, not a report: "Guessed:
   opened workflow.js:142 …", "Opened workflow.js:142, or at least I think so: …", "if I
-  recall", "I may have opened" (seed 003 "Default to refuted when uncertain").
+  recall", "I may have opened" (seed 003 "Default to refuted when uncertain"); the reading
+  passed on from someone else or guessed (:func:`~.readings.attributed`,
+  :func:`~.readings.modal`: "according to the writer", "We ran", "seems", "may", a
+  trailing ``?``).
 * ``G-finding`` — what was opened or read is the finding or a copy of the evidence, not
   the evidence: "Opened the miner's finding: …", "Read the writer's transcript / the PR
   description: …"; a reading act whose object is read through a copy (:data:`_VIA_COPY`:
@@ -25,6 +31,8 @@ missing), never support:
   copy only points to ("Opened workflow.js:142 cited in the finding", "… as the miner's
   report cites") was opened itself; running a command taken from the task description
   ran it; finding a quote in the cited file is the seed's "A quote | Found verbatim".
+  Another container or tree than the candidate's (:func:`~.copies.copy_of`: "from the
+  tarball the writer sent", "in the Jira ticket", "in a stale checkout") is a copy too.
 * ``G-nocheck`` — the only commands run check nothing, by the rows of
   :data:`gentle_hooks.policy.nocheck.NO_CHECK_ROWS` that read nothing of the repository
   (:data:`OBSERVES_NOTHING`: ```true``: exit 0`, ```echo unbounded``: printed unbounded``),
@@ -50,7 +58,9 @@ from typing import Final
 
 from gentle_hooks.policy.nocheck import judge_command, row_text
 from gentle_hooks.quorum.completed import PROTECTED
+from gentle_hooks.quorum.copies import FINDING, copy_of
 from gentle_hooks.quorum.narrative import ACT_VERBS
+from gentle_hooks.quorum.readings import attributed, framed, modal, retracted
 from gentle_hooks.quorum.restatement import named_files, reproduced_evidence
 from gentle_hooks.values.frozen import frozen
 
@@ -184,73 +194,6 @@ _HEDGED: Final = _phrases(
     r"\(?(?:probably|maybe|perhaps|possibly)\)?(?=\s*(?:[),:;.\u2014]|$))",
 )
 
-_WHO: Final = (
-    r"(?:miner|writer|author|reviewer|agent|submitter|reporter|coder|model|finder|worker"
-    r"|sub-?agent|bot|assistant|contributor)"
-)
-_WHAT: Final = (
-    r"(?:finding|report|transcript|summary|claim|evidence|write-?up|notes?|description"
-    r"|message|output|account|dossier|comment|reading|analysis|log|diff|patch|gist"
-    r"|screen-?shot|attachment|paste)"
-)
-_FINDING: Final = re.compile(
-    rf"(?<!\w)(?:{_WHO}(?:'s|s')?\s+{_WHAT}s?"
-    r"|(?:pr|pull\s+request|merge\s+request|mr|issue|ticket)(?:'s)?\s+"
-    r"(?:description|body|summary|text|title|comments?)"
-    r"|the\s+(?:finding|claim|dossier|write-?up|transcript|summary)s?)(?!\w)"
-)
-#: Copies of the evidence: what the miner, the writer or the task shows of a file.
-_COPY: Final = (
-    r"(?:finding|report|transcript|summary|claim|write-?up|notes?|description|message"
-    r"|dossier|comments?|analysis|excerpt|snippet|quote|quotation|paste|pastebin|copy"
-    r"|extract|citation|task(?:\s+(?:description|text|statement|prompt|brief))?|brief|prompt"
-    r"|ticket|issue|chat|thread|conversation|evidence|gist|screen-?shot|attachment|image"
-    r"|e-?mail|printout|print-?out|scratch-?pad|photo|picture|log"
-    r"|(?:pr|pull\s+request|merge\s+request|mr)(?:\s+(?:description|body|text))?)s?"
-)
-_OWNER: Final = (
-    rf"(?:(?:the|a|an|this|that|his|her|their|its|my)\s+)?(?:{_WHO}(?:'s|s')?\s+)?"
-    r"(?:(?:quoted|pasted|copied|cited|attached|included|embedded|original|submitted|earlier"
-    r"|cached|previous|old|shared|posted|sent|forwarded|e-?mail|slack|teams|discord|printed)\s+)?"
-)
-#: What another party handed over, named by who handed it: "the diff the miner posted",
-#: "the copy the writer attached", "the log that the worker shared".
-_HANDED: Final = (
-    r"(?:diff|patch|log|output|file|version|text|code|copy|snippet|excerpt|paste|listing"
-    r"|summary|message|comment|attachment|gist|screen-?shot|image)s?\s+(?:that\s+|which\s+)?"
-    rf"(?:the\s+|a\s+|an\s+|this\s+|that\s+)?{_WHO}s?\s+(?:had\s+|has\s+)?"
-    r"(?:posted|attached|sent|shared|pasted|linked|gave|given|provided|uploaded|included"
-    r"|quoted|wrote|written|produced|generated|submitted|dumped|forwarded|showed|shown)"
-)
-#: An object read through a copy: "workflow.js:142 as quoted in the finding", "… in the
-#: transcript", "… from the miner's paste" (not "… named in the finding": a pointer).
-_VIA_COPY: Final = re.compile(
-    rf"(?<!\w)(?:(?:as\s+)?(?:quoted|pasted|copied|excerpted|transcribed|reproduced)\s+"
-    r"(?:in|by|from|into)\s+(?:(?:the|a|an|this|that|his|her|their|its)\s+)?[\w'-]+"
-    rf"(?:\s+(?:description|text|body))?|(?:in|from|inside|within|via|through)\s+{_OWNER}{_COPY}"
-    r"(?!'|\w|\s+(?:checkout|worktree|repo|repository|branch|tree|directory|dir|folder)\b)"
-    rf"|(?:in|from|inside|within|via|through|\()\s*{_OWNER}{_HANDED}"
-    rf"|(?:in|from|inside|within|via|through)\s+(?:the\s+)?{_WHO}(?:'s|s')\s+(?:{_WHAT}|clone"
-    r"|checkout|worktree|work\s+tree|sandbox|machine|workspace|environment|branch|copy)s?(?!\w))"
-)
-#: Words before a preposition that make the copy a pointer to the file, not what was read.
-_POINTER: Final = re.compile(
-    r"(?:cited|named|mentioned|referenced|listed|linked|flagged|identified|given|pointed"
-    r"\s+to|as)\s*$"
-)
-#: An object that is itself a copy of the file: "the miner's excerpt of workflow.js:142".
-_COPY_HEAD: Final = re.compile(
-    rf"\s*(?:the\s+)?(?:(?:{_WHO}(?:'s|s')?\s+{_WHAT}s?)|{_OWNER}"
-    r"(?:excerpt|snippet|quote|quotation|paste|copy|extract|citation|gist|screen-?shot|image"
-    r"|photo|picture|printout|print-?out)s?)(?!'|\w)"
-)
-#: A copy's head followed by the file it was found in: locating a quote in the source.
-_IN_SOURCE: Final = re.compile(r"\s*(?:verbatim\s+)?(?:in|at|inside|within)\s+\S+[./]\S")
-#: Acts that read what their object shows (running a command from a copy still ran it).
-_READS: Final = re.compile(
-    r"(?:re-?\s*)?(?:open|opened|opening|read|inspected|grep|grepped|grepping|traced|trace"
-    r"|loaded|fetched|listed|printed|counted|count|searched|search|compared|located|found)"
-)
 _OBJECT_END: Final = re.compile(r"(?<![\w.]):|:(?!\d)|[\u2014]|\s--?\s|->|=>")
 _CLAUSE: Final = re.compile(r"[;\n]|\.(?=\s|$)")
 _BACKTICKS: Final = re.compile(r"`([^`]+)`")
@@ -297,6 +240,10 @@ def _negated(what_i_checked: str) -> str | None:
     found = _NEGATED.search(said)
     if found is not None:
         return f"{found.group(0)!r}"
+    for reading in (framed, retracted):
+        words = reading(said)
+        if words is not None:
+            return f"{words!r}"
     for denied in _DENIED_OBJECT.finditer(said):
         files = {_file_of(n) for n in named_files(denied.group("object"))}
         elsewhere = said[: denied.start()] + " " + said[denied.end() :]
@@ -306,21 +253,10 @@ def _negated(what_i_checked: str) -> str | None:
 
 
 def _hedged(what_i_checked: str) -> str | None:
-    found = _HEDGED.search(_said(what_i_checked))
-    return None if found is None else f"{found.group(0)!r}"
-
-
-def _copy_of(verb: str, thing: str) -> str | None:
-    """The copy a reading act's object ``thing`` is read through or is, or None."""
-    if not _READS.fullmatch(verb):
-        return None
-    for via in _VIA_COPY.finditer(thing):
-        if not _POINTER.search(thing[: via.start()]):
-            return " ".join(via.group(0).split())
-    head = _COPY_HEAD.match(thing)
-    if head is not None and head.group(0).strip() and not _IN_SOURCE.match(thing, head.end()):
-        return " ".join(head.group(0).split())
-    return None
+    said = _said(what_i_checked)
+    found = _HEDGED.search(said)
+    words = found.group(0) if found is not None else attributed(said) or modal(said)
+    return None if words is None else f"{words!r}"
 
 
 def _finding_only(what_i_checked: str) -> str | None:
@@ -328,13 +264,13 @@ def _finding_only(what_i_checked: str) -> str | None:
     reads it through a copy and no other does (acts on nothing named are not counted)."""
     on_finding: list[str] = []
     for verb, thing in _act_objects(what_i_checked):
-        copy = _copy_of(verb, thing)
+        copy = copy_of(verb, thing)
         if copy is not None:
             on_finding.append(copy)
             continue
         if named_files(thing) or "`" in thing:
             return None
-        named = _FINDING.search(thing)
+        named = FINDING.search(thing)
         if named is not None:
             on_finding.append(named.group(0))
     return f"{on_finding[0]!r}" if on_finding else None

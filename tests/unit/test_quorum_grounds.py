@@ -207,6 +207,88 @@ REFUTED_ROWS: list[tuple[str, str, str]] = [
     ("Opened workflow.js:142: supposedly no budget check", "G-hedged", "supposedly"),
     ("Opened workflow.js:142: no budget check (unverified)", "G-hedged", "unverified"),
     ("Opened workflow.js:142: no budget check, or so I was told", "G-hedged", "told"),
+    # refuter r18l, built as classes (gentle_hooks/quorum/copies.py, readings.py): each phrase a
+    # row, with a sibling of its class. (b) another source than the candidate's own file:
+    (
+        "Opened workflow.js:142 from the tarball the writer sent: no budget check",
+        "G-finding",
+        "tarball",
+    ),
+    ("Opened workflow.js:142 from the zip the writer sent: no budget check", "G-finding", "zip"),
+    ("Opened the pastebin of workflow.js:142: no budget check", "G-finding", "pastebin"),
+    ("Read workflow.js:142 in the Jira ticket: no budget check", "G-finding", "jira ticket"),
+    ("Read workflow.js:142 on the Teams message: no budget check", "G-finding", "teams message"),
+    ("Opened workflow.js:142 in a stale checkout: no budget check", "G-finding", "stale checkout"),
+    (
+        "Opened workflow.js:142 from the archive in the attachment: no budget check",
+        "G-finding",
+        "archive",
+    ),
+    ("Opened workflow.js:142 in an old clone: no budget check", "G-finding", "old clone"),
+    (
+        "Ran `grep -n budget workflow.js` in an outdated clone: no match",
+        "G-finding",
+        "outdated clone",
+    ),
+    ("Read workflow.js:142 in the design doc: no budget check", "G-finding", "design doc"),
+    # (a) the reading attributed to someone else; "we" is not the verifier alone:
+    (
+        "Opened workflow.js:142 as the writer described it: no budget check",
+        "G-hedged",
+        "as the writer described",
+    ),
+    (
+        "Opened workflow.js:142: according to the writer, no budget check",
+        "G-hedged",
+        "according to",
+    ),
+    (
+        "Opened workflow.js:142 (as the writer told me): no budget check",
+        "G-hedged",
+        "as the writer told",
+    ),
+    ("Opened workflow.js:142: no budget check, so I've heard", "G-hedged", "i've heard"),
+    ("Opened workflow.js:142: rumor has it there is no budget check", "G-hedged", "rumor has it"),
+    ("Opened workflow.js:142: no budget check (hearsay)", "G-hedged", "hearsay"),
+    ("Opened workflow.js:142: no budget check, per the tester", "G-hedged", "per the tester"),
+    (
+        "Opened workflow.js:142: the reviewer told me there is no budget check",
+        "G-hedged",
+        "reviewer told",
+    ),
+    ("We ran `grep -n budget workflow.js`: no match", "G-hedged", "we ran"),
+    ("We opened workflow.js:142: the loop has no budget check", "G-hedged", "we opened"),
+    # (c) epistemic modals and verbs, a trailing question:
+    ("Opened workflow.js:142: apparently no budget check", "G-hedged", "apparently"),
+    ("Opened workflow.js:142: it may have no budget check", "G-hedged", "may"),
+    ("Opened workflow.js:142: it seems to have no budget check", "G-hedged", "seems"),
+    ("Opened workflow.js:142 (untested): no budget check", "G-hedged", "untested"),
+    ("Opened workflow.js:142: no budget check, or so it seems", "G-hedged", "seems"),
+    ("Opened workflow.js:142: no budget check?", "G-hedged", "a question"),
+    ("Opened workflow.js:142: the loop might have no budget check", "G-hedged", "might"),
+    ("Opened workflow.js:142: the loop appears to lack a budget check", "G-hedged", "appears to"),
+    ("Opened workflow.js:142: no budget check (right?)", "G-hedged", "a question"),
+    # (d) make-believe frames:
+    ("Pretend I opened workflow.js:142: no budget check", "G-negated", "pretend"),
+    ("Assume I opened workflow.js:142: no budget check", "G-negated", "assume"),
+    ("Opened workflow.js:142 (simulated): no budget check", "G-negated", "(simulated)"),
+    ("Suppose we opened workflow.js:142: no budget check", "G-negated", "suppose"),
+    ("Hypothetically, opened workflow.js:142: no budget check", "G-negated", "hypothetically"),
+    ("Opened workflow.js:142 as if I had run it: no budget check", "G-negated", "as if i"),
+    # (e) retraction markers after the act. "it actually caps at 5" may be emphasis or a
+    # retraction; the words cannot tell: seed 003 "Default to refuted when uncertain".
+    (
+        "Opened workflow.js:142: no budget check. Edit: actually there is a cap at line 150",
+        "G-negated",
+        "edit",
+    ),
+    ("Opened workflow.js:142: no budget check. My bad, that was pool.js", "G-negated", "my bad"),
+    ("Opened workflow.js:142: no budget check. Actually, no.", "G-negated", "actually"),
+    ("Opened workflow.js:142 — it actually caps at 5", "G-negated", "actually"),
+    ("Opened workflow.js:142: no budget check. Oops, wrong one", "G-negated", "oops"),
+    ("Opened workflow.js:142: no budget check. Sorry, that was pool.js", "G-negated", "sorry"),
+    ("Opened workflow.js:142: no budget check — wait, there is a cap", "G-negated", "wait"),
+    ("Opened workflow.js:142: no budget check. No.", "G-negated", "no"),
 ]
 
 #: Upheld reproductions of the cited evidence: they count as the verifier said.
@@ -232,6 +314,25 @@ UPHELD_ROWS: list[str] = [
     "Opened workflow.js:142 in my clone: the loop calls spawnAgent with no budget check",
     "Opened workflow.js:142: no budget check. Not a false positive: the loop has no cap",
     "Opened workflow.js:142: no budget check, not even a counter in the loop",
+    # Near misses of the r18l classes (gentle_hooks/quorum/readings.py, copies.py): the
+    # marker before the act, a container word inside a code noun, a pointer, a date, a count,
+    # what code did, a question answered, a quoted URL, an attribution before the act.
+    "I actually opened workflow.js:142 myself: the loop calls spawnAgent with no budget check",
+    "Edit: opened workflow.js:142: the loop calls spawnAgent with no budget check",
+    "Opened workflow.js:142 in the message handler: the loop calls spawnAgent, no budget check",
+    "Opened workflow.js:142 in the thread pool module: the loop has no budget check",
+    "Opened workflow.js:142 in a fresh checkout of the candidate: the loop has no budget check",
+    "Opened workflow.js:142 cited in the Jira ticket: the loop calls spawnAgent, no budget check",
+    "Opened workflow.js:142 and ran the replay of the May 14 run: 41 agents against a cap of 16",
+    "Opened workflow.js:142: the string spawnAgent appears twice, neither with a budget check",
+    "Ran `pytest -k fanout workflow.test.js`: the test simulated 41 spawns of workflow.js:142",
+    "Opened workflow.js:142 — any budget check? None: the loop calls spawnAgent unguarded",
+    "Ran `curl -s 'http://x/run?id=1'` and opened workflow.js:142: no budget check, 41 agents",
+    "Opened workflow.js:142: the loop does not assume a cap; spawnAgent is called unguarded",
+    "Opened workflow.js:142: the comment says no cap is needed, and the loop has no budget check",
+    "Opened workflow.js:142: no budget check, as expected the loop calls spawnAgent unguarded",
+    "Ran `git diff HEAD~1 -- workflow.js` against the previous commit: line 142 lost its cap",
+    "The ticket says line 142 loops; I opened workflow.js:142: no budget check there",
 ]
 
 

@@ -1,0 +1,151 @@
+"""What a reading act read: the repository's own file, or a copy of it or another source.
+
+Room ``quorum``, pure functions (standard library only); no I/O. Read by :mod:`.grounds`
+(row ``G-finding``). Seed ``003_0245072c02421c57.txt``: "Independently re-open the cited
+evidence. Do not trust the miner's reading of it"; "A verifier that only reads the finding
+is an opinion generator". The file must be read from the candidate's own tree; classes of
+words, not sentences, tell when it was not (:func:`copy_of`):
+
+* a copy named by what it is (:data:`_COPY`, :data:`_COPY_HEAD`: "the miner's excerpt of
+  workflow.js:142", "as quoted in the finding", "in the transcript") or by who handed it
+  over (:data:`_HANDED`: "the diff the miner posted");
+* a container other than the repository (:data:`CONTAINER`: ticket, message, thread, chat,
+  paste, pastebin, tarball, zip, archive, attachment, screenshot, wiki, document...) that
+  the file was read in, from, on or through ("from the tarball the writer sent", "in the
+  Jira ticket", "on the Teams message"), or that was opened ("the pastebin of …"): the
+  container must be what the object ends on ("in the message handler" is code);
+* another tree than the candidate's (:data:`_OTHER_PLACE`: "in a stale checkout", "in an
+  old clone", "on the previous commit", "in the miner's clone"), for any act, a command
+  too.
+
+A copy that only points to the file ("Opened workflow.js:142 cited in the ticket",
+:data:`_POINTER`) was not read through; "my clone", "the worktree the writer produced" and
+"the editor" are the candidate's tree.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+_WHO: Final = (
+    r"(?:miner|writer|author|reviewer|agent|submitter|reporter|coder|model|finder|worker"
+    r"|sub-?agent|bot|assistant|contributor)"
+)
+_WHAT: Final = (
+    r"(?:finding|report|transcript|summary|claim|evidence|write-?up|notes?|description"
+    r"|message|output|account|dossier|comment|reading|analysis|log|diff|patch|gist"
+    r"|screen-?shot|attachment|paste)"
+)
+FINDING: Final = re.compile(
+    rf"(?<!\w)(?:{_WHO}(?:'s|s')?\s+{_WHAT}s?"
+    r"|(?:pr|pull\s+request|merge\s+request|mr|issue|ticket)(?:'s)?\s+"
+    r"(?:description|body|summary|text|title|comments?)"
+    r"|the\s+(?:finding|claim|dossier|write-?up|transcript|summary)s?)(?!\w)"
+)
+#: Copies of the evidence: what the miner, the writer or the task shows of a file.
+_COPY: Final = (
+    r"(?:finding|report|transcript|summary|claim|write-?up|notes?|description|message"
+    r"|dossier|comments?|analysis|excerpt|snippet|quote|quotation|paste|pastebin|copy"
+    r"|extract|citation|task(?:\s+(?:description|text|statement|prompt|brief))?|brief|prompt"
+    r"|ticket|issue|chat|thread|conversation|evidence|gist|screen-?shot|attachment|image"
+    r"|e-?mail|printout|print-?out|scratch-?pad|photo|picture|log"
+    r"|(?:pr|pull\s+request|merge\s+request|mr)(?:\s+(?:description|body|text))?)s?"
+)
+_OWNER: Final = (
+    rf"(?:(?:the|a|an|this|that|his|her|their|its|my)\s+)?(?:{_WHO}(?:'s|s')?\s+)?"
+    r"(?:(?:quoted|pasted|copied|cited|attached|included|embedded|original|submitted|earlier"
+    r"|cached|previous|old|shared|posted|sent|forwarded|e-?mail|slack|teams|discord|printed)\s+)?"
+)
+#: What another party handed over, named by who handed it: "the diff the miner posted",
+#: "the copy the writer attached", "the log that the worker shared".
+_HANDED: Final = (
+    r"(?:diff|patch|log|output|file|version|text|code|copy|snippet|excerpt|paste|listing"
+    r"|summary|message|comment|attachment|gist|screen-?shot|image)s?\s+(?:that\s+|which\s+)?"
+    rf"(?:the\s+|a\s+|an\s+|this\s+|that\s+)?{_WHO}s?\s+(?:had\s+|has\s+)?"
+    r"(?:posted|attached|sent|shared|pasted|linked|gave|given|provided|uploaded|included"
+    r"|quoted|wrote|written|produced|generated|submitted|dumped|forwarded|showed|shown)"
+)
+#: Where a container ends the object: its end, a separator, or a relative clause or
+#: preposition ("the tarball the writer sent"), never another noun ("message handler").
+_ENDS: Final = (
+    r"\s*$|\s*[,;()\u2014]|\s+(?:that|which|the|a|an|i|we|you|he|she|they|someone"
+    r"|somebody|from|of|by|with|on|in|at|for|sent|shared|posted|attached|given|provided"
+    r"|linked|uploaded|forwarded|received|" + _WHO + r"s?)(?!\w)"
+)
+#: An object read through a copy: "workflow.js:142 as quoted in the finding", "… in the
+#: transcript", "… from the miner's paste" (not "… named in the finding": a pointer).
+_VIA_COPY: Final = re.compile(
+    rf"(?<!\w)(?:(?:as\s+)?(?:quoted|pasted|copied|excerpted|transcribed|reproduced)\s+"
+    r"(?:in|by|from|into)\s+(?:(?:the|a|an|this|that|his|her|their|its)\s+)?[\w'-]+"
+    rf"(?:\s+(?:description|text|body))?|(?:in|from|inside|within|via|through)\s+{_OWNER}{_COPY}"
+    rf"(?!'|\w)(?={_ENDS})"
+    rf"|(?:in|from|inside|within|via|through|\()\s*{_OWNER}{_HANDED}"
+    rf"|(?:in|from|inside|within|via|through)\s+(?:the\s+)?{_WHO}(?:'s|s')\s+(?:{_WHAT}|clone"
+    r"|checkout|worktree|work\s+tree|sandbox|machine|workspace|environment|branch|copy)s?(?!\w))"
+)
+#: Containers other than the repository a file can be read in or from, by kind: archives,
+#: pastes, pictures, tickets and documents, messages, copies.
+CONTAINER: Final = (
+    r"(?:tarball|tar|tgz|zip|zipfile|zip-?file|archive|bundle|attachment|upload|download"
+    r"|backup|dump|export|paste|pastebin|gist|snippet|excerpt|extract|quote|screen-?shot"
+    r"|image|photo|picture|scan|recording|video|printout|print-?out|ticket|issue|card|wiki"
+    r"|page|doc|document|pdf|spreadsheet|slide|message|thread|chat|dm|e-?mail|mail|post"
+    r"|reply|tweet|channel|conversation|comment|copy|mirror|fork|cache)(?:s|es)?"
+)
+_CONTAINER_END: Final = rf"(?={_ENDS})"
+#: The file read in, from, on or through a container: "from the tarball the writer sent".
+_VIA_CONTAINER: Final = re.compile(
+    r"(?<!\w)(?:in|from|on|inside|within|via|through|out\s+of|off)\s+"
+    r"(?:(?:the|a|an|this|that|his|her|their|its|my|our|some)\s+)?(?:[\w'.-]+\s+){0,2}?"
+    + CONTAINER
+    + _CONTAINER_END
+)
+#: Another tree than the candidate's: "in a stale checkout", "on the previous commit".
+_OTHER_PLACE: Final = re.compile(
+    r"(?<!\w)(?:in|from|on|inside|within|via|through|under)\s+"
+    r"(?:(?:the|a|an|my|our|some|this|that)\s+)?(?:[\w'-]+\s+)?"
+    r"(?:stale|old|older|outdated|out-of-date|cached|previous|prior|earlier|another|other"
+    r"|different|separate|unrelated|archived|expired|obsolete|legacy|someone\s+else's)\s+"
+    r"(?:[\w-]+\s+)?(?:checkout|clone|worktree|work\s+tree|copy|version|build|branch|tree"
+    r"|repo|repository|commit|revision|snapshot|install|installation|environment|sandbox"
+    r"|container|machine|mirror|fork)s?(?!\w)"
+)
+#: Words before a preposition that make the copy a pointer to the file, not what was read.
+_POINTER: Final = re.compile(
+    r"(?:cited|named|mentioned|referenced|listed|linked|flagged|identified|given|pointed"
+    r"\s+to|as)\s*$"
+)
+#: An object that is itself a copy of the file: "the miner's excerpt of workflow.js:142".
+_COPY_HEAD: Final = re.compile(
+    rf"\s*(?:the\s+)?(?:(?:{_WHO}(?:'s|s')?\s+{_WHAT}s?)|{_OWNER}"
+    rf"(?:{CONTAINER}|quotation|citation))(?!'|\w)(?=\s+of(?!\w)|{_ENDS})"
+)
+#: A copy's head followed by the file it was found in: locating a quote in the source.
+_IN_SOURCE: Final = re.compile(r"\s*(?:verbatim\s+)?(?:in|at|inside|within)\s+\S+[./]\S")
+#: Acts that read what their object shows (running a command from a copy still ran it).
+_READS: Final = re.compile(
+    r"(?:re-?\s*)?(?:open|opened|opening|read|inspected|grep|grepped|grepping|traced|trace"
+    r"|loaded|fetched|listed|printed|counted|count|searched|search|compared|located|found)"
+)
+
+
+def copy_of(verb: str, thing: str) -> str | None:
+    """The copy or other source a reading act's object ``thing`` is read through or is, or
+    another place any act was done in (:data:`_OTHER_PLACE`); None for the repository's own
+    file (module docstring)."""
+    for place in _OTHER_PLACE.finditer(thing):
+        if not _POINTER.search(thing[: place.start()]):
+            return " ".join(place.group(0).split())
+    if not _READS.fullmatch(verb):
+        return None
+    for via in _VIA_CONTAINER.finditer(thing):
+        if not _POINTER.search(thing[: via.start()]):
+            return " ".join(via.group(0).split())
+    for via in _VIA_COPY.finditer(thing):
+        if not _POINTER.search(thing[: via.start()]):
+            return " ".join(via.group(0).split())
+    head = _COPY_HEAD.match(thing)
+    if head is not None and head.group(0).strip() and not _IN_SOURCE.match(thing, head.end()):
+        return " ".join(head.group(0).split())
+    return None
