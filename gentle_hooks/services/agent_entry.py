@@ -192,6 +192,8 @@ def _install_entry(
         what = "added" if loaded is None else what
         if what == "added":  # what the file held that uninstall gives back
             agent_kept.remember(path, loaded.doc if loaded else None, w)
+        elif loaded is not None:  # an event that lacked ours: its empty list comes back too
+            agent_kept.remember(path, loaded.doc, w, updated=True)
     running = wiring.commands(new, rt) or [command]
     off = tuple(
         f"it does not run: disabled by {why}; change that for the recorder to run"

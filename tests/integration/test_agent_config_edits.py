@@ -534,3 +534,50 @@ def test_a_user_scope_install_prints_no_project_note(repo: Path, isolated_git: P
     assert "project hook" not in proc.stdout
     project = gh(repo, "install", "--agent", "gemini-cli")
     assert "note: Gemini CLI warns before it first runs a new project hook" in project.stdout
+
+
+#: A Gemini CLI settings file holding our AfterTool hook (wired by an install of before the
+#: BeforeTool one) and an empty BeforeTool list of the user's.
+GEMINI_AFTER_ONLY = """{
+  "hooks": {
+    "BeforeTool": [],
+    "AfterTool": [
+      {
+        "matcher": "write_file|replace|run_shell_command",
+        "hooks": [
+          {
+            "name": "gentle-hooks-record",
+            "type": "command",
+            "command": "gentle-hook record --from gemini-cli"
+          }
+        ]
+      }
+    ]
+  }
+}
+"""
+
+
+def test_an_empty_list_install_filled_beside_ours_comes_back_on_uninstall(
+    repo: Path, home: Path
+) -> None:
+    """Install adds our BeforeTool hook into the user's empty ``"BeforeTool": []`` of a file
+    that held our AfterTool one already ("updated"): uninstall removes both of ours and
+    gives the empty list back, every byte of it as it was (refuter finding, issue 17)."""
+    path = repo / ".gemini" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(GEMINI_AFTER_ONLY)
+    env = {**WITH_GH, "HOME": str(home)}
+    proc = gh(repo, "install", "--agent", "gemini-cli", env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "updated" in proc.stdout and "added our BeforeTool hook" in proc.stdout
+    assert json.loads(path.read_text())["hooks"]["BeforeTool"]  # ours went into it
+    gone = gh(repo, "uninstall", "--agent", "gemini-cli", "--scope", "project", env=env)
+    assert gone.returncode == 0, gone.stderr
+    assert json.loads(path.read_text()) == {"hooks": {"BeforeTool": []}}
+    # a second round from the user's own file: the same bytes back
+    mine = '{\n  "hooks": {\n    "BeforeTool": []\n  }\n}\n'
+    path.write_text(mine)
+    assert gh(repo, "install", "--agent", "gemini-cli", env=env).returncode == 0
+    assert gh(repo, "uninstall", "--agent", "gemini-cli", env=env).returncode == 0
+    assert path.read_text() == mine
