@@ -581,3 +581,34 @@ def test_an_empty_list_install_filled_beside_ours_comes_back_on_uninstall(
     assert gh(repo, "install", "--agent", "gemini-cli", env=env).returncode == 0
     assert gh(repo, "uninstall", "--agent", "gemini-cli", env=env).returncode == 0
     assert path.read_text() == mine
+
+
+def test_codex_inline_hook_lacking_its_pretooluse_is_said_by_hand_not_install_again(
+    repo: Path, home: Path, tmp_path: Path
+) -> None:
+    """Our PostToolUse hook inline in config.toml, PreToolUse absent: doctor fails, and
+    neither doctor nor install points at the other (install never rewrites TOML, so an
+    "install again" fix would loop): both print the block to add by hand; once it is added
+    as printed (and trusted, both events), doctor passes (refuter finding, issue 17)."""
+    codex_home = tmp_path / "codex-home"
+    env = {**WITH_GH, "HOME": str(home), "CODEX_HOME": str(codex_home)}
+    config = repo / ".codex" / "config.toml"
+    config.parent.mkdir()
+    post_only = CODEX_INLINE.split("\n[[hooks.PreToolUse]]")[0]
+    config.write_text(post_only)
+    trust_codex_hook(codex_home, config)
+    code, checks = doctor(repo, env)
+    ok, detail = checks["agent: codex"]
+    assert code == 2 and not ok, detail
+    assert "not to PreToolUse" in detail and "install the recorder again" not in detail
+    assert f"install does not rewrite TOML: add to {config} by hand: " in detail
+    assert "; run: " not in detail  # no install command to loop on
+    proc = gh(repo, "install", "--agent", "codex", env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "unchanged" in proc.stdout and "not to PreToolUse" in proc.stdout, proc.stdout
+    assert f"add it to {config} by hand" in proc.stdout and config.read_text() == post_only
+    # the block as printed, one line per " / "-separated part
+    printed = detail.split(" by hand: ", 1)[1]
+    config.write_text(post_only + "\n" + printed.replace(" / ", "\n") + "\n")
+    code, checks = doctor(repo, env)
+    assert code == 0 and checks["agent: codex"][0], checks["agent: codex"]
