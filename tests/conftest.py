@@ -166,22 +166,30 @@ def commit_all(repo: Path, message: str = "change") -> str:
 
 
 def trust_codex_hook(
-    codex_home: Path, hooks_file: Path, group: int = 0, handler: int = 0, enabled: bool = True
+    codex_home: Path,
+    hooks_file: Path,
+    group: int = 0,
+    handler: int = 0,
+    enabled: bool = True,
+    events: tuple[str, ...] = ("post_tool_use", "pre_tool_use"),
 ) -> Path:
     """Record, in ``codex_home/config.toml``, what Codex writes when the user trusts the hook
-    at (``group``, ``handler``) of ``PostToolUse`` in ``hooks_file`` with ``/hooks``: a
-    ``[hooks.state."<file>:post_tool_use:<group>:<handler>"]`` table with ``trusted_hash``
-    and ``enabled`` (developers.openai.com/codex/hooks, "Review and trust hooks"; the key and
-    fields as Codex writes them, e.g. ``/Users/exampleperson/.codex/hooks.json:
-    session_start:0:0`` with ``trusted_hash = "sha256:<hex>"`` and ``enabled = true``)."""
+    at (``group``, ``handler``) of each of ``events`` (both of ours by default) in
+    ``hooks_file`` with ``/hooks``: a ``[hooks.state."<file>:post_tool_use:<group>:<handler>"]``
+    table with ``trusted_hash`` and ``enabled`` (developers.openai.com/codex/hooks, "Review
+    and trust hooks"; the key and fields as Codex writes them, e.g.
+    ``/Users/exampleperson/.codex/hooks.json:session_start:0:0`` with ``trusted_hash =
+    "sha256:<hex>"`` and ``enabled = true``)."""
     config = codex_home / "config.toml"
     config.parent.mkdir(parents=True, exist_ok=True)
     before = config.read_text() if config.exists() else ""
-    key = f"{hooks_file}:post_tool_use:{group}:{handler}"
-    config.write_text(
-        f'{before}\n[hooks.state."{key}"]\ntrusted_hash = "sha256:{"0" * 64}"\n'
-        f"enabled = {'true' if enabled else 'false'}\n"
-    )
+    for event in events:
+        key = f"{hooks_file}:{event}:{group}:{handler}"
+        before += (
+            f'\n[hooks.state."{key}"]\ntrusted_hash = "sha256:{"0" * 64}"\n'
+            f"enabled = {'true' if enabled else 'false'}\n"
+        )
+    config.write_text(before)
     return config
 
 

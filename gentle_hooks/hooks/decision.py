@@ -15,7 +15,11 @@ candidate, what is missing, why, and the commands to run, in the order to run th
 the ``run:`` lines of the first way that has any, a refuted candidate's override when the
 way before it is words alone); the same strings the human lines carry
 (:mod:`gentle_hooks.report.fixes`), bound the same way (``then_run`` too). It is built only
-after a gate judged something: a human's ordinary commit prints nothing either way. A gate
+after a gate judged something; with ``json`` a person's ordinary commit, which no gate
+judges, prints the ``allowed`` object of ``pre-commit`` (or ``pre-merge-commit``) alone
+(:func:`gentle_hooks.policy.decision_form.allowed_object`: the same bytes whether the
+installed hook's ``sh`` fast path or Python decided), so an agent tells "allowed" from "the
+gate did not run"; the other formats print nothing then. A gate
 that fails closed before it could judge (exit 2 or 3) prints its one error line and then,
 in the same formats, :func:`error_object`.
 """
@@ -25,9 +29,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from gentle_hooks.hooks.call import HookCall
+from gentle_hooks.policy.decision_form import ENV as ENV
+from gentle_hooks.policy.decision_form import SCHEMA as SCHEMA
 
-SCHEMA = "gentle-hooks.decision/v1"
-ENV = "GENTLE_HOOKS_FORMAT"
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from gentle_hooks.errors import Command

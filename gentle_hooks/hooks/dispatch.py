@@ -441,8 +441,24 @@ def _handle(call: HookCall) -> int:
 
     check_index(env)  # before any git reads the index git hands the hook
     if row.probe is not None and not row.probe(call, env):
+        _say_allowed(call.name, env)
         return EXIT_OK  # nothing here can apply: an ordinary commit
     return row.handler(call, env)
+
+
+def _say_allowed(hook: str, env: Mapping[str, str]) -> None:
+    """With ``GENTLE_HOOKS_FORMAT=json``, the ``allowed`` object of a gate that speaks for
+    every commit (:data:`~gentle_hooks.policy.decision_form.SPEAKS_FOR_EVERY_COMMIT`) whose
+    probe found nothing to judge: the line the installed hook's fast path prints then."""
+    from gentle_hooks.policy.decision_form import ENV, SPEAKS_FOR_EVERY_COMMIT
+
+    if hook not in SPEAKS_FOR_EVERY_COMMIT or not env.get(ENV):
+        return
+    from gentle_hooks.hooks.decision import output_format, print_decision
+    from gentle_hooks.policy.decision_form import allowed_object
+
+    if output_format(env)[0] == "json":
+        print_decision(allowed_object(hook))
 
 
 def chained_exit(env: Mapping[str, str]) -> int | None:

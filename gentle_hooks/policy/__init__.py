@@ -92,4 +92,5 @@ One module per table or rule set:
 * :mod:`.shortfall` — what a candidate lacks, as values: one frozen shortfall per missing
   item
 * :mod:`.plan` — the verification plan and the gate decision (seed 000 tier table)
+* :mod:`.decision_form` — the fixed parts of a gate's JSON decision object
 """

@@ -20,8 +20,9 @@ hook, or its instructions file (``CLAUDE.md``, ``GEMINI.md``, ``AGENTS.md``,
 * wired under a matcher that leaves some of the runtime's file-writing tools out: fails,
   naming them;
 * wired in a settings file that a standalone hooks file without ours shadows (Droid's
-  ``.factory/hooks.json``): fails; wired for Codex, but trusted in no file holding ours
-  (its ``[hooks.state]`` in the user's ``config.toml``, :func:`codex.trust`): fails;
+  ``.factory/hooks.json``): fails; wired for Codex, but one of our events (``PostToolUse``,
+  ``PreToolUse``) trusted in no file holding ours (its ``[hooks.state]`` in the user's
+  ``config.toml``, :func:`gentle_hooks.services.agent_codex.untrusted`): fails;
 * wired, but a documented switch of the runtime's settings stops it (Claude Code's
   ``disableAllHooks``, or ``allowManagedHooksOnly`` in its managed policy settings; Codex's
   ``[features] hooks = false`` in ``config.toml``; Gemini CLI's ``hooksConfig.enabled`` (or
@@ -31,7 +32,9 @@ hook, or its instructions file (``CLAUDE.md``, ``GEMINI.md``, ``AGENTS.md``,
 * "wired" looks in every file the runtime reads hooks from (Claude Code's
   ``settings.local.json``, every ``.github/hooks/*.json`` of Copilot, Codex's inline
   ``[[hooks.PostToolUse]]`` in ``config.toml``), not only the one
-  ``install`` writes;
+  ``install`` writes; an inline TOML entry of ours that is flawed (an event missing) fails
+  with the block to add by hand, no install command (``install`` never rewrites TOML:
+  :func:`gentle_hooks.services.agent_codex.by_hand`);
 * a configuration file that is not readable plain JSON: fails, naming the file;
 * not wired: reported, not failed, with the command that wires it (the commit gate still
   sees the runtime in its environment and the AI trailers in its commits);
@@ -55,10 +58,11 @@ import shlex
 import sys
 from collections.abc import Mapping
 
-from gentle_hooks.agents import aider, codex, entry_shape, wiring
+from gentle_hooks.agents import aider, entry_shape, wiring
 from gentle_hooks.agents.runtimes import RUNTIMES, Runtime
 from gentle_hooks.errors import Command, UsageError, cli
 from gentle_hooks.git.repository import Repository
+from gentle_hooks.services import agent_codex
 from gentle_hooks.services.agent_file import file_placements, named_script
 from gentle_hooks.services.agent_install import (
     SCOPES,
@@ -365,6 +369,11 @@ def _placement_check(
                     got.where if got.status == "found" else f"'{got.where}' not checked ({got.why})"
                 )
                 flaw = _entry_flaw(matcher, doc or {}, rt)
+                if flaw is not None and path in tomls:
+                    # install never rewrites TOML: the fix is by hand, never "install again"
+                    flaw = agent_codex.by_hand(flaw, path, doc or {}, rt, command)
+                    check = AgentCheck(name, False, f"wired in {path} ({scope}), but {flaw}")
+                    return _marked(check, project)
                 if flaw is not None:
                     fix = _install(rt, scope, env, run)
                     check = AgentCheck(name, False, f"wired in {path} ({scope}), but {flaw}", fix)
@@ -386,7 +395,7 @@ def _placement_check(
             "the recorder does not run",
         )
         return _marked(check, project)
-    untrusted = _untrusted(rt, placed, env)
+    untrusted = agent_codex.untrusted(rt, placed, env)
     if untrusted is not None:
         return _marked(AgentCheck(name, False, untrusted), project)
     closing = _wired_or_found(rt, root, wired, found, env, run)
@@ -394,36 +403,6 @@ def _placement_check(
     if closing is not None and said:
         closing = replace(closing, detail=f"{closing.detail}; warning: {'; warning: '.join(said)}")
     return _marked(closing, project)
-
-
-def _untrusted(
-    rt: Runtime, placed: dict[str, dict[str, object]], env: Mapping[str, str]
-) -> str | None:
-    """The line of a Codex hook of ours that Codex will not run, because no file holding
-    ours has one trusted in the user's ``[hooks.state]`` (:func:`codex.trust`), or None
-    (another runtime, nothing placed, or one of ours trusted)."""
-    assert rt.wiring is not None
-    if rt.name != codex.NAME or not placed:
-        return None
-    state_file = scoped_path(rt.wiring, "user", codex.TRUST_FILE, None, env)
-    config = read_toml(state_file)
-    said = []
-    for path, doc in placed.items():
-        names = {os.path.abspath(path), os.path.realpath(path)}
-        keys = [
-            codex.trust_key(n, rt.wiring.event, g, h)
-            for n in sorted(names)
-            for g, h in wiring.positions(doc, rt)
-        ]
-        got = codex.trust(config, keys)
-        if got == "trusted":
-            return None
-        said.append(f"{path}: {'switched off in /hooks' if got == 'disabled' else 'not trusted'}")
-    return (
-        f"wired, but Codex does not run it: {'; '.join(said)} (Codex keeps hook trust in "
-        f"{state_file} and runs a new or changed hook only once you trust it, {rt.doc}): "
-        "start codex here, open /hooks and trust it"
-    )
 
 
 def _shadowed_ours(rt: Runtime, scope: str, root: str | None, env: Mapping[str, str]) -> str | None:

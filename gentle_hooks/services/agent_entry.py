@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from gentle_hooks.agents import entry_shape, wiring
 from gentle_hooks.agents.runtimes import Runtime, record_command, runtime
 from gentle_hooks.errors import UsageError
-from gentle_hooks.services import agent_kept
+from gentle_hooks.services import agent_codex, agent_kept
 from gentle_hooks.services.agent_dirs import prune, refuse_project_link
 from gentle_hooks.services.agent_file import install_file
 from gentle_hooks.services.agent_install import (
@@ -28,6 +28,7 @@ from gentle_hooks.services.agent_install import (
     load_for_edit,
     locations,
     program_for,
+    read_toml,
     toml_placements,
     wiring_of,
     write_config,
@@ -155,13 +156,20 @@ def _install_entry(
             f"it does not run: disabled by {why}; change that for the recorder to run"
             for why in disabled_by(w, [standing], root, env)
         )
+        # an event it lacks is not added (the TOML file is the user's): said as doctor says it
+        doc = read_toml(where) or {}
+        missing = tuple(
+            f"warning: not to {e}: {agent_codex.block(rt, e, standing)} is missing; install "
+            f"does not rewrite TOML: add it to {where} by hand"
+            for e in agent_codex.lacking(doc, rt)
+        )
         return AgentChange(
             rt.name,
             scope,
             where,
             "unchanged",
             standing,
-            (f"our hook stands inline in {where}; it is left as you wrote it", *off),
+            (f"our hook stands inline in {where}; it is left as you wrote it", *missing, *off),
         )
     # ours in another file it reads (settings.local.json, hooks/*.json): edited there, not added
     path, loaded = _where_ours(rt, scope, root, env)
@@ -192,6 +200,8 @@ def _install_entry(
         what = "added" if loaded is None else what
         if what == "added":  # what the file held that uninstall gives back
             agent_kept.remember(path, loaded.doc if loaded else None, w)
+        elif loaded is not None:  # an event that lacked ours: its empty list comes back too
+            agent_kept.remember(path, loaded.doc, w, updated=True)
     running = wiring.commands(new, rt) or [command]
     off = tuple(
         f"it does not run: disabled by {why}; change that for the recorder to run"

@@ -80,11 +80,24 @@ def empties(doc: Mapping[str, object], w: Wiring) -> list[list[object]]:
     return out
 
 
-def remember(path: str, before: Mapping[str, object] | None, w: Wiring) -> None:
-    """Install added our entry to ``path``, whose document was ``before`` (None: no file)."""
+def remember(
+    path: str, before: Mapping[str, object] | None, w: Wiring, updated: bool = False
+) -> None:
+    """Install added our entry to ``path``, whose document was ``before`` (None: no file).
+
+    ``updated``: install added ours under an event of a file that held ours already (a
+    ``BeforeTool`` hook added beside an ``AfterTool`` one): the containers ``before`` held
+    empty join those the file's line names, and whether the file existed before the first
+    install stays as that line says (no line: not known, so not said)."""
     key = _key(path)
+    old = [r for r in _read() if r.get("path") == key]
     rows = [r for r in _read() if r.get("path") != key]
-    if before is not None:
+    if updated and before is not None:
+        existed, kept = recall(path) if old else (False, [])
+        empty = kept + [e for e in empties(before, w) if e not in kept]
+        if empty or existed:
+            rows.append({"path": key, "existed": existed, "empty": empty})
+    elif before is not None:
         rows.append({"path": key, "existed": True, "empty": empties(before, w)})
     _write(rows)
 

@@ -39,8 +39,11 @@ The pre-tool side runs four git processes (``status``, ``hash-object``, ``rev-pa
 (``status``, ``ls-tree``, ``hash-object``, ``for-each-ref``, ``cat-file --batch-check``),
 besides the ones that open the repository.
 
-The snapshot is removed when read; one never read (the call was denied, or failed, or its
-post-tool hook did not run) is swept by a later snapshot after :data:`MAX_AGE` seconds. A
+The snapshot is replaced by a small "spent" marker when read, so that a replayed
+post-tool input of the same call says it was read already (never that the pre-tool hook is
+missing) and records nothing again. The marker, and a snapshot never read (the call was
+denied, or failed, or its post-tool hook did not run), are swept by a later snapshot after
+:data:`MAX_AGE` seconds. A
 work tree with more than :data:`MAX_PATHS` changed paths is not snapshot: the call then
 records nothing and says why, as a call without a snapshot does.
 """
@@ -162,9 +165,11 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     repo = Repository.open(root)
     path = _file(repo, runtime, event)
     kept = _read(path)
-    _unlink(path)
     if kept is None:
+        if not _is_spent(path):
+            _unlink(path)
         return None
+    _spend(path)
     before, head, nonce, tips, stashes = kept
     dirty = repo.dirty_paths()
     fresh = [p for p in dirty if p not in before]
@@ -291,6 +296,34 @@ def _sweep(where: str, now: float) -> None:
             continue
 
 
+#: What a snapshot file holds once its post-tool input read it (:func:`_spend`).
+_SPENT = b'{"spent": true}'
+
+
+def _spend(path: str) -> None:
+    """Replace the snapshot at ``path``, just read, by a marker that it was (a replayed
+    post-tool input of the same call then says so: :func:`spent`); removed when it cannot
+    be written. Swept as the snapshots are."""
+    try:
+        write_whole(path, _SPENT)
+    except (OSError, WriteError):
+        _unlink(path)
+
+
+def _is_spent(path: str) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(len(_SPENT) + 1) == _SPENT
+    except OSError:
+        return False
+
+
+def spent(root: str, runtime: str, event: RuntimeEvent) -> bool:
+    """Whether ``event``'s call had its snapshot read by an earlier post-tool input (the
+    same input replayed, or sent again after it recorded) within :data:`MAX_AGE`."""
+    return _is_spent(_file(Repository.open(root), runtime, event))
+
+
 def _unlink(path: str) -> None:
     with contextlib.suppress(OSError):
         os.unlink(path)
@@ -335,6 +368,19 @@ def after(
     if root is None:
         return event, {}, f"{call} ran outside a repository: {_outside(event)}"
     changed = compare(root, runtime, event)
+    if changed is None and spent(root, runtime, event):
+        # a replay: what the call changed was recorded (or found empty) when its first
+        # post-tool input read the snapshot; nothing to install, nothing to record again
+        said = event.hook_event or "post-tool"
+        return (
+            event,
+            {},
+            (
+                f"{call} was read already: an earlier {said} input of this call used its "
+                f"snapshot of the work tree (this {said} input is a replay or a stale copy), so "
+                "what it changed is not recorded again"
+            ),
+        )
     if changed is None:
         return event, {}, f"{call} {event.not_written}"
     back = _restored_note(changed.restored)

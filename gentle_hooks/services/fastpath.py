@@ -41,6 +41,8 @@ from gentle_hooks.config.keys import ENV_KEYS, git_key
 from gentle_hooks.ledger.kept import DAMAGED_KEPT, SPOOL_KEPT
 from gentle_hooks.ledger.location import IDLE_FILE, LEDGER_FILE, SPOOL_FILE, STATE_DIR
 from gentle_hooks.ledger.probe import IDLE_LAST, IDLE_ROWS
+from gentle_hooks.policy.decision_form import ENV as FORMAT_ENV
+from gentle_hooks.policy.decision_form import SPEAKS_FOR_EVERY_COMMIT, allowed_line
 from gentle_hooks.policy.delegation import IDENTITY_ENV, RUNTIME_ENV
 
 #: Hooks with a fast path, and what it checks.
@@ -391,6 +393,28 @@ def fast_block(hook_type: str, gates: bool, run_python: str) -> str | None:
         f"{legacy}"
         "    fi\n"
         f"{check()}"
-        '    if gh_idle "$@"; then exit 0; fi\n'
+        f"{_pass_line(hook_type, run_python)}"
         f'    exec {run_python} "$@"\n'
+    )
+
+
+def _pass_line(hook_type: str, run_python: str) -> str:
+    """The ``sh`` that passes when ``gh_idle`` proves nothing can apply. A gate that speaks
+    for every commit (:data:`~gentle_hooks.policy.decision_form.SPEAKS_FOR_EVERY_COMMIT`)
+    prints first, with ``GENTLE_HOOKS_FORMAT=json``, the ``allowed`` object Python prints
+    then (:func:`~gentle_hooks.policy.decision_form.allowed_line`, written in at install
+    time); any other value than empty, ``text`` or ``json`` goes to Python, which reads it
+    (case, blanks, the note)."""
+    if hook_type not in SPEAKS_FOR_EVERY_COMMIT:
+        return '    if gh_idle "$@"; then exit 0; fi\n'
+    line = allowed_line(hook_type)
+    assert "'" not in line  # single-quoted below
+    return (
+        '    if gh_idle "$@"; then\n'
+        f"        case ${{{FORMAT_ENV}-}} in\n"
+        "        '' | text) exit 0 ;;\n"
+        f"        json) printf '%s\\n' '{line}' >&2; exit 0 ;;\n"
+        "        esac\n"
+        f'        exec {run_python} "$@"\n'
+        "    fi\n"
     )

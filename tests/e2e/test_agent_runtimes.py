@@ -311,11 +311,17 @@ def test_a_passing_delegated_commit_ends_with_the_decision_object(
         assert all(x.startswith(PREFIX) for x in lines[:-1])
 
 
-def test_a_human_commit_prints_nothing_in_json_format(native: World) -> None:
+def test_a_human_commit_prints_only_its_allowed_object_in_json_format(native: World) -> None:
+    """With json every gate says its decision, also pre-commit's for a person's commit no
+    gate judges (decided by the installed hook's sh fast path): stderr is the ``allowed``
+    object alone, the line Python prints then (an agent tells "allowed" from "the gate did
+    not run"; refuter r17l for pushes, and issue 17's finding that the two paths differed)."""
     native.write("README.md", "# demo, by hand\n")
     native.ok("add", "-A")
     r = native.git("commit", "-q", "-m", "human", env={"GENTLE_HOOKS_FORMAT": "json"})
-    assert (r.code, r.err) == (0, "")
+    assert r.code == 0 and len(r.err.splitlines()) == 1, r
+    obj = json.loads(r.err)
+    assert (obj["hook"], obj["decision"], obj["candidates"]) == ("pre-commit", "allowed", []), r
 
 
 #: What aider puts in the environment of its own commits with its default attribution

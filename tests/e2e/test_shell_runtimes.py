@@ -168,9 +168,17 @@ def test_the_same_command_run_twice_records_twice_and_a_replay_once(
         subprocess.run(["sh", "gen.sh"], cwd=w.work, check=True)
         r = w.gh("record", "--from", name, input=after, env=PATH)
         assert r.code == 0 and r.err.startswith(f"recorded: pending mutation #{n}: "), r
+    ledger = w.gh("status").out
     replay = w.gh("record", "--from", name, input=after, env=PATH)
     assert replay.code == 0 and replay.err.startswith("nothing recorded: "), replay
     assert "pending mutation #3" not in w.gh("status").out
+    # it says what happened (a replay of a call already read), never to install again,
+    # and changes nothing: replayed again, the same line, the same ledger
+    assert "was read already" in replay.err and "replay" in replay.err, replay
+    assert "install the recorder again" not in replay.err, replay
+    again = w.gh("record", "--from", name, input=after, env=PATH)
+    assert (again.code, again.err) == (replay.code, replay.err), again
+    assert w.gh("status").out == ledger
     blocked = w.git("commit", "-qam", "human: tidy")
     assert blocked.code == 1 and "BLOCKED the staged change" in blocked.said[0], blocked
 

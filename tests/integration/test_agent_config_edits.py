@@ -534,3 +534,81 @@ def test_a_user_scope_install_prints_no_project_note(repo: Path, isolated_git: P
     assert "project hook" not in proc.stdout
     project = gh(repo, "install", "--agent", "gemini-cli")
     assert "note: Gemini CLI warns before it first runs a new project hook" in project.stdout
+
+
+#: A Gemini CLI settings file holding our AfterTool hook (wired by an install of before the
+#: BeforeTool one) and an empty BeforeTool list of the user's.
+GEMINI_AFTER_ONLY = """{
+  "hooks": {
+    "BeforeTool": [],
+    "AfterTool": [
+      {
+        "matcher": "write_file|replace|run_shell_command",
+        "hooks": [
+          {
+            "name": "gentle-hooks-record",
+            "type": "command",
+            "command": "gentle-hook record --from gemini-cli"
+          }
+        ]
+      }
+    ]
+  }
+}
+"""
+
+
+def test_an_empty_list_install_filled_beside_ours_comes_back_on_uninstall(
+    repo: Path, home: Path
+) -> None:
+    """Install adds our BeforeTool hook into the user's empty ``"BeforeTool": []`` of a file
+    that held our AfterTool one already ("updated"): uninstall removes both of ours and
+    gives the empty list back, every byte of it as it was (refuter finding, issue 17)."""
+    path = repo / ".gemini" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(GEMINI_AFTER_ONLY)
+    env = {**WITH_GH, "HOME": str(home)}
+    proc = gh(repo, "install", "--agent", "gemini-cli", env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "updated" in proc.stdout and "added our BeforeTool hook" in proc.stdout
+    assert json.loads(path.read_text())["hooks"]["BeforeTool"]  # ours went into it
+    gone = gh(repo, "uninstall", "--agent", "gemini-cli", "--scope", "project", env=env)
+    assert gone.returncode == 0, gone.stderr
+    assert json.loads(path.read_text()) == {"hooks": {"BeforeTool": []}}
+    # a second round from the user's own file: the same bytes back
+    mine = '{\n  "hooks": {\n    "BeforeTool": []\n  }\n}\n'
+    path.write_text(mine)
+    assert gh(repo, "install", "--agent", "gemini-cli", env=env).returncode == 0
+    assert gh(repo, "uninstall", "--agent", "gemini-cli", env=env).returncode == 0
+    assert path.read_text() == mine
+
+
+def test_codex_inline_hook_lacking_its_pretooluse_is_said_by_hand_not_install_again(
+    repo: Path, home: Path, tmp_path: Path
+) -> None:
+    """Our PostToolUse hook inline in config.toml, PreToolUse absent: doctor fails, and
+    neither doctor nor install points at the other (install never rewrites TOML, so an
+    "install again" fix would loop): both print the block to add by hand; once it is added
+    as printed (and trusted, both events), doctor passes (refuter finding, issue 17)."""
+    codex_home = tmp_path / "codex-home"
+    env = {**WITH_GH, "HOME": str(home), "CODEX_HOME": str(codex_home)}
+    config = repo / ".codex" / "config.toml"
+    config.parent.mkdir()
+    post_only = CODEX_INLINE.split("\n[[hooks.PreToolUse]]")[0]
+    config.write_text(post_only)
+    trust_codex_hook(codex_home, config)
+    code, checks = doctor(repo, env)
+    ok, detail = checks["agent: codex"]
+    assert code == 2 and not ok, detail
+    assert "not to PreToolUse" in detail and "install the recorder again" not in detail
+    assert f"install does not rewrite TOML: add to {config} by hand: " in detail
+    assert "; run: " not in detail  # no install command to loop on
+    proc = gh(repo, "install", "--agent", "codex", env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "unchanged" in proc.stdout and "not to PreToolUse" in proc.stdout, proc.stdout
+    assert f"add it to {config} by hand" in proc.stdout and config.read_text() == post_only
+    # the block as printed, one line per " / "-separated part
+    printed = detail.split(" by hand: ", 1)[1]
+    config.write_text(post_only + "\n" + printed.replace(" / ", "\n") + "\n")
+    code, checks = doctor(repo, env)
+    assert code == 0 and checks["agent: codex"][0], checks["agent: codex"]

@@ -210,3 +210,21 @@ def test_cursor_install_says_it_added_the_version_and_uninstall_keeps_only_that(
     }
     again = gh(repo, "install", "--agent", "cursor", env=WITH_GH)  # version there: nothing said
     assert "version" not in again.stdout, again.stdout
+
+
+def test_codex_trust_is_checked_for_each_of_our_hooks(repo: Path, tmp_path: Path) -> None:
+    """Our PostToolUse hook trusted, our PreToolUse one (the shell's snapshot) not: Codex
+    skips the PreToolUse hook, so doctor fails naming it; trusted too, doctor passes
+    (refuter finding, issue 17)."""
+    codex_home = tmp_path / "codex-home"
+    env = {**WITH_GH, "CODEX_HOME": str(codex_home)}
+    hooks = repo / ".codex" / "hooks.json"
+    assert gh(repo, "install", "--agent", "codex", env=env).returncode == 0
+    trust_codex_hook(codex_home, hooks, events=("post_tool_use",))
+    ok, detail = doctor(repo, "codex", env)
+    assert not ok, detail
+    assert detail.startswith(f"wired, but Codex does not run it: {hooks}: not trusted "), detail
+    assert "(its PreToolUse hook)" in detail and "PostToolUse" not in detail, detail
+    trust_codex_hook(codex_home, hooks, events=("pre_tool_use",))
+    ok, detail = doctor(repo, "codex", env)
+    assert ok and detail.startswith(f"recorder wired: {hooks} (project)"), detail

@@ -104,6 +104,32 @@ def test_a_human_commit_starts_no_interpreter(tmp_path: Path, repo: Path) -> Non
     assert fast.started() == []
 
 
+@pytest.mark.parametrize("value", ["json", " JSON ", "text", "yaml"])
+def test_a_human_commit_prints_the_same_under_every_output_format(
+    value: str, tmp_path: Path, repo: Path
+) -> None:
+    """``GENTLE_HOOKS_FORMAT=json``: a person's commit prints pre-commit's ``allowed``
+    object (an agent tells "allowed" from "the gate did not run"), the same line on the fast
+    path, which starts no interpreter for it, as without it (refuter finding, issue 17);
+    a value only Python reads (case, blanks, another word) goes to Python."""
+    fast, plain = _pair(tmp_path, repo, "fmt")
+    env = {"GENTLE_HOOKS_FORMAT": value}
+    for w in (fast, plain):
+        w.open_ledger()
+    got = fast.commit("-m", "human", env=env)
+    assert got == plain.commit("-m", "human", env=env)
+    if value.strip().lower() == "json":
+        obj = (
+            '{"schema":"gentle-hooks.decision/v1","hook":"pre-commit","decision":"allowed",'
+            '"exit_code":0,"let_through":null,"override":null,"candidates":[],"then_run":[],'
+            '"notices":[],"lines":[]}'
+        )
+        assert got == (0, [obj]), got
+    else:
+        assert got == (0, []), got
+    assert fast.started() == ([] if value in ("json", "text") else ["pre-commit"])
+
+
 def test_a_warn_install_has_the_fast_path_too(tmp_path: Path, repo: Path) -> None:
     fast, plain = _pair(tmp_path, repo, "warn", warn=True)
     for w in (fast, plain):

@@ -148,6 +148,14 @@ def test_a_missing_before_hook_is_named_added_and_removed_alone(
     assert f"note: added our {event} hook" in proc.stdout, proc.stdout
     hooks = json.loads(path.read_text())["hooks"]
     assert hooks[event] == entry, hooks[event]  # the user's own stays first
+    if name == "codex":  # Codex runs the hook just added once it is trusted in /hooks
+        [(g, h)] = [
+            (g, h)
+            for g, x in enumerate(hooks[event])
+            for h, y in enumerate(x["hooks"])
+            if "record --from" in json.dumps(y)
+        ]
+        trust_codex_hook(home / ".codex", path, group=g, handler=h, events=("pre_tool_use",))
     ok, detail = _doctor(repo, env, name)
     assert ok, detail
     gone = gh(repo, "uninstall", "--agent", name, env=env)
