@@ -44,12 +44,21 @@ def room_git(
     env: Mapping[str, str] | None = None,
 ) -> bytes:
     """Run ``git <args>`` in the room ``dest`` with a scrubbed environment (the process's,
-    without the variables that bind git to a repository); its stdout.
+    without the variables that bind git to a repository); its stdout. Past ``init``, git
+    is bound to ``dest/.git`` and ``dest`` (``GIT_DIR``, ``GIT_WORK_TREE``), so a
+    ``core.worktree`` a check wrote to the room's config never points ``clean -fdx`` at
+    another tree, and a ``.git`` that is not the room's own directory (a link, a
+    ``gitdir:`` file) is refused.
 
     Raises:
-        GitError: git failed (its last stderr line is kept).
+        GitError: ``dest/.git`` is not a directory; git failed (its last stderr line is kept).
     """
     full = {**scrubbed_env(), **(env or {})}
+    if not args or args[0] != "init":
+        git_dir = os.path.join(dest, ".git")
+        if os.path.islink(git_dir) or not os.path.isdir(git_dir):
+            raise GitError(f"{git_dir}: not the clean room's own git directory; prepare a new room")
+        full.update(GIT_DIR=git_dir, GIT_WORK_TREE=dest)
     proc = run_git(args, dest, full, input)
     if proc.returncode != 0:
         err = proc.stderr.decode("utf-8", "replace").strip().splitlines()

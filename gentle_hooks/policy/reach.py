@@ -15,7 +15,8 @@ Allowed: relative paths that stay in the room (``../base`` is the room's own bas
 the same path on every run), the system's directories (:data:`SYSTEM_PREFIXES`: programs
 such as ``/usr/bin/python3``, ``/dev/null``), variables (the room sets ``HOME``,
 ``TMPDIR`` and ``PWD`` itself; the brief's own are judged by :func:`env_faults`) except as
-``cd``'s target.
+``cd``'s target. A system path is read after normalising and never holds ``..``
+(``/usr/../tmp/repo`` is outside); ``/dev/shm`` is anyone's, not the system's.
 
 Limits: what a program does once started (a script that changes directory, ``python -c``
 code that opens an absolute path) is not read here.
@@ -54,10 +55,26 @@ class ReachRow:
     said: str
 
 
+#: Directories under :data:`SYSTEM_PREFIXES` anyone may write (a copy of the repository
+#: may sit there): not the system's.
+SHARED_UNDER_SYSTEM: tuple[str, ...] = ("/dev/shm", "/dev/mqueue")
+
+
 def _is_system(path: str) -> bool:
-    return path.rstrip("/") in {p.rstrip("/") for p in SYSTEM_PREFIXES} or path.startswith(
-        SYSTEM_PREFIXES
-    )
+    """Whether absolute ``path`` is in the system's directories, read lexically after
+    normalising (``/usr/./bin`` is ``/usr/bin``). A path with a ``..`` component never is:
+    ``/usr/../tmp/repo`` climbs out of the prefix it starts with, and through a symlink
+    (``/bin`` -> ``usr/bin``) ``..`` need not go where the text says."""
+    if ".." in path.split("/"):
+        return False
+    norm = "/" + posixpath.normpath(path).lstrip("/")
+    if any(norm == d or norm.startswith(d + "/") for d in SHARED_UNDER_SYSTEM):
+        return False
+    return norm in {p.rstrip("/") for p in SYSTEM_PREFIXES} or norm.startswith(SYSTEM_PREFIXES)
+
+
+#: Separators of a variable's list of places (PATH, PYTHONPATH, LD_LIBRARY_PATH...).
+_LIST_SEPARATOR = ":"
 
 
 def _values(word: str) -> tuple[str, ...]:
@@ -65,7 +82,10 @@ def _values(word: str) -> tuple[str, ...]:
     value (``--rootdir=/x``, ``X=/x``), a short option's attached value (``-C/x``)."""
     out = [word]
     if "=" in word:
-        out.append(word.split("=", 1)[1])
+        name, _, value = word.partition("=")
+        out.append(value)
+        if name.isidentifier():  # X=/usr/lib:/home/me: each entry of a list of places
+            out += value.split(_LIST_SEPARATOR)
     if len(word) > 2 and word.startswith("-") and not word.startswith("--"):
         out.append(word[2:])
     return tuple(out)
@@ -204,10 +224,6 @@ def reach_faults(argv: tuple[str, ...]) -> tuple[Reach, ...]:
 def _is_assignment(word: str) -> bool:
     name, eq, _ = word.partition("=")
     return bool(eq) and name.isidentifier()
-
-
-#: Separators of a variable's list of places (PATH, PYTHONPATH, LD_LIBRARY_PATH...).
-_LIST_SEPARATOR = ":"
 
 
 def env_faults(env: Mapping[str, str]) -> tuple[tuple[str, Reach], ...]:

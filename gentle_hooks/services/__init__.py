@@ -65,6 +65,8 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.skip_ties` — which skip markers a change adds may have skipped a run's skipped tests
 * :mod:`.room_bounds` — what a room's checks reach beyond its tree: a fresh home per run,
   no tool configuration above the room
+* :mod:`.room_dirs` — a room's parts are the directories it made, never links, before any
+  removal
 * :mod:`.verify` — ``verify prepare|run``: the verdict written from the observed checks
 * :mod:`.declared_suite` — the project's declared full suite, from the base commit
 * :mod:`.settings_base` — the commit a candidate's loosening settings are read from (one

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import stat
 import tempfile
 from collections.abc import Iterator
@@ -40,6 +41,7 @@ from gentle_hooks.bounded import InputFileError, read_regular
 from gentle_hooks.errors import UsageError, cli
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.services.room_bounds import SCRATCH
+from gentle_hooks.services.room_dirs import require_real_dirs
 from gentle_hooks.values.candidate import Candidate
 from gentle_hooks.values.frozen import frozen
 
@@ -189,8 +191,6 @@ def make_room(repo: Repository, cand: Candidate, brief_text: str, *, owned: bool
 
 def remove_room(room: Room) -> None:
     """Remove ``room`` and everything in it (its tree, logs, brief); never raises."""
-    import shutil
-
     shutil.rmtree(room.path, ignore_errors=True)
 
 
@@ -241,7 +241,8 @@ def open_room(path: str) -> Room:
     """The clean room at ``path`` (made by ``gentle-hook verify prepare``).
 
     Raises:
-        UsageError: ``path`` is not a clean room (no ``tree/`` repository in it).
+        UsageError: ``path`` is not a clean room (no ``tree/`` repository in it), or a part
+            of it is not the directory the room made (:func:`.room_dirs.require_real_dirs`).
     """
     room = Room(os.path.abspath(path))
     if not os.path.isdir(os.path.join(room.tree, ".git")):
@@ -250,6 +251,7 @@ def open_room(path: str) -> Room:
             "after the prefix",
             commands=(cli("verify", "prepare", "--brief", label="prefix"),),
         )
+    require_real_dirs(room.path, LOGS, SCRATCH, ASIDE, must=(TREE, f"{TREE}/.git"))
     os.makedirs(room.logs, exist_ok=True)
     return room
 
@@ -300,6 +302,7 @@ def check_room(
         )
     notes: tuple[str, ...] = ()
     if added:
+        require_real_dirs(room.path, must=(TREE, f"{TREE}/.git"))  # git clean never follows
         repo.clear_room(room.tree)
         notes = (f"removed {len(added)} untracked path(s) earlier runs left in the room",)
     planted = repo.room_additions(room.tree, cand.tree)
@@ -440,10 +443,9 @@ def make_base(repo: Repository, room: Room, cand: Candidate) -> None:
     earlier run left), for the checks to run on it too.
 
     Raises:
-        GitError / OSError: exporting the tree failed.
+        GitError / OSError: exporting the tree failed; UsageError: a part on the way is a link.
     """
-    import shutil
-
+    require_real_dirs(room.path, f"{ASIDE}/{BASE}")  # rmtree never through a link
     shutil.rmtree(room.base, ignore_errors=True)
     repo.export_tree(cand.base.tree, room.base, room_message(cand))
 
@@ -469,16 +471,13 @@ def make_hollow(repo: Repository, room: Room, cand: Candidate) -> None:
 
 
 def remove_hollow(room: Room) -> None:
-    """Remove the room's hollow checkout; never raises."""
-    import shutil
-
+    """Remove the room's hollow checkout (UsageError: a part on the way is a link)."""
+    require_real_dirs(room.path, f"{ASIDE}/{HOLLOW}")
     shutil.rmtree(room.hollow, ignore_errors=True)
 
 
 def remove_aside(room: Room) -> None:
     """Remove the checkouts a run kept aside (base, hollow); never raises."""
-    import shutil
-
     shutil.rmtree(room.aside, ignore_errors=True)
 
 

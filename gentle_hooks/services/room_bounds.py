@@ -22,6 +22,7 @@ import os
 import shutil
 
 from gentle_hooks.errors import UsageError
+from gentle_hooks.services.room_dirs import require_real_dirs
 
 #: The room's part that holds each run's home, temporary and XDG directories.
 SCRATCH = "scratch"
@@ -106,7 +107,11 @@ def scratch_env(room_path: str) -> dict[str, str]:
     """Fresh, empty ``HOME``, ``TMPDIR`` and XDG directories for one run of a check, under
     the room's :data:`SCRATCH` part (emptied first: a run finds nothing an earlier one
     left), and the variables naming them; the run's empty :data:`SCRATCH_CACHE` directory
-    is made beside them."""
+    is made beside them. A :data:`SCRATCH` that is not the room's own directory (a link
+    to another folder) is refused before anything in it is removed (UsageError,
+    :func:`~gentle_hooks.services.room_dirs.require_real_dirs`); links in it are unlinked,
+    never followed."""
+    require_real_dirs(room_path, SCRATCH)
     scratch = os.path.join(room_path, SCRATCH)
     os.makedirs(scratch, mode=0o700, exist_ok=True)
     for name in os.listdir(scratch):

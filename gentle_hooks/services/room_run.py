@@ -34,6 +34,9 @@ from gentle_hooks.policy.skipreports import skipped_named
 from gentle_hooks.policy.testcount import reports_failures, runner_of, tests_run, tests_skipped
 from gentle_hooks.policy.toolmissing import missing_tool
 from gentle_hooks.services.cleanroom import (
+    ASIDE,
+    BASE,
+    TREE,
     Room,
     RoomStamp,
     make_hollow,
@@ -46,6 +49,7 @@ from gentle_hooks.services.defined import added_skip_marks, defined_by_change, d
 from gentle_hooks.services.editable import tree_relative
 from gentle_hooks.services.record import Bound
 from gentle_hooks.services.room_bounds import SCRATCH, SCRATCH_CACHE, scratch_env
+from gentle_hooks.services.room_dirs import require_real_dirs
 from gentle_hooks.services.room_env import env_digest
 from gentle_hooks.services.room_imports import RoomImports, room_argv
 from gentle_hooks.services.runner import run_observed
@@ -159,9 +163,15 @@ def _log_path(room: Room, check: Check, number: int, where: str = "") -> str:
 
 
 def _write_logs(logs: dict[str, bytes]) -> None:
+    """Write each log file anew, never through a link (the logs directory, or a file a
+    check put at a log's name: UsageError / OSError instead)."""
     for path, data in logs.items():
         if path != ROOT_TOUCHED:
-            with open(path, "wb") as fh:
+            require_real_dirs(os.path.dirname(path))
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path)
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+            with os.fdopen(os.open(path, flags, 0o666), "wb") as fh:
                 fh.write(data)
     logs.clear()
 
@@ -386,6 +396,8 @@ def _changes(
     check's ``outputs`` (:func:`~gentle_hooks.policy.outputs.declared_outputs`) are its
     reports, not changes: they are removed here, so the next run starts from the tree."""
     cand = bound.candidate
+    # a check may have put a link in tree/'s place: git must not clean through it
+    require_real_dirs(room.path, f"{ASIDE}/{BASE}", must=(TREE, f"{TREE}/.git"))
     changed = set(_held_touched(bound, room_touched(room, before)))
     changed.update(bound.repo.room_changes(room.tree, cand.tree))
     changed.update(

@@ -38,6 +38,20 @@ CASES: list[tuple[str, str, list[str]]] = [
     ("cd-sub-up", "cd sub && cat ../x", []),
     ("system", "/usr/bin/python3 -m pytest 2>/dev/null", []),
     ("variable-arg", 'test "$(basename "$PWD")" = base', []),
+    # refuter r18l (issue 18): a system prefix then `..` is not the system's directory
+    ("usr-up-arg", "node --test /usr/../tmp/r18l-d/repo/test", ["R-abs"]),
+    ("dev-up-arg", "cat /dev/../home/me/repo/x", ["R-abs"]),
+    ("usr-bin-up-up", "node --test /usr/bin/../../tmp/r18l-d/repo/test", ["R-abs"]),
+    ("env-C-usr-up", "env -C /usr/../tmp/r18l-d/repo node --test test", ["R-abs"]),
+    ("opt-usr-up", "pytest --rootdir=/usr/../tmp/x", ["R-abs"]),
+    ("short-opt-usr-up", "make -C/usr/../tmp/x test", ["R-abs"]),
+    ("cd-usr-up", "cd /usr/../tmp/x && pytest", ["R-abs"]),
+    ("redirect-dev-up", "pytest < /dev/../tmp/input", ["R-abs"]),
+    ("dot-dot-normalises-inside", "cat /usr/lib/../lib/os-release", ["R-abs"]),
+    ("dev-shm", "pytest /dev/shm/repo/tests", ["R-abs"]),
+    ("assignment-list", "PYTHONPATH=/usr/lib:/home/me/repo pytest", ["R-abs"]),
+    ("system-dot", "/usr/./bin/python3 -m pytest", []),
+    ("system-list", "PYTHONPATH=/usr/lib/python3:/usr/local/lib pytest", []),
 ]
 
 
@@ -62,4 +76,12 @@ def test_env_entries_outside_the_room_are_named() -> None:
     assert [(name, f.word, f.row.id) for name, f in found] == [
         ("PATH", "/home/me/repo/bin", "R-abs"),
         ("X", "../../a", "R-up"),
+    ]
+
+
+def test_env_entries_climbing_from_a_system_prefix_are_named() -> None:
+    found = env_faults({"PATH": "/usr/bin:/usr/../tmp/r18l-d/bin", "PYTHONPATH": "/dev/../x"})
+    assert [(name, f.word) for name, f in found] == [
+        ("PATH", "/usr/../tmp/r18l-d/bin"),
+        ("PYTHONPATH", "/dev/../x"),
     ]
