@@ -53,13 +53,14 @@ import json
 import os
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from gentle_hooks.agents.event import RuntimeEvent, derived_call_id
 from gentle_hooks.bounded import WriteError, write_whole
 from gentle_hooks.errors import GentleError
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.location import STATE_DIR
+from gentle_hooks.services.shell_commits import Written, new_commits, written_in
 from gentle_hooks.values.frozen import frozen, replace
 
 #: The directory of the snapshots, under the state directory.
@@ -97,12 +98,16 @@ class Changed:
             held, or moved, is not the writer's, sorted.
         nonce: the snapshot's own random id (None: a snapshot kept without one), which
             tells two runs of one command apart when the runtime names no call id.
+        committed: what the call wrote into commits it made (a branch, tag or stash entry
+            its snapshot did not hold): content no version the snapshot held has
+            (:mod:`.shell_commits`), sorted; a path may also be in ``paths``.
     """
 
     paths: tuple[str, ...]
     starts: tuple[tuple[str, str | None], ...]
     restored: tuple[str, ...] = ()
     nonce: str | None = None
+    committed: tuple[Written, ...] = ()
 
 
 def _file(repo: Repository, runtime: str, event: RuntimeEvent) -> str:
@@ -138,6 +143,7 @@ def take(root: str, runtime: str, event: RuntimeEvent) -> int | None:
     tips, stashes = repo.ref_tips(MAX_TIPS)
     doc = {
         "blobs": blobs,
+        "staged": repo.blobs_staged(dirty),
         "head": repo.head() or "",
         "nonce": secrets.token_hex(16),
         "tips": tips,
@@ -165,7 +171,7 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     _unlink(path)
     if kept is None:
         return None
-    before, head, nonce, tips, stashes = kept
+    before, head, nonce, tips, stashes, staged = kept
     dirty = repo.dirty_paths()
     fresh = [p for p in dirty if p not in before]
     # what a path unchanged before held: its blob in the commit HEAD was then (None: absent
@@ -176,37 +182,59 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     held = {**old, **before}
     after = repo.hash_worktree({*dirty, *before})
     changed = sorted(p for p, blob in after.items() if held.get(p) != blob)
-    made = _made(repo, path, tips, stashes)
+    listed = os.path.join(os.path.dirname(path), MADE_FILE)
+    known = _known(listed)
+    now_tips, now_stashes = repo.ref_tips(MAX_TIPS)
+    new = [c for c in (*now_tips, *now_stashes) if c not in {*tips, *stashes}]
+    wrote = written_in(repo, new_commits(repo, new, [*tips, *stashes]), before, staged, head)
+    # a stash entry the call made of content that existed before it (a person's work an
+    # agent stashed) is a source a later call restores from; any other new one is not
+    clean = _clean_stashes(repo, [c for c in now_stashes if c in new], wrote)
+    _note_made(listed, known, [c for c in new if c not in clean and c not in known])
+    made = {*known, *new} - clean
     tips, stashes = [t for t in tips if t not in made], [t for t in stashes if t not in made]
-    back = _restored(repo, {p: after[p] for p in changed}, tips, stashes)
+    back = {p for p, _ in _restored(repo, [(p, after[p]) for p in changed], tips, stashes)}
     back |= _moved(changed, held, after)
     paths = [p for p in changed if p not in back]
     starts = tuple((p, held.get(p)) for p in paths)
-    return Changed(tuple(paths), starts, tuple(sorted(back)), nonce)
+    ours = {(p, b, s) for ws in wrote.values() for p, b, s in ws if p not in after or after[p] != b}
+    olden = _restored(repo, [(p, b) for p, b, _ in ours], tips, stashes)
+    committed = sorted((w for w in ours if (w[0], w[1]) not in olden), key=str)
+    return Changed(tuple(paths), starts, tuple(sorted(back)), nonce, tuple(committed))
 
 
-def _made(repo: Repository, snapshot: str, tips: list[str], stashes: list[str]) -> set[str]:
-    """The ref tips and stash entries shell calls made: those listed in :data:`MADE_FILE`
-    beside ``snapshot`` and those this call made (present now, not in ``tips``/``stashes``
-    of its snapshot), which are added to the list. A list that cannot be written leaves
-    this call's out of later calls' (they then count as a person's: noted nowhere, so the
-    write is retried by every call)."""
-    listed = os.path.join(os.path.dirname(snapshot), MADE_FILE)
+def _known(listed: str) -> list[str]:
+    """The ref tips and stash entries earlier shell calls made, as :data:`MADE_FILE`
+    ``listed`` names them (none when it cannot be read)."""
     try:
         with open(listed, "rb") as fh:
-            known = [
-                w for w in fh.read(_MAX_FILE).decode("ascii", "replace").split() if w.isalnum()
-            ]
+            data = fh.read(_MAX_FILE).decode("ascii", "replace")
     except OSError:
-        known = []
-    now_tips, now_stashes = repo.ref_tips(MAX_TIPS)
-    held = {*tips, *stashes}
-    new = [c for c in (*now_tips, *now_stashes) if c not in held and c not in known]
+        return []
+    return [w for w in data.split() if w.isalnum()]
+
+
+def _note_made(listed: str, known: list[str], new: list[str]) -> None:
+    """Add ``new`` (the ref tips and stash entries this call made) to the list ``listed``
+    (the last :data:`MAX_TIPS` kept). A list that cannot be written leaves them out of
+    later calls' (they then count as a person's: noted nowhere, so the write is retried by
+    every call)."""
     if new:
         kept = [*known, *new][-MAX_TIPS:]
         with contextlib.suppress(OSError, WriteError):
             write_whole(listed, ("\n".join(kept) + "\n").encode("ascii"))
-    return {*known, *new}
+
+
+def _clean_stashes(
+    repo: Repository, made: list[str], wrote: Mapping[str, list[Written]]
+) -> set[str]:
+    """The stash entries of ``made`` (new in this call) whose commits, each of them and its
+    index and untracked commits, wrote nothing new (``wrote``, :func:`written_in`): content
+    the work tree or index held before the call, so a person's."""
+    if not made:
+        return set()
+    infos = repo.read_commits(made)
+    return {i.id for i in infos if not any(wrote.get(c) for c in (i.id, *i.parents[1:]))}
 
 
 def _moved(
@@ -220,16 +248,19 @@ def _moved(
 
 
 def _restored(
-    repo: Repository, now: Mapping[str, str | None], tips: list[str], stashes: list[str]
-) -> set[str]:
-    """The paths of ``now`` (path -> the blob it holds now; None: gone) whose blob one of
-    ``tips`` or ``stashes`` (with a stash entry's index and untracked commits, ``^2`` and
-    ``^3``) holds at that path: one ``cat-file --batch-check``, at most
-    :data:`MAX_LOOKUPS` names (the paths past it are not looked up)."""
+    repo: Repository,
+    now: Sequence[tuple[str, str | None]],
+    tips: list[str],
+    stashes: list[str],
+) -> set[tuple[str, str | None]]:
+    """The ``(path, blob)`` of ``now`` (None: gone) whose blob one of ``tips`` or
+    ``stashes`` (with a stash entry's index and untracked commits, ``^2`` and ``^3``) holds
+    at that path: one ``cat-file --batch-check``, at most :data:`MAX_LOOKUPS` names (the
+    paths past it are not looked up)."""
     commits = [*tips, *(f"{s}{p}" for s in stashes for p in ("", "^2", "^3"))]
     names: list[str] = []
     wanted: list[tuple[str, str]] = []
-    for path, blob in now.items():
+    for path, blob in now:
         if blob is None or "\n" in path or not commits:
             continue
         if len(names) + len(commits) > MAX_LOOKUPS:
@@ -238,15 +269,21 @@ def _restored(
             names.append(f"{c}:{path}")
             wanted.append((path, blob))
     found = repo.blobs_named(names)
-    return {path for (path, blob), got in zip(wanted, found, strict=True) if got == blob}
+    return {(path, blob) for (path, blob), got in zip(wanted, found, strict=True) if got == blob}
 
 
 def _read(
     path: str,
-) -> tuple[dict[str, str | None], str | None, str | None, list[str], list[str]] | None:
+) -> (
+    tuple[
+        dict[str, str | None], str | None, str | None, list[str], list[str], dict[str, str | None]
+    ]
+    | None
+):
     """The path -> blob map a snapshot file holds, the commit HEAD was at when it was kept
-    (None: unborn), its nonce (None: kept without one), and the ref tips and stash entries
-    it kept; or None when the file is absent or not ours."""
+    (None: unborn), its nonce (None: kept without one), the ref tips and stash entries it
+    kept, and the index's blob of each changed path it kept (none: a snapshot kept without
+    them); or None when the file is absent or not ours."""
     try:
         with open(path, "rb") as fh:
             data = fh.read(_MAX_FILE + 1)
@@ -266,7 +303,13 @@ def _read(
     assert isinstance(doc, dict)
     nonce = doc.get("nonce")
     tips, stashes = (_ids(doc.get(k)) for k in ("tips", "stashes"))
-    return blobs, head or None, nonce if isinstance(nonce, str) else None, tips, stashes
+    got = doc.get("staged")
+    staged: dict[str, str | None] = (
+        {p: b for p, b in got.items() if isinstance(p, str) and isinstance(b, str)}
+        if isinstance(got, dict)
+        else {}
+    )
+    return blobs, head or None, nonce if isinstance(nonce, str) else None, tips, stashes, staged
 
 
 def _ids(value: object) -> list[str]:
@@ -315,13 +358,26 @@ def before(runtime: str, title: str, event: RuntimeEvent, root: str | None) -> s
     return f"kept the work tree before {call}: what the command changes is recorded after it"
 
 
+class Starts(dict[str, str | None]):
+    """Real absolute path -> the blob a shell call's write of it is measured from
+    (:attr:`Changed.starts`), with :attr:`committed`: real absolute path -> what the call
+    wrote there into commits it made (``(blob, start)`` pairs, :attr:`Changed.committed`)."""
+
+    committed: dict[str, list[tuple[str | None, str | None]]]
+
+    def __init__(self, *args: object, **kw: object) -> None:
+        super().__init__(*args, **kw)
+        self.committed = {}
+
+
 def after(
     runtime: str, title: str, event: RuntimeEvent, root: str | None
 ) -> tuple[RuntimeEvent, dict[str, str | None], str | None]:
     """``event`` of a shell call that ran, as the write of every path it changed in the work
-    tree ``root`` (:func:`compare`; absolute paths), with each path's start (real absolute
-    path -> the blob it is measured from, :attr:`Changed.starts`); or, with nothing to
-    record, the event and why (no snapshot was kept, or the command changed no file).
+    tree ``root`` (:func:`compare`; absolute paths) or wrote into commits it made, with each
+    path's start (:class:`Starts`: real absolute path -> the blob it is measured from, and
+    what it left in commits); or, with nothing to record, the event and why (no snapshot
+    was kept, or the command changed no file and committed nothing of its own).
 
     A command the runtime reports failed (:attr:`RuntimeEvent.failed`: Codex's and Gemini
     CLI's post-tool events fire after a non-zero exit too) may have written before it
@@ -338,7 +394,7 @@ def after(
     if changed is None:
         return event, {}, f"{call} {event.not_written}"
     back = _restored_note(changed.restored)
-    if not changed.paths:
+    if not changed.paths and not changed.committed:
         if back:
             return event, {}, f"{call} changed no file in {root} with content of its own: {back}"
         return event, {}, f"{call} changed no file in {root} (git status shows the same)"
@@ -347,9 +403,18 @@ def after(
         # told apart by its snapshot's nonce (a replayed post-tool input finds none left)
         event = replace(event, tool_call_id=derived_call_id(event.tool_call_id, changed.nonce))
     real = os.path.realpath(root)
-    paths = tuple(os.path.join(real, p) for p in changed.paths)
-    starts = {os.path.join(real, p): blob for p, blob in changed.starts}
+    wrote = sorted({*changed.paths, *(p for p, _, _ in changed.committed)})
+    paths = tuple(os.path.join(real, p) for p in wrote)
+    starts = Starts((os.path.join(real, p), blob) for p, blob in changed.starts)
+    for p, blob, start in changed.committed:
+        starts.committed.setdefault(os.path.join(real, p), []).append((blob, start))
     notes = event.notes + ((f"{call}: {back}",) if back else ())
+    if changed.committed:
+        shown = ", ".join(sorted({p for p, _, _ in changed.committed}))
+        notes += (
+            f"{call} left content of its own in commits it made (a branch, tag or stash "
+            f"entry: {shown}): recorded as the writer's wherever it goes",
+        )
     if event.failed is not None:
         notes += (
             f"{call} {event.failed}, but changed {len(paths)} file(s) before it ended: what it "
@@ -381,6 +446,17 @@ def _restored_note(restored: tuple[str, ...]) -> str | None:
         "entry, or another path moved away, held before it ran (git checkout/restore "
         "--source, stash pop, git mv): restored content, not the writer's, so not recorded"
     )
+
+
+def committed_in(
+    root: str, paths: tuple[str, ...], starts: Mapping[str, str | None] | None
+) -> tuple[Written, ...]:
+    """What a shell call left in commits it made (:class:`Starts`, empty or not; another
+    mapping or None: nothing) at each of the root-relative ``paths`` of the work tree
+    ``root``."""
+    held = starts.committed if isinstance(starts, Starts) else {}
+    real = os.path.realpath(root)
+    return tuple((p, b, s) for p in paths for b, s in held.get(os.path.join(real, p), ()))
 
 
 def starts_in(
