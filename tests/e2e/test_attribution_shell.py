@@ -195,7 +195,7 @@ def test_content_a_person_committed_or_stashed_that_a_command_restores_is_theirs
         w.ok("stash", "-q")
     said = _bash(w, command)
     assert said.startswith("nothing recorded: the Bash call of Claude Code changed no file"), said
-    assert "(src/calc.py) now hold what a branch, tag or stash entry held before it ran" in said
+    assert "(src/calc.py) now hold what a branch, tag or stash entry, or another path" in said
     r = w.git("commit", "-qam", "human: formatter here too")
     assert r.code == 0, r
     assert "Gentle-Writer" not in w.ok("log", "-1", "--format=%B")
