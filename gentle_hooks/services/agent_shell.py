@@ -26,18 +26,26 @@ back a person's work). A commit that is no ref tip (``git checkout HEAD~3 -- f``
 looked at: what it brings back stays the writer's (fail closed). Nor is a tip or stash
 entry a shell call made (one the snapshot did not hold and the call's end does: kept in
 :data:`MADE_FILE`): the agent's own ``git stash`` or ``git commit --no-verify`` of what it
-wrote, brought back by a later call, is still the writer's (a person's work an agent
-stashed in one call and popped in another is then the writer's too: fail closed).
+wrote, brought back by a later call, is still the writer's. A stash entry a call made of
+content only the work tree and index held before it (a person's work an agent stashed) is
+not listed: popped by a later call, it is restored.
+
+What the call wrote into the commits it made (``sed -i f && git commit --no-verify``, ``&&
+git stash``, on a branch and back) never shows in the work tree: those commits are walked
+(:mod:`.shell_commits`) and what they hold that no version the snapshot held has is
+:attr:`Changed.committed`, recorded as the writer's with the blob the commit holds.
 
 Each snapshot holds a random nonce. A runtime that names no call id both events share
 (:attr:`RuntimeEvent.shell_key`: Gemini CLI, Cursor) gets a call id of its derived id and
 the nonce, so the same command run again is another call, while a replayed post-tool input
 finds no snapshot and records nothing again.
 
-The pre-tool side runs four git processes (``status``, ``hash-object``, ``rev-parse``,
-``for-each-ref``; the stash entries are read from its reflog file), the post-tool side five
-(``status``, ``ls-tree``, ``hash-object``, ``for-each-ref``, ``cat-file --batch-check``),
-besides the ones that open the repository.
+The pre-tool side runs five git processes (``status``, ``hash-object``, ``ls-files``,
+``rev-parse``, ``for-each-ref``; the stash entries are read from its reflog file), the
+post-tool side five (``status``, ``ls-tree``, ``hash-object``, ``for-each-ref``,
+``cat-file --batch-check``) and, when the call made or moved a ref, up to five more
+(``rev-list``, ``cat-file --batch`` twice, ``diff-tree``, ``ls-tree``), besides the ones
+that open the repository.
 
 The snapshot is removed when read; one never read (the call was denied, or failed, or its
 post-tool hook did not run) is swept by a later snapshot after :data:`MAX_AGE` seconds. A
