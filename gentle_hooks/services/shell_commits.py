@@ -9,7 +9,7 @@ nothing, and the person's later push, ``stash pop`` or ``merge w`` delivers the 
 lines unverified. So the post-tool side also walks the commits the call made (reachable
 from a ref tip or stash entry its snapshot did not hold, not from any it did: at most
 :data:`MAX_COMMITS`, one ``rev-list``, one ``cat-file --batch``, one ``diff-tree
---stdin``) and takes, from each commit's change against its first parent (a stash entry's
+--stdin``) and takes, from each commit's change against its parents (a stash entry's
 index and untracked commits included: they are commits it made too), every path whose
 blob differs from every version the snapshot held for it (the work tree's and the index's
 before the call, ``HEAD``'s) and from what a ref tip or stash entry the snapshot held
@@ -60,7 +60,8 @@ def written_in(
     head: str | None,
 ) -> dict[str, list[Written]]:
     """What each of ``commits`` wrote: commit id -> :data:`Written` for each path its change
-    against its first parent (the empty tree for a root commit) gives a blob the snapshot
+    against each of its parents (the empty tree for a root commit; a merge's path that one
+    parent holds as it is came from that parent) gives a blob the snapshot
     held for it nowhere: not in the work tree (``before``: the changed paths' blobs then,
     None: absent), not in the index (``staged``) and not in ``head`` (the commit ``HEAD``
     was at). A deletion counts only where the path existed before the call. Each is
@@ -70,21 +71,34 @@ def written_in(
         GitError: git failed.
     """
     infos = repo.read_commits(list(commits))
-    pairs = [(repo.tree_of(i.parents[0]) if i.parents else repo.empty_tree, i.tree) for i in infos]
-    deltas = repo.tree_deltas(pairs) if pairs else []
+    parents = list(dict.fromkeys(p for i in infos for p in i.parents))
+    repo.read_commits(parents)  # their trees, known from here on without a process each
+    # each commit against each of its parents (the empty tree for a root commit)
+    pairs = [
+        (c.id, repo.tree_of(p) if p else repo.empty_tree, c.tree)
+        for c in infos
+        for p in (c.parents or ("",))
+    ]
+    deltas = repo.tree_deltas([(a, b) for _, a, b in pairs]) if pairs else []
     paths = {c.path for cs in deltas for c in cs}
     at_head: dict[str, str | None] = dict.fromkeys(paths)
     if head and paths:
         at_head.update(repo.blobs_in(repo.tree_of(head), paths))
     starts = {**at_head, **before}
+    against: dict[str, list[dict[str, str | None]]] = {}
+    for (commit, _, _), changes in zip(pairs, deltas, strict=True):
+        against.setdefault(commit, []).append({c.path: c.new_blob for c in changes})
     out: dict[str, list[Written]] = {}
-    for info, changes in zip(infos, deltas, strict=True):
-        mine = out.setdefault(info.id, [])
-        for c in changes:
-            start = starts.get(c.path)
-            known = {start, staged.get(c.path, start), at_head.get(c.path)}
-            if c.new_blob not in known and (c.new_blob is not None or any(known)):
-                mine.append((c.path, c.new_blob, start))
+    for commit, each in against.items():
+        mine = out.setdefault(commit, [])
+        # a merge's path holding what one of its parents holds there came from that parent
+        for path, blob in each[0].items():
+            if any(path not in other for other in each[1:]):
+                continue
+            start = starts.get(path)
+            known = {start, staged.get(path, start), at_head.get(path)}
+            if blob not in known and (blob is not None or any(known)):
+                mine.append((path, blob, start))
     return out
 
 

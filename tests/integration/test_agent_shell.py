@@ -287,3 +287,26 @@ def test_a_persons_work_an_agent_stashed_and_popped_later_is_restored(repo: Path
     changed = agent_shell.compare(str(repo), "claude-code", _event("toolu_3"))
     assert changed is not None
     assert changed.paths == () and changed.restored == ("src/app.py",), changed
+
+
+@pytest.mark.parametrize("local", [False, True], ids=["fast-forward", "merge-commit"])
+def test_what_a_call_fetches_and_merges_is_not_the_writers(
+    repo: Path, tmp_path: Path, local: bool
+) -> None:
+    """An agent's ``git pull``: the commits fetched are the remote's (reachable from a
+    remote-tracking branch), and a merge commit's paths hold what one of its parents holds
+    there; nothing is written by the call."""
+    other = tmp_path / "other"
+    git(tmp_path, "clone", "-q", str(repo), str(other))
+    (other / "README.md").write_text("# demo\nupstream\n")
+    git(other, "commit", "-qam", "upstream", "--no-verify")
+    git(repo, "remote", "add", "origin", str(other))
+    if local:  # the person's own commit: the pull makes a merge commit
+        (repo / "src" / "app.py").write_text("def add(a, b):\n    return b + a\n")
+        git(repo, "commit", "-qam", "person", "--no-verify")
+    agent_shell.take(str(repo), "claude-code", _event())
+    branch = git(repo, "rev-parse", "--abbrev-ref", "HEAD").strip()
+    git(repo, "pull", "-q", "--no-rebase", "--no-edit", "origin", branch)
+    changed = agent_shell.compare(str(repo), "claude-code", _event())
+    assert changed is not None and changed.committed == (), changed
+    assert (repo / "README.md").read_text() == "# demo\nupstream\n"
