@@ -23,6 +23,8 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.record` — bind a command to its candidate and record (receipts, escalations,
   reviews)
 * :mod:`.mutation` — record a writer's pending mutation (``record``, the runtime recorders)
+* :mod:`.confined` — a write a person modified before the tool wrote it: only the model's
+  surviving lines are the writer's
 * :mod:`.receipt_guard` — ``receipt run --committed`` refuses tracked changes the commit lacks
 * :mod:`.runner` — run a reported command in the foreground and observe it
 * :mod:`.discard` — abandon pending writer work on purpose
@@ -87,6 +89,9 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.agent_record` — an agent runtime's hook input -> a pending mutation
 * :mod:`.agent_subagents` — the markers of the subagents running in an agent session
 * :mod:`.agent_shell` — what an agent's shell command changed: the work tree before and after
+* :mod:`.shell_files` — the snapshot files of shell calls: read back, marked spent, swept
+* :mod:`.shell_commits` — what a shell command wrote into commits it made (branches, stash
+  entries)
 * :mod:`.doctor` — health checks of the store and the installed hooks
 * :mod:`.doctor_hooks` — whether every worktree reaches the gate's hooks, and whether the
   pre-commit framework or prek runs them (its own install line for a missing stage)

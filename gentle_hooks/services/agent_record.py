@@ -446,6 +446,7 @@ def _record_in(
             original=event.original,
             edited=event.edited if event.edited_by else None,
             starts=agent_shell.starts_in(root, paths, starts or {}),
+            written=agent_shell.committed_in(root, paths, starts),
         ),
         env,
     )

@@ -18,7 +18,8 @@ touched they are in its start, so not the writer's.
 
 Content a commit held before the call is restored, not written: the snapshot also keeps
 the tips of the branches, tags, remote-tracking branches and ``refs/stash`` and the stash
-entries (:meth:`gentle_hooks.git.delta.Deltas.ref_tips`, at most :data:`MAX_TIPS`), and a
+entries (:meth:`gentle_hooks.git.delta.Deltas.ref_tips`, at most
+:data:`.shell_files.MAX_TIPS`), and a
 changed path whose new blob one of them (or a stash entry's index or untracked commit)
 holds at that path is left out (:attr:`Changed.restored`: an agent's ``git checkout
 feature -- f``, ``git restore --source``, ``git cherry-pick -n``, ``git stash pop`` brings
@@ -26,24 +27,32 @@ back a person's work). A commit that is no ref tip (``git checkout HEAD~3 -- f``
 looked at: what it brings back stays the writer's (fail closed). Nor is a tip or stash
 entry a shell call made (one the snapshot did not hold and the call's end does: kept in
 :data:`MADE_FILE`): the agent's own ``git stash`` or ``git commit --no-verify`` of what it
-wrote, brought back by a later call, is still the writer's (a person's work an agent
-stashed in one call and popped in another is then the writer's too: fail closed).
+wrote, brought back by a later call, is still the writer's. A stash entry a call made of
+content only the work tree and index held before it (a person's work an agent stashed) is
+not listed: popped by a later call, it is restored.
+
+What the call wrote into the commits it made (``sed -i f && git commit --no-verify``, ``&&
+git stash``, on a branch and back) never shows in the work tree: those commits are walked
+(:mod:`.shell_commits`) and what they hold that no version the snapshot held has is
+:attr:`Changed.committed`, recorded as the writer's with the blob the commit holds.
 
 Each snapshot holds a random nonce. A runtime that names no call id both events share
 (:attr:`RuntimeEvent.shell_key`: Gemini CLI, Cursor) gets a call id of its derived id and
 the nonce, so the same command run again is another call, while a replayed post-tool input
 finds no snapshot and records nothing again.
 
-The pre-tool side runs four git processes (``status``, ``hash-object``, ``rev-parse``,
-``for-each-ref``; the stash entries are read from its reflog file), the post-tool side five
-(``status``, ``ls-tree``, ``hash-object``, ``for-each-ref``, ``cat-file --batch-check``),
-besides the ones that open the repository.
+The pre-tool side runs five git processes (``status``, ``hash-object``, ``ls-files``,
+``rev-parse``, ``for-each-ref``; the stash entries are read from its reflog file), the
+post-tool side five (``status``, ``ls-tree``, ``hash-object``, ``for-each-ref``,
+``cat-file --batch-check``) and, when the call made or moved a ref, up to five more
+(``rev-list``, ``cat-file --batch`` twice, ``diff-tree``, ``ls-tree``), besides the ones
+that open the repository.
 
 The snapshot is replaced by a small "spent" marker when read, so that a replayed
 post-tool input of the same call says it was read already (never that the pre-tool hook is
 missing) and records nothing again. The marker, and a snapshot never read (the call was
 denied, or failed, or its post-tool hook did not run), are swept by a later snapshot after
-:data:`MAX_AGE` seconds. A
+:data:`.shell_files.MAX_AGE` seconds. A
 work tree with more than :data:`MAX_PATHS` changed paths is not snapshot: the call then
 records nothing and says why, as a call without a snapshot does.
 """
@@ -56,31 +65,34 @@ import json
 import os
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from gentle_hooks.agents.event import RuntimeEvent, derived_call_id
 from gentle_hooks.bounded import WriteError, write_whole
 from gentle_hooks.errors import GentleError
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.location import STATE_DIR
+from gentle_hooks.services.shell_commits import Written, new_commits, written_in
+from gentle_hooks.services.shell_files import (
+    MAX_FILE,
+    MAX_TIPS,
+    is_spent,
+    read_snapshot,
+    spend,
+    sweep,
+    unlink,
+)
 from gentle_hooks.values.frozen import frozen, replace
 
 #: The directory of the snapshots, under the state directory.
 SHELL_DIR = "shell"
 #: The most changed paths a snapshot keeps; above it none is kept.
 MAX_PATHS = 2000
-#: Seconds after which a snapshot no post-tool event read is swept (6 hours).
-MAX_AGE = 6 * 3600
-#: The most commits a snapshot keeps whose content a command may restore (ref tips and
-#: stash entries, :meth:`~gentle_hooks.git.delta.Deltas.ref_tips`).
-MAX_TIPS = 1000
 #: The most ``<commit>:<path>`` names one post-tool event looks up; the changed paths past
 #: it are not looked up (they stay the writer's: fail closed).
 MAX_LOOKUPS = 20000
-#: Largest snapshot file read back (bytes).
-_MAX_FILE = 1024 * 1024
 #: The file, beside the snapshots, listing the ref tips and stash entries shell calls made
-#: (one commit id a line, the last :data:`MAX_TIPS` kept).
+#: (one commit id a line, the last :data:`.shell_files.MAX_TIPS` kept).
 MADE_FILE = "made-by-calls"
 
 
@@ -100,12 +112,16 @@ class Changed:
             held, or moved, is not the writer's, sorted.
         nonce: the snapshot's own random id (None: a snapshot kept without one), which
             tells two runs of one command apart when the runtime names no call id.
+        committed: what the call wrote into commits it made (a branch, tag or stash entry
+            its snapshot did not hold): content no version the snapshot held has
+            (:mod:`.shell_commits`), sorted; a path may also be in ``paths``.
     """
 
     paths: tuple[str, ...]
     starts: tuple[tuple[str, str | None], ...]
     restored: tuple[str, ...] = ()
     nonce: str | None = None
+    committed: tuple[Written, ...] = ()
 
 
 def _file(repo: Repository, runtime: str, event: RuntimeEvent) -> str:
@@ -130,10 +146,10 @@ def take(root: str, runtime: str, event: RuntimeEvent) -> int | None:
     where = os.path.dirname(path)
     if os.path.islink(os.path.dirname(where)) or os.path.islink(where):
         raise GentleError(f"cannot keep the work tree's snapshot: {where} goes through a link")
-    _sweep(where, time.time())
+    sweep(where, time.time())
     dirty = repo.dirty_paths()
     if len(dirty) > MAX_PATHS:
-        _unlink(path)
+        unlink(path)
         return None
     blobs = repo.hash_worktree(dirty)
     # a path git status does not show held HEAD's blob: kept by its commit, so a command
@@ -141,6 +157,7 @@ def take(root: str, runtime: str, event: RuntimeEvent) -> int | None:
     tips, stashes = repo.ref_tips(MAX_TIPS)
     doc = {
         "blobs": blobs,
+        "staged": repo.blobs_staged(dirty),
         "head": repo.head() or "",
         "nonce": secrets.token_hex(16),
         "tips": tips,
@@ -164,13 +181,13 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     """
     repo = Repository.open(root)
     path = _file(repo, runtime, event)
-    kept = _read(path)
+    kept = read_snapshot(path)
     if kept is None:
-        if not _is_spent(path):
-            _unlink(path)
+        if not is_spent(path):
+            unlink(path)
         return None
-    _spend(path)
-    before, head, nonce, tips, stashes = kept
+    spend(path)
+    before, head, nonce, tips, stashes, staged = kept
     dirty = repo.dirty_paths()
     fresh = [p for p in dirty if p not in before]
     # what a path unchanged before held: its blob in the commit HEAD was then (None: absent
@@ -181,37 +198,59 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     held = {**old, **before}
     after = repo.hash_worktree({*dirty, *before})
     changed = sorted(p for p, blob in after.items() if held.get(p) != blob)
-    made = _made(repo, path, tips, stashes)
+    listed = os.path.join(os.path.dirname(path), MADE_FILE)
+    known = _known(listed)
+    now_tips, now_stashes = repo.ref_tips(MAX_TIPS)
+    new = [c for c in (*now_tips, *now_stashes) if c not in {*tips, *stashes}]
+    wrote = written_in(repo, new_commits(repo, new, [*tips, *stashes]), before, staged, head)
+    # a stash entry the call made of content that existed before it (a person's work an
+    # agent stashed) is a source a later call restores from; any other new one is not
+    clean = _clean_stashes(repo, [c for c in now_stashes if c in new], wrote)
+    _note_made(listed, known, [c for c in new if c not in clean and c not in known])
+    made = {*known, *new} - clean
     tips, stashes = [t for t in tips if t not in made], [t for t in stashes if t not in made]
-    back = _restored(repo, {p: after[p] for p in changed}, tips, stashes)
+    back = {p for p, _ in _restored(repo, [(p, after[p]) for p in changed], tips, stashes)}
     back |= _moved(changed, held, after)
     paths = [p for p in changed if p not in back]
     starts = tuple((p, held.get(p)) for p in paths)
-    return Changed(tuple(paths), starts, tuple(sorted(back)), nonce)
+    ours = {(p, b, s) for ws in wrote.values() for p, b, s in ws if p not in after or after[p] != b}
+    olden = _restored(repo, [(p, b) for p, b, _ in ours], tips, stashes)
+    committed = sorted((w for w in ours if (w[0], w[1]) not in olden), key=str)
+    return Changed(tuple(paths), starts, tuple(sorted(back)), nonce, tuple(committed))
 
 
-def _made(repo: Repository, snapshot: str, tips: list[str], stashes: list[str]) -> set[str]:
-    """The ref tips and stash entries shell calls made: those listed in :data:`MADE_FILE`
-    beside ``snapshot`` and those this call made (present now, not in ``tips``/``stashes``
-    of its snapshot), which are added to the list. A list that cannot be written leaves
-    this call's out of later calls' (they then count as a person's: noted nowhere, so the
-    write is retried by every call)."""
-    listed = os.path.join(os.path.dirname(snapshot), MADE_FILE)
+def _known(listed: str) -> list[str]:
+    """The ref tips and stash entries earlier shell calls made, as :data:`MADE_FILE`
+    ``listed`` names them (none when it cannot be read)."""
     try:
         with open(listed, "rb") as fh:
-            known = [
-                w for w in fh.read(_MAX_FILE).decode("ascii", "replace").split() if w.isalnum()
-            ]
+            data = fh.read(MAX_FILE).decode("ascii", "replace")
     except OSError:
-        known = []
-    now_tips, now_stashes = repo.ref_tips(MAX_TIPS)
-    held = {*tips, *stashes}
-    new = [c for c in (*now_tips, *now_stashes) if c not in held and c not in known]
+        return []
+    return [w for w in data.split() if w.isalnum()]
+
+
+def _note_made(listed: str, known: list[str], new: list[str]) -> None:
+    """Add ``new`` (the ref tips and stash entries this call made) to the list ``listed``
+    (the last :data:`.shell_files.MAX_TIPS` kept). A list that cannot be written leaves them out of
+    later calls' (they then count as a person's: noted nowhere, so the write is retried by
+    every call)."""
     if new:
         kept = [*known, *new][-MAX_TIPS:]
         with contextlib.suppress(OSError, WriteError):
             write_whole(listed, ("\n".join(kept) + "\n").encode("ascii"))
-    return {*known, *new}
+
+
+def _clean_stashes(
+    repo: Repository, made: list[str], wrote: Mapping[str, list[Written]]
+) -> set[str]:
+    """The stash entries of ``made`` (new in this call) whose commits, each of them and its
+    index and untracked commits, wrote nothing new (``wrote``, :func:`written_in`): content
+    the work tree or index held before the call, so a person's."""
+    if not made:
+        return set()
+    infos = repo.read_commits(made)
+    return {i.id for i in infos if not any(wrote.get(c) for c in (i.id, *i.parents[1:]))}
 
 
 def _moved(
@@ -225,16 +264,19 @@ def _moved(
 
 
 def _restored(
-    repo: Repository, now: Mapping[str, str | None], tips: list[str], stashes: list[str]
-) -> set[str]:
-    """The paths of ``now`` (path -> the blob it holds now; None: gone) whose blob one of
-    ``tips`` or ``stashes`` (with a stash entry's index and untracked commits, ``^2`` and
-    ``^3``) holds at that path: one ``cat-file --batch-check``, at most
-    :data:`MAX_LOOKUPS` names (the paths past it are not looked up)."""
+    repo: Repository,
+    now: Sequence[tuple[str, str | None]],
+    tips: list[str],
+    stashes: list[str],
+) -> set[tuple[str, str | None]]:
+    """The ``(path, blob)`` of ``now`` (None: gone) whose blob one of ``tips`` or
+    ``stashes`` (with a stash entry's index and untracked commits, ``^2`` and ``^3``) holds
+    at that path: one ``cat-file --batch-check``, at most :data:`MAX_LOOKUPS` names (the
+    paths past it are not looked up)."""
     commits = [*tips, *(f"{s}{p}" for s in stashes for p in ("", "^2", "^3"))]
     names: list[str] = []
     wanted: list[tuple[str, str]] = []
-    for path, blob in now.items():
+    for path, blob in now:
         if blob is None or "\n" in path or not commits:
             continue
         if len(names) + len(commits) > MAX_LOOKUPS:
@@ -243,90 +285,13 @@ def _restored(
             names.append(f"{c}:{path}")
             wanted.append((path, blob))
     found = repo.blobs_named(names)
-    return {path for (path, blob), got in zip(wanted, found, strict=True) if got == blob}
-
-
-def _read(
-    path: str,
-) -> tuple[dict[str, str | None], str | None, str | None, list[str], list[str]] | None:
-    """The path -> blob map a snapshot file holds, the commit HEAD was at when it was kept
-    (None: unborn), its nonce (None: kept without one), and the ref tips and stash entries
-    it kept; or None when the file is absent or not ours."""
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read(_MAX_FILE + 1)
-        doc = json.loads(data) if len(data) <= _MAX_FILE else None
-    except (OSError, ValueError):
-        return None
-    blobs = doc.get("blobs") if isinstance(doc, dict) else None
-    head = doc.get("head") if isinstance(doc, dict) else None
-    if (
-        not isinstance(blobs, dict)
-        or not isinstance(head, str)
-        or not all(
-            isinstance(p, str) and (b is None or isinstance(b, str)) for p, b in blobs.items()
-        )
-    ):
-        return None
-    assert isinstance(doc, dict)
-    nonce = doc.get("nonce")
-    tips, stashes = (_ids(doc.get(k)) for k in ("tips", "stashes"))
-    return blobs, head or None, nonce if isinstance(nonce, str) else None, tips, stashes
-
-
-def _ids(value: object) -> list[str]:
-    """The commit ids a snapshot's list holds (anything else: none)."""
-    if not isinstance(value, list):
-        return []
-    return [v for v in value if isinstance(v, str) and v.isalnum()][:MAX_TIPS]
-
-
-def _sweep(where: str, now: float) -> None:
-    """Remove the snapshots in ``where`` older than :data:`MAX_AGE` seconds."""
-    try:
-        names = os.listdir(where)
-    except OSError:
-        return
-    for name in names:
-        full = os.path.join(where, name)
-        try:
-            if name.endswith(".json") and now - os.lstat(full).st_mtime > MAX_AGE:
-                os.unlink(full)
-        except OSError:
-            continue
-
-
-#: What a snapshot file holds once its post-tool input read it (:func:`_spend`).
-_SPENT = b'{"spent": true}'
-
-
-def _spend(path: str) -> None:
-    """Replace the snapshot at ``path``, just read, by a marker that it was (a replayed
-    post-tool input of the same call then says so: :func:`spent`); removed when it cannot
-    be written. Swept as the snapshots are."""
-    try:
-        write_whole(path, _SPENT)
-    except (OSError, WriteError):
-        _unlink(path)
-
-
-def _is_spent(path: str) -> bool:
-    try:
-        with open(path, "rb") as fh:
-            return fh.read(len(_SPENT) + 1) == _SPENT
-    except OSError:
-        return False
+    return {(path, blob) for (path, blob), got in zip(wanted, found, strict=True) if got == blob}
 
 
 def spent(root: str, runtime: str, event: RuntimeEvent) -> bool:
     """Whether ``event``'s call had its snapshot read by an earlier post-tool input (the
-    same input replayed, or sent again after it recorded) within :data:`MAX_AGE`."""
-    return _is_spent(_file(Repository.open(root), runtime, event))
-
-
-def _unlink(path: str) -> None:
-    with contextlib.suppress(OSError):
-        os.unlink(path)
+    same input replayed, or sent again after it recorded) within :data:`.shell_files.MAX_AGE`."""
+    return is_spent(_file(Repository.open(root), runtime, event))
 
 
 def before(runtime: str, title: str, event: RuntimeEvent, root: str | None) -> str:
@@ -348,13 +313,26 @@ def before(runtime: str, title: str, event: RuntimeEvent, root: str | None) -> s
     return f"kept the work tree before {call}: what the command changes is recorded after it"
 
 
+class Starts(dict[str, str | None]):
+    """Real absolute path -> the blob a shell call's write of it is measured from
+    (:attr:`Changed.starts`), with :attr:`committed`: real absolute path -> what the call
+    wrote there into commits it made (``(blob, start)`` pairs, :attr:`Changed.committed`)."""
+
+    committed: dict[str, list[tuple[str | None, str | None]]]
+
+    def __init__(self, *args: object, **kw: object) -> None:
+        super().__init__(*args, **kw)
+        self.committed = {}
+
+
 def after(
     runtime: str, title: str, event: RuntimeEvent, root: str | None
 ) -> tuple[RuntimeEvent, dict[str, str | None], str | None]:
     """``event`` of a shell call that ran, as the write of every path it changed in the work
-    tree ``root`` (:func:`compare`; absolute paths), with each path's start (real absolute
-    path -> the blob it is measured from, :attr:`Changed.starts`); or, with nothing to
-    record, the event and why (no snapshot was kept, or the command changed no file).
+    tree ``root`` (:func:`compare`; absolute paths) or wrote into commits it made, with each
+    path's start (:class:`Starts`: real absolute path -> the blob it is measured from, and
+    what it left in commits); or, with nothing to record, the event and why (no snapshot
+    was kept, or the command changed no file and committed nothing of its own).
 
     A command the runtime reports failed (:attr:`RuntimeEvent.failed`: Codex's and Gemini
     CLI's post-tool events fire after a non-zero exit too) may have written before it
@@ -384,7 +362,7 @@ def after(
     if changed is None:
         return event, {}, f"{call} {event.not_written}"
     back = _restored_note(changed.restored)
-    if not changed.paths:
+    if not changed.paths and not changed.committed:
         if back:
             return event, {}, f"{call} changed no file in {root} with content of its own: {back}"
         return event, {}, f"{call} changed no file in {root} (git status shows the same)"
@@ -393,9 +371,18 @@ def after(
         # told apart by its snapshot's nonce (a replayed post-tool input finds none left)
         event = replace(event, tool_call_id=derived_call_id(event.tool_call_id, changed.nonce))
     real = os.path.realpath(root)
-    paths = tuple(os.path.join(real, p) for p in changed.paths)
-    starts = {os.path.join(real, p): blob for p, blob in changed.starts}
+    wrote = sorted({*changed.paths, *(p for p, _, _ in changed.committed)})
+    paths = tuple(os.path.join(real, p) for p in wrote)
+    starts = Starts((os.path.join(real, p), blob) for p, blob in changed.starts)
+    for p, blob, start in changed.committed:
+        starts.committed.setdefault(os.path.join(real, p), []).append((blob, start))
     notes = event.notes + ((f"{call}: {back}",) if back else ())
+    if changed.committed:
+        shown = ", ".join(sorted({p for p, _, _ in changed.committed}))
+        notes += (
+            f"{call} left content of its own in commits it made (a branch, tag or stash "
+            f"entry: {shown}): recorded as the writer's wherever it goes",
+        )
     if event.failed is not None:
         notes += (
             f"{call} {event.failed}, but changed {len(paths)} file(s) before it ended: what it "
@@ -427,6 +414,17 @@ def _restored_note(restored: tuple[str, ...]) -> str | None:
         "entry, or another path moved away, held before it ran (git checkout/restore "
         "--source, stash pop, git mv): restored content, not the writer's, so not recorded"
     )
+
+
+def committed_in(
+    root: str, paths: tuple[str, ...], starts: Mapping[str, str | None] | None
+) -> tuple[Written, ...]:
+    """What a shell call left in commits it made (:class:`Starts`, empty or not; another
+    mapping or None: nothing) at each of the root-relative ``paths`` of the work tree
+    ``root``."""
+    held = starts.committed if isinstance(starts, Starts) else {}
+    real = os.path.realpath(root)
+    return tuple((p, b, s) for p in paths for b, s in held.get(os.path.join(real, p), ()))
 
 
 def starts_in(

@@ -21,12 +21,13 @@ from gentle_hooks.ledger.rows import to_row
 from gentle_hooks.ledger.sqlite_file import StoreError, unspooled
 from gentle_hooks.policy.attribution import writer_delta
 from gentle_hooks.policy.inputs import validate_label, validate_paths
-from gentle_hooks.policy.proposal import person_start
 from gentle_hooks.policy.replacement import replaced_again_from
 from gentle_hooks.policy.writer import parse_effort
 from gentle_hooks.services.attribution import entries_for_write
+from gentle_hooks.services.confined import confined
 from gentle_hooks.services.record import Recorded, open_root, open_store
 from gentle_hooks.services.settle import delivered_left_out
+from gentle_hooks.services.shell_commits import Written, committed_entries
 from gentle_hooks.values.frozen import frozen, replace
 
 TYPE_CHECKING = False
@@ -67,6 +68,9 @@ class MutationRequest:
             with ``replacements``, the exact start where consistent (:func:`from_preimage`).
         starts: ``(path, blob)``: each path named is measured from that blob (None: from
             nothing), the work tree before a shell call (:mod:`.agent_shell`).
+        written: what a shell call left in commits it made, recorded as written there
+            (:mod:`.shell_commits`); with it, only the paths ``starts`` names are read from
+            the work tree (a person's unsaved edit of a path only committed is not read).
     """
 
     cwd: str | None = None
@@ -84,6 +88,7 @@ class MutationRequest:
     replace_all: frozenset[int] = frozenset()
     original: str | None = None
     starts: tuple[tuple[str, str | None], ...] = ()
+    written: tuple[Written, ...] = ()
 
 
 def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
@@ -158,12 +163,13 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
                 earlier = led.mutation_for_call(source, session_id, tool_call_id)
             if earlier is not None:  # a replayed tool call records once (SPEC §6)
                 return Recorded(led.path, earlier, notes=(replay_note(earlier),), replayed=True)
-            entries = entries_for_write(repo, led, root, paths)
+            entries = entries_for_write(repo, led, root, _in_tree(paths, req))
             if since is not None:
                 # the edit made once more after a person's edit: only its lines are its own
                 entries = measured_from(repo, entries, since.encode("utf-8"))
             else:  # lines the file held before the edit (a person's unsaved ones) are not its
                 entries = from_preimage(repo, entries, req)
+            entries += committed_entries(repo, root, req.written)
             proposed = _utf8(req.proposal) if len(paths) == 1 else None
             if proposed is not None:
                 entries = confined(repo, entries, proposed, _utf8(req.edited) or b"")
@@ -185,7 +191,7 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
                 root, model, effort_value, source, session_id, tool_call_id, paths
             )
             if measured is None:
-                measured = from_preimage(repo, entries_for_write(repo, None, root, paths), req)
+                measured = _measured(repo, root, paths, req)
             return _spooled(led.path, rec, measured, exc)
         if not new:
             return Recorded(led.path, stored, notes=(replay_note(stored),), replayed=True)
@@ -235,12 +241,25 @@ def _spooled_unopened(
     Raises:
         StoreError: the spool cannot be written either (:func:`_spooled`).
     """
-    entries = from_preimage(repo, entries_for_write(repo, None, rec.root, rec.paths), req)
+    entries = _measured(repo, rec.root, rec.paths, req)
     spooled = _spooled(refused.path, rec, entries, refused)
     if refused.journal is None:
         return spooled
     why = f"{refused.problem}; the fix moves the journal aside"
     return replace(spooled, spool_reason=why, spool_fix=cli("doctor", "--fix"))
+
+
+def _in_tree(paths: tuple[str, ...], req: MutationRequest) -> tuple[str, ...]:
+    """The ``paths`` whose write is read from the work tree (:attr:`MutationRequest.written`)."""
+    return tuple(p for p in paths if p in dict(req.starts)) if req.written else paths
+
+
+def _measured(
+    repo: Repository, root: str, paths: tuple[str, ...], req: MutationRequest
+) -> list[WriterEntryRecord]:
+    """The entries of ``req``'s write measured from git alone (no ledger to read)."""
+    entries = from_preimage(repo, entries_for_write(repo, None, root, _in_tree(paths, req)), req)
+    return entries + committed_entries(repo, root, req.written)
 
 
 def _utf8(text: str | None) -> bytes | None:
@@ -402,41 +421,6 @@ def measured_from(
             replace(
                 rec,
                 before_blob=base,
-                added=tuple(sorted(delta.added)),
-                removed=tuple(sorted(delta.removed)),
-            )
-        )
-    return out
-
-
-def confined(
-    repo: Repository, entries: list[WriterEntryRecord], proposed: bytes, edited: bytes
-) -> list[WriterEntryRecord]:
-    """``entries`` of a write a person modified before the tool wrote it, each measured
-    from :func:`~gentle_hooks.policy.proposal.person_start` (stored as a blob, so the rule
-    recomputes the same delta): its delta holds only the model's lines that survive in the
-    file, every new line but the ones the person's ``edited`` version added. An entry of
-    which nothing survives is left out; a deletion or a binary side is kept whole (the
-    writer's content cannot be told from the person's there: fail closed)."""
-    if not entries:
-        return entries
-    blobs = sorted({b for e in entries for b in (e.blob, e.before_blob) if b})
-    contents = repo.read_blobs(blobs)
-    out = []
-    for rec in entries:
-        written = contents.get(rec.blob) if rec.blob else None
-        start = contents.get(rec.before_blob) if rec.before_blob else None
-        if written is None or rec.binary or (rec.before_blob and start is None):
-            out.append(rec)
-            continue
-        base = person_start(start, written, proposed, edited)
-        if base == written:
-            continue
-        delta = writer_delta(base, written, detail=False)
-        out.append(
-            replace(
-                rec,
-                before_blob=repo.write_blob(base),
                 added=tuple(sorted(delta.added)),
                 removed=tuple(sorted(delta.removed)),
             )

@@ -59,14 +59,15 @@ def _input(w: World, event: str, command: str, call: str = "toolu_b1") -> bytes:
     return json.dumps(data).encode()
 
 
-def _bash(w: World, command: str, *, before: bool = True) -> str:
-    """Claude Code's Bash call of ``command``: its PreToolUse hook (unless not ``before``),
-    the command run in the work tree, its PostToolUse hook; what the recorder said last."""
+def _bash(w: World, command: str, *, before: bool = True, call: str = "toolu_b1") -> str:
+    """Claude Code's Bash call ``call`` of ``command``: its PreToolUse hook (unless not
+    ``before``), the command run in the work tree, its PostToolUse hook; what the recorder
+    said last."""
     if before:
-        r = w.gh("record", "--from", "claude-code", input=_input(w, "PreToolUse", command))
+        r = w.gh("record", "--from", "claude-code", input=_input(w, "PreToolUse", command, call))
         assert r.code == 0 and "kept the work tree before the Bash call" in r.err, r
     subprocess.run(["sh", "-c", command], cwd=w.work, check=True)
-    data = _input(w, "PostToolUse", command)
+    data = _input(w, "PostToolUse", command, call)
     r = w.gh("record", "--from", "claude-code", input=data, env=MODEL)
     assert r.code == 0, r
     return r.err
@@ -197,5 +198,55 @@ def test_content_a_person_committed_or_stashed_that_a_command_restores_is_theirs
     assert said.startswith("nothing recorded: the Bash call of Claude Code changed no file"), said
     assert "(src/calc.py) now hold what a branch, tag or stash entry, or another path" in said
     r = w.git("commit", "-qam", "human: formatter here too")
+    assert r.code == 0, r
+    assert "Gentle-Writer" not in w.ok("log", "-1", "--format=%B")
+
+
+@pytest.mark.parametrize(
+    ("command", "then"),
+    [
+        (f"{SED} && git commit -qam fix --no-verify", ()),
+        (
+            f"git checkout -qb w && {SED} && git commit --no-verify -qam w && git checkout -q -",
+            (("merge", "-q", "w"),),
+        ),
+    ],
+    ids=["commit", "branch-and-back"],
+)
+def test_what_a_bash_command_wrote_and_committed_blocks_the_push(
+    based: World, command: str, then: tuple[tuple[str, ...], ...]
+) -> None:
+    """Refuter r17n HIGH a, c: the command commits what it wrote (on the branch, or on
+    another and back, merged by the person): the work tree is as it was, yet the push is
+    blocked, the writer's content being in the commit."""
+    w = based
+    said = _bash(w, command)
+    assert "recorded: pending mutation #1" in said and "in commits it made" in said, said
+    for args in then:
+        w.ok(*args)
+    r = w.git("push", "-q", "origin", "main")
+    assert r.code != 0 and any("BLOCKED commit" in line for line in r.said), r
+
+
+def test_what_a_bash_command_wrote_and_stashed_blocks_the_persons_commit(based: World) -> None:
+    """Refuter r17n HIGH b: ``sed -i f && git stash``; the person pops it and commits."""
+    w = based
+    said = _bash(w, f"{SED} && git stash -q")
+    assert "recorded: pending mutation #1" in said, said
+    w.ok("stash", "pop", "-q")
+    r = w.git("commit", "-qam", "human: tidy")
+    assert r.code == 1 and "BLOCKED the staged change" in r.said[0], r
+
+
+def test_a_persons_work_an_agent_stashes_and_pops_later_stays_theirs(based: World) -> None:
+    """Refuter r17n HIGH 4: ``git stash`` (one call), a test run (another), ``git stash
+    pop`` (a third): the person's lines are theirs, their commit passes with no trailer."""
+    w = based
+    w.write(PATH, BASE + HUMAN)
+    _bash(w, "git stash -q", call="toolu_1")
+    _bash(w, "true", call="toolu_2")
+    said = _bash(w, "git stash pop -q", call="toolu_3")
+    assert said.startswith("nothing recorded: the Bash call of Claude Code changed no file"), said
+    r = w.git("commit", "-qam", "human: formatter")
     assert r.code == 0, r
     assert "Gentle-Writer" not in w.ok("log", "-1", "--format=%B")

