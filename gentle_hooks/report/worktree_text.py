@@ -88,7 +88,14 @@ _PATH_SCRIPT = "; ".join(
         '{ if test -n "$p"; then ls -d "$p"; '
         'elif test -x "$i"; then "$i" -c "' + _PRE_COMMIT_COPY.replace('"', '\\"') + '" '
         f"{_PRE_COMMIT_HOME}/db.db "
-        '"$(git rev-parse --show-toplevel)/${f:-.pre-commit-config.yaml}"; fi; '
+        '"$(git rev-parse --show-toplevel)/${f:-.pre-commit-config.yaml}"; '
+        # prek: the environments whose .prek-hook.json names a rev the configuration names
+        'elif grep -q "^PREK=" "$h"; then for r in $(sed -n "s,^[ -]*rev: *,,p" '
+        '"$(git rev-parse --show-toplevel)/.pre-commit-config.yaml" | tr -d "\\047\\042" '
+        '| sed "s,[ #].*,,"); do '
+        f'grep -lE "\\"rev\\": *\\"$r\\"" {_PREK_HOME}/hooks/python-*/.prek-hook.json '
+        '| sed "s,/\\.prek-hook\\.json\\$,/bin/gentle-hook,"; done '
+        '| while read -r g; do if test -x "$g"; then echo "$g"; fi; done; fi; '
         f"ls -td {_PRE_COMMIT_HOME}/repo*/py_env-*/bin/gentle-hook "
         f"{_PREK_HOME}/hooks/python-*/bin/gentle-hook; }} 2>/dev/null "
         '| sed -n "1s,/gentle-hook\\$,:,p"',
@@ -102,7 +109,9 @@ _PATH_SCRIPT = "; ".join(
 #: :data:`gentle_hooks.services.install.PYTHON_ASSIGNMENT`); under the pre-commit framework
 #: (its ``INSTALL_PYTHON`` line), the one in the hook environment pre-commit's store made
 #: for the ``rev`` the clone's configuration names (:data:`_PRE_COMMIT_COPY`), not another
-#: repository's; only when neither names one (prek, no hook here), the newest of
+#: repository's; under prek (its ``PREK=`` line), the one in a hook environment whose
+#: ``.prek-hook.json`` names a ``rev`` of ``.pre-commit-config.yaml``; only when none of
+#: these names one (no hook here, another framework), the newest of
 #: pre-commit's (``repo*/py_env-*/bin`` under ``PRE_COMMIT_HOME``, default
 #: ``$XDG_CACHE_HOME/pre-commit``, ``~/.cache/pre-commit``) and prek's
 #: (``hooks/python-*/bin`` under ``PREK_HOME``, default ``.../prek``). None: PATH stays as

@@ -6,6 +6,7 @@ gate or a command uses; the exact strings are the ones people read and CI parses
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -751,6 +752,14 @@ def test_the_path_line_picks_the_copy_this_clones_hooks_run(tmp_path: Path) -> N
     assert _paste_path_line(repo, home) == "mine x\n"
     (repo / "sub").mkdir()
     assert _paste_path_line(repo / "sub", home) == "mine x\n"
+    # prek: the environment whose .prek-hook.json names the configured rev
+    prek = home / ".cache" / "prek" / "hooks"
+    for env, rev, name, age in (("python-A", "v1", "mine-prek", 100), ("python-B", "v2", "o", 0)):
+        _copy(prek / env / "bin" / "gentle-hook", name, age)
+        meta = {"repo": {"url": url, "rev": rev}, "env_path": str(prek / env)}
+        (prek / env / ".prek-hook.json").write_text(json.dumps(meta, indent=2))
+    hook.write_text('#!/bin/sh\nPREK="/nowhere/prek"\nexec "$PREK" hook-impl\n')
+    assert _paste_path_line(repo, home) == "mine-prek x\n"
     # a plain install: the copy beside the interpreter its hook pins, older or not
     _copy(tmp_path / "venv" / "bin" / "gentle-hook", "plain", 200)
     hook.write_text(f"#!/bin/sh\nGENTLE_HOOK_PYTHON={tmp_path}/venv/bin/python3\n")
