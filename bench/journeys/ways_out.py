@@ -359,3 +359,28 @@ def _commit_ignored_env(ctx: Ctx) -> None:
     ctx.sb.prove(w, ["status", "--porcelain"], "?? notes.txt", "an untracked file")
     step = ctx.agent.attempt(w, "git commit -q -m 'writer change'")
     passed(ctx, step.exit, "the commit went through")
+
+
+@journey(
+    "ci-shallow-other-branch",
+    "CI's shallow single-branch clone; the range starts at a commit of another branch",
+    fast=True,
+)
+def _ci_shallow_other_branch(ctx: Ctx) -> None:
+    w = plain(ctx)
+    ctx.sb.git(w, "switch", "-q", "-c", "feature")
+    ctx.sb.write(w / "README.md", "# demo\n\nfeature words\n")
+    ctx.sb.git(w, "commit", "-q", "--no-verify", "-am", "feature docs")
+    ctx.sb.git(w, "push", "-q", "--no-verify", "origin", "feature")
+    start = ctx.sb.git(w, "rev-parse", "HEAD").out.strip()
+    ctx.sb.git(w, "switch", "-q", "main")
+    ctx.sb.write(w / "NOTES.md", "human notes\n")
+    ctx.sb.git(w, "add", "NOTES.md")
+    ctx.sb.git(w, "commit", "-q", "-m", "human notes")
+    ctx.sb.git(w, "push", "-q", "origin", "main")
+    ci = ctx.sb.clone("ci", depth=1)  # --depth implies --single-branch
+    ctx.sb.prove(ci, ["rev-parse", "--is-shallow-repository"], "true", "a shallow clone")
+    ctx.sb.prove(ci, ["cat-file", "-e", f"{start}^{{commit}}"], "", "the start is not here")
+    ctx.sb.prove_empty(ci, ["branch", "-r", "--list", "origin/feature"], "feature not fetched")
+    step = ctx.agent.attempt(ci, f"gentle-hook gate --range {start}..HEAD")
+    passed(ctx, step.exit, "CI passed")

@@ -72,6 +72,7 @@ def gate(
         if as_json:  # CI that captures --json still gets a document saying why
             click.echo(dumps(_error(range_text, exc), indent=2))
         raise
+    top = _top(cwd) if code == 1 else None
     if as_json:
         click.echo(
             dumps(
@@ -79,13 +80,12 @@ def gate(
                     "schema": "gentle-hooks.gate/v1",
                     "range": range_text,
                     "blocked": code == 1,
-                    "commits": [verdict_json(v) for v in verdicts],
+                    "commits": [verdict_json(v, top) for v in verdicts],
                 },
                 indent=2,
             )
         )
     else:
-        top = _top(cwd) if code == 1 else None
         for v in verdicts:
             for line in verdict_lines(v, explain, top):
                 click.echo(line)

@@ -178,6 +178,19 @@ class Objects(Refs):
                 entries.append((mode, kind, oid, raw_path.decode("utf-8", "surrogateescape")))
         return entries
 
+    def paths_in_commit(self, commit: str, paths: Sequence[str]) -> set[str]:
+        """Of ``paths`` (root-relative), those ``commit``'s tree holds as an entry of that
+        exact name (``git ls-tree --full-tree``).
+
+        Raises:
+            GitError: ``commit`` is not a commit here.
+        """
+        if not paths:
+            return set()
+        out = self.run(["ls-tree", "-z", "--name-only", "--full-tree", commit, "--", *paths])
+        named = {r.decode("utf-8", "surrogateescape") for r in out.stdout.split(b"\0") if r}
+        return named & set(paths)
+
     def peel_commit(self, oid: str) -> str | None:
         """The commit an id names, peeling annotated tags; None when it is not a commit.
 

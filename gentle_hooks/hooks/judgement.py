@@ -28,10 +28,10 @@ from gentle_hooks.notes.lines import CandidateLine, EscalationLine, NoteLine, Ov
 from gentle_hooks.notes.trust import SIGNABLE, Trust
 from gentle_hooks.policy.delegation import message_evidence
 from gentle_hooks.policy.shortfall import NoValidNote, Shortfall, StaleRecords
-from gentle_hooks.report.fixes import commands, headline, reasons, step_lines, steps
+from gentle_hooks.report.fixes import headline, reasons, step_lines, steps
 from gentle_hooks.report.shortfall_text import restates_headline
 from gentle_hooks.report.text import short
-from gentle_hooks.report.worktree_text import path_steps
+from gentle_hooks.report.worktree_text import Step, path_steps
 from gentle_hooks.services.assess import AssessResult, evaluate
 from gentle_hooks.values.candidate import (
     BaseResolution,
@@ -317,17 +317,12 @@ def verdict_lines(v: CommitVerdict, explain: bool = False, top: str | None = Non
     lines = [f"BLOCKED {head}: delegated ({v.delegated_by})", *refused]
     risk = f" (plan risk {v.result.plan.risk.value})" if v.result is not None else ""
     lines.append(f"  {headline(v.shortfalls)}{risk}")
-    path_shown = False
-    for s, reason in zip(v.shortfalls, reasons(v.shortfalls), strict=True):
+    for s, reason, fix in zip(
+        v.shortfalls, reasons(v.shortfalls), verdict_steps(v, top), strict=True
+    ):
         if not restates_headline(s):
             lines.append(f"  missing: {reason}")
-        binding = replace(COMMITTED, top=top)
-        fix = steps(s, binding, v.commit, share=True)
-        # the commands run in the user's clone: once per block, before them, the line
-        # that puts a framework's copy of the CLI on PATH there
-        path = [] if path_shown else path_steps(fix)
-        path_shown = path_shown or bool(path)
-        lines.extend(step_lines([*path, *fix]))
+        lines.extend(step_lines(fix))
     if v.result is not None:
         lines.append(f"  candidate {v.result.candidate.identity[:19]}…")
         if explain:
@@ -337,13 +332,40 @@ def verdict_lines(v: CommitVerdict, explain: bool = False, top: str | None = Non
     return lines
 
 
-def verdict_json(v: CommitVerdict) -> dict[str, object]:
-    """One commit's verdict for ``gate --json``: a JSON object of plain values. Its
-    ``fixes`` are read by the writer, in another clone (as the text block's commands);
-    when one names ``gentle-hook``, ``path_line`` is the line to run before it in the same
-    shell, as the text block prints it
-    (:data:`~gentle_hooks.report.worktree_text.PATH_LINE`)."""
-    fixes = commands(v.shortfalls, COMMITTED, writer=True)
+def verdict_steps(v: CommitVerdict, top: str | None = None) -> list[list[Step]]:
+    """The labelled lines of the way out of each of ``v``'s shortfalls, in order, bound to
+    the commit (a worktree of its own) and sharing the records made (``sync push``): the
+    one source of the text block (:func:`verdict_lines`) and of ``gate --json``
+    (:func:`verdict_json`). The first that names ``gentle-hook`` starts with the line
+    putting a framework's copy of the CLI on PATH there
+    (:func:`~gentle_hooks.report.worktree_text.path_steps`), once per block. ``top``: as
+    :func:`verdict_lines`."""
+    binding = replace(COMMITTED, top=top)
+    out: list[list[Step]] = []
+    path_shown = False
+    for s in v.shortfalls:
+        fix = steps(s, binding, v.commit, share=True)
+        # the commands run in the user's clone: once per block, before them, the line
+        # that puts a framework's copy of the CLI on PATH there
+        path = [] if path_shown else path_steps(fix)
+        path_shown = path_shown or bool(path)
+        out.append([*path, *fix])
+    return out
+
+
+def verdict_json(v: CommitVerdict, top: str | None = None) -> dict[str, object]:
+    """One commit's verdict for ``gate --json``: a JSON object of plain values, its way out
+    the text block's (:func:`verdict_steps`, one source). ``steps``: every labelled line
+    the text prints after the reasons, in order (``{"label", "text"}``: ``run`` and
+    ``or`` are commands, ``prefix`` the start of one the writer completes with its test
+    command, ``otherwise`` starts another way, the rest words); ``fixes``: the commands of
+    those lines (``run`` and ``prefix``), in the same order, the ways one after another;
+    ``path_line``: when a command names ``gentle-hook``, the line the text prints before
+    them (:data:`~gentle_hooks.report.worktree_text.PATH_LINE`), kept out of ``fixes``.
+    Read by the writer, in another clone. ``top``: as :func:`verdict_lines`."""
+    ways = [step for fix in verdict_steps(v, top) for step in fix]
+    path = path_steps(ways)
+    shown = [step for step in ways if step not in path]
     out: dict[str, object] = {
         "commit": v.commit,
         "ref": v.ref,
@@ -351,10 +373,10 @@ def verdict_json(v: CommitVerdict) -> dict[str, object]:
         "delegated_by": v.delegated_by,
         "blocked": v.blocked,
         "reasons": reasons(v.shortfalls),
-        "fixes": fixes,
+        "fixes": [text for label, text in shown if label in ("run", "prefix")],
+        "steps": [{"label": label, "text": text} for label, text in ways],
         "overrides": list(v.overrides),
     }
-    path = path_steps([("run", fix) for fix in fixes])
     if path:  # only when a fix names gentle-hook
         out["path_line"] = path[-1][1]
     if v.refused:  # only when the note holds lines the schema refused

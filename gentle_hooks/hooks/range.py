@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from gentle_hooks.config.load import load_config
 from gentle_hooks.config.settings import Settings
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, GentleError, UsageError, quoted
+from gentle_hooks.git.core import is_full_id
 from gentle_hooks.git.refs import check_ref_name
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.judgement import CommitVerdict, judge_commits
@@ -106,7 +107,9 @@ def range_commits(repo: Repository, a: str | None, b: str) -> list[str]:
 def start_gap(repo: Repository, a: str, shallow: bool) -> CannotAssess | None:
     """Why ``a``, a start (or base) that is not a commit here, is missing when more history
     would make it known: a remote-tracking branch never fetched (or that the remote lacks),
-    a branch only a remote has, a shallow clone. None: the history is complete and ``a``
+    a full commit id (a shallow clone left it out, or it is on a branch a single-branch
+    clone did not fetch: its fetch by id from the first remote, ``origin`` first), a branch
+    only a remote has, a shallow clone. None: the history is complete and ``a``
     is not in it (the caller says what can be judged instead).
 
     A name relative to one that is here (``origin/main~1``, ``origin/main^2``) reaches past
@@ -119,6 +122,12 @@ def start_gap(repo: Repository, a: str, shallow: bool) -> CannotAssess | None:
         if repo.has_remote_branch(*tracking) is False:
             return CannotAssess(*range_text.absent_remote_branch(a, *tracking))
         return CannotAssess(*range_text.unfetched_start(a, *tracking))
+    fetch_from = _first_remote(repo) if is_full_id(a) else None
+    if fetch_from is not None:
+        # a commit id: left out by a shallow clone, or on a branch a single-branch clone
+        # did not fetch; git cannot tell which without the remote, and one fetch of it by
+        # id (with the whole history when shallow) covers both
+        return CannotAssess(*range_text.unfetched_commit(a, fetch_from, shallow))
     if shallow:
         return CannotAssess(*range_text.missing_start(a, "HEAD", True, 0))
     remote = _remote_with_branch(repo, a)
@@ -180,6 +189,13 @@ def _remote_with_branch(repo: Repository, name: str) -> str | None:
         return None
     remotes = sorted(repo.config_remotes(), key=lambda r: (r != "origin", r))
     return next((r for r in remotes if repo.has_remote_branch(r, name)), None)
+
+
+def _first_remote(repo: Repository) -> str | None:
+    """The remote to fetch a commit from: ``origin``, else the first configured; None
+    without any."""
+    remotes = sorted(repo.config_remotes(), key=lambda r: (r != "origin", r))
+    return remotes[0] if remotes else None
 
 
 def _remote_branch(repo: Repository, name: str) -> tuple[str, str] | None:

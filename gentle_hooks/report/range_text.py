@@ -98,6 +98,25 @@ def unfetched_start(a: str, remote: str, branch: str) -> tuple[str, str]:
     )
 
 
+def unfetched_commit(a: str, remote: str, shallow: bool) -> tuple[str, str]:
+    """The range's start is a full commit id this clone does not have: in history a shallow
+    clone left out, or on a branch a single-branch clone did not fetch. The fix fetches it
+    by id (with ``--unshallow`` in a shallow clone: the range's own history too)."""
+    why = (
+        "this shallow clone does not have it (left out of its history, or on a branch it "
+        "did not fetch)"
+        if shallow
+        else "this clone does not have it (on a branch it did not fetch)"
+    )
+    deepen = "--unshallow " if shallow else ""
+    return (
+        f"cannot assess: commit {quoted(a)} is not known here: {why}; fetch it from {remote} "
+        "with the command that follows, then run the same gate again (a server that refuses "
+        "a fetch by commit id: fetch the branch that holds it, by its name)",
+        f"git fetch {deepen}{shlex.quote(remote)} {shlex.quote(a)}",
+    )
+
+
 def unfetched_local(a: str, remote: str) -> tuple[str, str]:
     """The range's start is a branch this clone does not have and ``remote`` has (a
     single-branch clone): the fetch that makes it a local branch, so the same range works."""

@@ -59,26 +59,67 @@ def to_remote(fix: Sequence[Step], remote: str, on_server: bool = False) -> list
     return out
 
 
-#: Puts a copy of the CLI that this clone's hooks run on PATH for the shell that runs it,
+#: The Python a pre-commit framework hook runs reads (its ``INSTALL_PYTHON``: PyYAML and
+#: sqlite3 are there): from the clone's framework configuration (argv 2), the repositories
+#: whose hooks are gentle-hooks' and their ``rev``; from pre-commit's store (argv 1,
+#: ``db.db``: repository, ref, directory) the directory it checked each out in; the
+#: ``gentle-hook`` of its hook environments there, one a line. One line, no ``'``, ``$``,
+#: ``\\`` or backquote (its ``"`` escaped, it is one double-quoted word of the script).
+_PRE_COMMIT_COPY = (
+    "import glob,sqlite3,sys,yaml;d,f=sys.argv[1:3];c=yaml.safe_load(open(f));"
+    "q=sqlite3.connect(d).execute;"
+    '[print(g) for r in c.get("repos") or [] if "rev" in r and any('
+    'str(h.get("id","")).startswith("gentle-hooks") for h in r.get("hooks") or []) '
+    'for (p,) in q("SELECT path FROM repos WHERE (repo = ? OR repo LIKE ?) AND ref = ?",'
+    '(r["repo"],r["repo"]+":%",r["rev"])) '
+    'for g in sorted(glob.glob(p+"/py_env-*/bin/gentle-hook"))]'
+)
+_PRE_COMMIT_HOME = '"${PRE_COMMIT_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/pre-commit}"'
+_PREK_HOME = '"${PREK_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/prek}"'
+#: The script :data:`PATH_LINE` runs in ``sh -c`` (one line, no ``'``): the copies, best
+#: first, the first one's directory printed with a ``:`` after it.
+_PATH_SCRIPT = "; ".join(
+    (
+        'h="$(git rev-parse --git-path hooks 2>/dev/null)/pre-commit"',
+        'p="$(sed -n "s,^GENTLE_HOOK_PYTHON=\\(/.*\\)/[^/]*\\$,\\1/gentle-hook,p" "$h" '
+        '2>/dev/null)"',
+        'i="$(sed -n "s,^INSTALL_PYTHON=,,p" "$h" 2>/dev/null | tr -d "\\047\\042")"',
+        'f="$(sed -n "s,.*--config=\\([^ )]*\\).*,\\1,p" "$h" 2>/dev/null | head -n 1)"',
+        '{ if test -n "$p"; then ls -d "$p"; '
+        'elif test -x "$i"; then "$i" -c "' + _PRE_COMMIT_COPY.replace('"', '\\"') + '" '
+        f"{_PRE_COMMIT_HOME}/db.db "
+        '"$(git rev-parse --show-toplevel)/${f:-.pre-commit-config.yaml}"; '
+        # prek: the environments whose .prek-hook.json names a rev the configuration names
+        'elif grep -q "^PREK=" "$h"; then for r in $(sed -n "s,^[ -]*rev: *,,p" '
+        '"$(git rev-parse --show-toplevel)/.pre-commit-config.yaml" | tr -d "\\047\\042" '
+        '| sed "s,[ #].*,,"); do '
+        f'grep -lE "\\"rev\\": *\\"$r\\"" {_PREK_HOME}/hooks/python-*/.prek-hook.json '
+        '| sed "s,/\\.prek-hook\\.json\\$,/bin/gentle-hook,"; done '
+        '| while read -r g; do if test -x "$g"; then echo "$g"; fi; done; fi; '
+        f"ls -td {_PRE_COMMIT_HOME}/repo*/py_env-*/bin/gentle-hook "
+        f"{_PREK_HOME}/hooks/python-*/bin/gentle-hook; }} 2>/dev/null "
+        '| sed -n "1s,/gentle-hook\\$,:,p"',
+    )
+)
+#: Puts the copy of the CLI that this clone's hooks run on PATH for the shell that runs it,
 #: when ``gentle-hook`` is not on PATH there; does nothing otherwise, and prints nothing
-#: either way. The copy: the newest ``gentle-hook`` in pre-commit's hook environments
-#: (``repo*/py_env-*/bin`` under ``PRE_COMMIT_HOME``, default
-#: ``$XDG_CACHE_HOME/pre-commit``, ``~/.cache/pre-commit``), prek's (``hooks/python-*/bin``
-#: under ``PREK_HOME``, default ``.../prek``), or the one beside the interpreter a plain
-#: ``gentle-hook install`` pinned in the clone's ``pre-commit`` hook (its unquoted
-#: ``GENTLE_HOOK_PYTHON=/...`` line, :data:`gentle_hooks.services.install.PYTHON_ASSIGNMENT`;
-#: the hooks directory as git resolves it, ``core.hooksPath`` included). None there: PATH
-#: stays as it was (``sed`` prints nothing, so no empty entry, which would be the current
+#: either way. The copy, read from the clone's ``pre-commit`` hook (the hooks directory as
+#: git resolves it, ``core.hooksPath`` included): a plain ``gentle-hook install``'s, beside
+#: the interpreter it pinned (its unquoted ``GENTLE_HOOK_PYTHON=/...`` line,
+#: :data:`gentle_hooks.services.install.PYTHON_ASSIGNMENT`); under the pre-commit framework
+#: (its ``INSTALL_PYTHON`` line), the one in the hook environment pre-commit's store made
+#: for the ``rev`` the clone's configuration names (:data:`_PRE_COMMIT_COPY`), not another
+#: repository's; under prek (its ``PREK=`` line), the one in a hook environment whose
+#: ``.prek-hook.json`` names a ``rev`` of ``.pre-commit-config.yaml``; only when none of
+#: these names one (no hook here, another framework), the newest of
+#: pre-commit's (``repo*/py_env-*/bin`` under ``PRE_COMMIT_HOME``, default
+#: ``$XDG_CACHE_HOME/pre-commit``, ``~/.cache/pre-commit``) and prek's
+#: (``hooks/python-*/bin`` under ``PREK_HOME``, default ``.../prek``). None: PATH stays as
+#: it was (``sed`` prints nothing, so no empty entry, which would be the current
 #: directory). Exit 0 either way.
 PATH_LINE = (
     # the globs expand in sh -c, not in the user's shell: zsh stops at a glob matching nothing
-    "command -v gentle-hook >/dev/null || PATH=\"$(sh -c 'ls -td "
-    '"${PRE_COMMIT_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/pre-commit}"'
-    "/repo*/py_env-*/bin/gentle-hook "
-    '"${PREK_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/prek}"/hooks/python-*/bin/gentle-hook '
-    '"$(sed -n "s,^GENTLE_HOOK_PYTHON=\\(/.*\\)/[^/]*\\$,\\1/gentle-hook,p" '
-    '"$(git rev-parse --git-path hooks 2>/dev/null)/pre-commit" 2>/dev/null)" '
-    '2>/dev/null | sed -n "1s,/gentle-hook\\$,:,p"\')$PATH"'
+    f"command -v gentle-hook >/dev/null || PATH=\"$(sh -c '{_PATH_SCRIPT}')$PATH\""
 )
 #: Words saying what :data:`PATH_LINE` is for (README "Install").
 PATH_WORDS = (

@@ -11,17 +11,17 @@ carry is that worktree's to discard (``--cwd`` names it): a discard run in B nev
 A's work behind A's back. A commit that took one keeps its commit record and trailer.
 Nothing is deleted; the user's files are not touched.
 
-A discard is refused, in one line naming the paths and a ``git restore`` that takes the
-writer's change out, while this work tree's change (its files or its index against
-``HEAD``) still carries this work tree's own pending work by any row the gates use (A1-A7:
-the writer's blob, its lines, one of its edits, its removal), and while it holds another
-worktree's work by that work's own lines (rows A1, A2): a commit holding it would carry
-the writer's edit with no trailer and no note, and a discard the commit gate honoured and
-the push gate did not would be two decisions. What an accepted discard leaves is the
-writer's content gone from here (taken out, thrown away), an edit a human in another
-worktree made alike, or a writer commit not pushed yet; discarded content that comes back
-with the writer's own lines stays the writer's at every gate (its note carries the writer
-and the discard).
+A discard is refused, in one line naming the paths and the commands that take the writer's
+change out (:func:`take_out`), while this work tree's change (its files or its index
+against ``HEAD``) still carries this work tree's own pending work by any row the gates use
+(A1-A7: the writer's blob, its lines, one of its edits, its removal), and while it holds
+another worktree's work by that work's own lines (rows A1, A2): a commit holding it would
+carry the writer's edit with no trailer and no note, and a discard the commit gate
+honoured and the push gate did not would be two decisions. What an accepted discard leaves
+is the writer's content gone from here (taken out, thrown away), an edit a human in
+another worktree made alike, or a writer commit not pushed yet; discarded content that
+comes back with the writer's own lines stays the writer's at every gate (its note carries
+the writer and the discard).
 
 Writer content that expired and is here again (an expired entry whose blob the change
 holds: :func:`~gentle_hooks.services.settle.returned_ids`) is the exception: content
@@ -29,7 +29,7 @@ decides, so the gates judge it the writer's, and a human who typed it claims it 
 discard. Open work is never such an exception, whatever ``HEAD``'s reflog shows (a no-op
 ``git reset``, a stash round trip): only expiry proves the content left, so a human who
 typed the writer's change again before anything expired it takes it out with the printed
-``git restore``, discards, and types it again. The
+commands, discards, and types it again. The
 discard records it as claimed (:attr:`~gentle_hooks.ledger.records.DiscardRecord.claimed`):
 it delegates no change any more, and the note of a commit holding it carries the discard
 as an override line (who, why).
@@ -37,7 +37,7 @@ as an override line (who, why).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from contextlib import suppress
 
 from gentle_hooks.errors import GitError, UsageError
@@ -45,7 +45,7 @@ from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import DiscardRecord, WriterEntryRecord
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.inputs import validate_label, validate_paths
-from gentle_hooks.policy.shellwords import quote, shown_paths
+from gentle_hooks.policy.shellwords import join, shown_paths
 from gentle_hooks.services.attribution import carried
 from gentle_hooks.services.record import open_root, open_store
 from gentle_hooks.services.settle import own_lines_kept, returned_ids
@@ -93,7 +93,8 @@ def discard(
         back = returned_ids(named)
         kept = kept_here(repo, led, root, [e for e in named if e.state == "open"], back)
         if kept:
-            raise UsageError(refusal(kept))
+            head = repo.head()
+            raise UsageError(refusal(kept, repo.paths_in_commit(head, kept) if head else set()))
         # an expired entry whose content is here again is claimed: no change holding it
         # is the writer's any more (the commit's note carries the discard)
         # (of this work tree's own, any row the gates use: an edit of the writer's a human
@@ -134,22 +135,45 @@ def kept_here(
     return sorted(paths)
 
 
-def refusal(paths: Sequence[str]) -> str:
+def refusal(paths: Sequence[str], in_head: Collection[str]) -> str:
     """The one line refusing a discard of the writer work ``paths`` (root-relative) still
-    hold, with the two ways out: the spot check, or the writer's change taken out with a
-    ``git restore`` runnable exactly as printed anywhere in the work tree, its paths
-    literal pathspecs from the root (it drops every uncommitted change of those paths),
-    after which the discard is accepted."""
-    named = " ".join(quote(":(top,literal)" + p) for p in paths)
+    hold, with the two ways out: the spot check, or the writer's change taken out by
+    :func:`take_out`, after which the discard is accepted. ``in_head``: those of ``paths``
+    ``HEAD`` holds (empty before the first commit)."""
     return (
         f"{', '.join(shown_paths(paths))}: still holds the writer's change; a discard would "
         "not make it yours (the commit and push gates judge a change holding it the "
         "writer's): verify it as the gate's block says (a change a re-run refuted is "
         "changed, or let through with the recorded GENTLE_HOOKS_SKIP line the block prints), "
-        "or take it out with "
-        f"`git restore --source=HEAD --staged --worktree -- {named}` (it drops every "
-        "uncommitted change of them) and discard then"
+        f"or take it out with `{take_out(paths, in_head)}` (it drops every uncommitted "
+        "change of them"
+        + (", and deletes those HEAD does not have" if set(paths) - set(in_head) else "")
+        + ") and discard then"
     )
+
+
+def take_out(paths: Sequence[str], in_head: Collection[str]) -> str:
+    """The shell line that takes the writer's change of ``paths`` out, runnable exactly as
+    printed anywhere in the work tree (its paths literal pathspecs from the root, quoted):
+    those ``HEAD`` holds (``in_head``) restored from it, index and files; the others (new
+    since ``HEAD``, or no ``HEAD`` yet) removed from the index, then their files deleted
+    (``git clean -x``: an untracked or ignored file of that exact name). A ``git restore``
+    naming a path ``HEAD`` lacks would abort whole ("did not match"), and one with no
+    ``HEAD`` cannot resolve it: each command names only paths it can take."""
+    kept = [p for p in paths if p in in_head]
+    new = [p for p in paths if p not in in_head]
+    words = [":(top,literal)" + p for p in kept], [":(top,literal)" + p for p in new]
+    steps = []
+    if kept:
+        steps.append(
+            join(["git", "restore", "--source=HEAD", "--staged", "--worktree", "--"] + words[0])
+        )
+    if new:
+        steps.append(
+            join(["git", "rm", "-q", "--cached", "-f", "--ignore-unmatch", "--"] + words[1])
+        )
+        steps.append(join(["git", "clean", "-q", "-f", "-x", "--"] + words[1]))
+    return " && ".join(steps)
 
 
 def _change_trees(repo: Repository) -> tuple[str, list[str]]:

@@ -17,12 +17,13 @@ import os
 from collections.abc import Iterator, Mapping, Sequence
 
 from gentle_hooks.bounded import scratch_dir
-from gentle_hooks.errors import GitError, UsageError
+from gentle_hooks.errors import EXIT_BLOCKED, Command, GentleError, GitError, UsageError, cli
 from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.policy.loadenv import without_loading
 from gentle_hooks.services.checkout import candidate_checkout, run_env
 from gentle_hooks.services.runner import stopped_cleanly
+from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Candidate, Projection
 from gentle_hooks.values.frozen import frozen
 
@@ -194,4 +195,31 @@ def unseen_words(repo: Repository, tree: str, projection: Projection) -> str:
         f"work tree differs from it in {named or 'files'} the run did not see: if the "
         f"command needed one, {_WANT[projection]} or list it in .gitignore (ignored files "
         "are linked in), then report again"
+    )
+
+
+def does_not_count(binding: Binding, touched: Sequence[str], tree: str | None) -> GentleError:
+    """The one line of a ``receipt run`` whose command changed the candidate's tracked
+    ``touched`` files (exit 1: it ran, but does not count), with the ``prefix:`` of a
+    report of a command that leaves them alone. ``tree``: the candidate's tree when the
+    command ran in the user's own work tree (None: in a clean room, gone with it); its
+    ``git restore`` comes first, putting those files back as the candidate holds them,
+    runnable as printed anywhere in the work tree (literal pathspecs from the root)."""
+    shown = ", ".join(touched[:3]) + (", …" if len(touched) > 3 else "")
+    back = "; put them back as they were with the git restore that follows" if tree else ""
+    named = tuple(":(top,literal)" + p for p in touched)
+    restore = (
+        (Command(("restore", f"--source={tree}", "--worktree", "--", *named), tool="git"),)
+        if tree
+        else ()
+    )
+    return GentleError(
+        f"not recorded: the command changed the candidate's tracked files ({shown}), so it "
+        f"tested something else and does not count as the writer's self-verification{back}; "
+        "report a command that leaves tracked files alone",
+        exit_code=EXIT_BLOCKED,
+        commands=(
+            *restore,
+            cli("receipt", "run", *binding.for_prefix().words(), "--", label="prefix"),
+        ),
     )

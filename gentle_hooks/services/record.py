@@ -20,12 +20,9 @@ from typing import IO, TypeVar
 
 from gentle_hooks.config.settings import Settings
 from gentle_hooks.errors import (
-    EXIT_BLOCKED,
     Command,
-    GentleError,
     PolicyInputError,
     UsageError,
-    cli,
     quoted,
 )
 from gentle_hooks.git.checkout import open_checkout
@@ -43,7 +40,7 @@ from gentle_hooks.policy.escalation import make_escalation, parse_item
 from gentle_hooks.policy.inputs import parse_receipt_line
 from gentle_hooks.policy.selfcheck import Report, Standing, receipt_standing, row_text
 from gentle_hooks.services.delivered import refresh_notes_kept
-from gentle_hooks.services.receipt_guard import candidate_changes, run_place
+from gentle_hooks.services.receipt_guard import candidate_changes, does_not_count, run_place
 from gentle_hooks.services.runner import Observation, run_observed
 from gentle_hooks.values.binding import Binding as Binding
 from gentle_hooks.values.candidate import Candidate, Projection
@@ -415,7 +412,9 @@ def run_receipt(
             tracked = where.blobs_staged(changed)  # files the run made or git does not track aside
             touched = [p for p in changed if p in tracked]
         if touched:
-            raise _does_not_count(binding, touched, in_place=place.room is None)
+            raise does_not_count(
+                binding, touched, bound.candidate.tree if place.room is None else None
+            )
         receipt = Receipt(
             root=bound.root,
             identity=bound.candidate.identity,
@@ -462,21 +461,6 @@ def run_receipt(
                 "the run",
             )
         return Recorded(led.path, stored, bound.candidate, notes), obs
-
-
-def _does_not_count(binding: Binding, touched: Sequence[str], in_place: bool) -> GentleError:
-    """The one line of a ``receipt run`` whose command changed the candidate's tracked
-    ``touched`` files (exit 1: it ran, but does not count), with the ``prefix:`` of a
-    report of a command that leaves them alone."""
-    shown = ", ".join(touched[:3]) + (", …" if len(touched) > 3 else "")
-    back = "; put them back as they were" if in_place else ""
-    return GentleError(
-        f"not recorded: the command changed the candidate's tracked files ({shown}), so it "
-        f"tested something else and does not count as the writer's self-verification{back}; "
-        "report a command that leaves tracked files alone",
-        exit_code=EXIT_BLOCKED,
-        commands=(cli("receipt", "run", *binding.for_prefix().words(), "--", label="prefix"),),
-    )
 
 
 def _created_only(repo: Repository, before: str, after: str) -> list[str]:

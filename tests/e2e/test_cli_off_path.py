@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from gentle_hooks.report.fixes import step_lines
 from gentle_hooks.report.worktree_text import PATH_LINE
 from tests.conftest import run_git
 
@@ -120,21 +121,31 @@ def test_gate_json_fixes_carry_the_path_line_the_text_prints(tmp_path: Path) -> 
         dict(os.environ),
     )
     doc = json.loads(on.stdout)["commits"][0]
-    assert doc["fixes"] == ["gentle-hook sync fetch"], doc
+    assert doc["fixes"][0] == "gentle-hook sync fetch", doc
     assert doc["path_line"] == PATH_LINE
     text = _run(
         [sys.executable, "-m", "gentle_hooks", "gate", "--range", "HEAD~1..HEAD"],
         repo,
         dict(os.environ),
     )
-    assert _commands(text.stdout)[0] == doc["path_line"]
+    # the JSON carries the text's whole way out, in its order (one source): the note
+    # fetched, else shared from the clone that verified it, else verified in a worktree
+    # of the commit and shared; not the fetch alone, which loops when it was never pushed
+    assert _commands(text.stdout) == [doc["path_line"], *doc["fixes"]], (text.stdout, doc)
+    shown = step_lines([(step["label"], step["text"]) for step in doc["steps"]])
+    lines = text.stdout.splitlines()
+    at = lines.index(shown[0])
+    assert lines[at : at + len(shown)] == shown, (text.stdout, doc)
+    assert "gentle-hook sync push" in doc["fixes"], doc
+    assert any("spot-check --committed --cwd" in f for f in doc["fixes"]), doc
     # by path, off PATH: the fix for here keeps that path, and needs no PATH line
     off = _run(
         [str(SCRIPT), "gate", "--range", "HEAD~1..HEAD", "--json"], repo, _off_path(tmp_path)
     )
     doc = json.loads(off.stdout)["commits"][0]
-    assert doc["fixes"] == [f"{SCRIPT} sync fetch"], doc
-    assert "path_line" not in doc
+    assert doc["fixes"][0] == f"{SCRIPT} sync fetch", doc
+    # the writer's lines (another clone) name gentle-hook: the PATH line, as the text
+    assert doc["path_line"] == PATH_LINE, doc
     assert _paste([doc["fixes"][0]], repo, _off_path(tmp_path)).returncode != 127
 
 

@@ -20,6 +20,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.e2e.conftest import World
@@ -239,3 +241,51 @@ def test_discard_all_in_b_names_the_work_a_block_there_cites(served: World) -> N
     done = w.gh("discard", "--all", "--reason", "my own edit", cwd=b)
     assert done.code == 0, done
     assert w.git("commit", "-qam", "human: simpler helper", cwd=b).code == 0
+
+
+def _pasted_take_out(w: World, said: str, where: Path) -> str:
+    """The command line between the refusal's backticks, run as printed in ``where``."""
+    line = said.split("take it out with `", 1)[1].split("`", 1)[0]
+    done = w.run(["sh", "-c", line], cwd=where)
+    assert done.code == 0, (line, done)
+    return line
+
+
+def test_the_printed_take_out_works_with_a_new_file_from_a_subdirectory(served: World) -> None:
+    """The writer changed a tracked file and created a new one: the refusal's commands,
+    pasted in a subdirectory, take both out (a ``git restore`` naming the new file would
+    abort whole: "did not match"), and the discard is accepted then, not refused again."""
+    w = served
+    w.write("src/test_app.py", "import app\n")
+    w.delegate(text=WRITER)
+    assert w.ok("ls-tree", "--name-only", "HEAD", "--", "src/test_app.py") == ""
+    r = w.gh("discard", "--all", "--reason", "mine now", cwd=w.work / "src")
+    assert r.code == 2 and "src/test_app.py" in r.err, r
+    line = _pasted_take_out(w, r.err, w.work / "src")
+    assert "restore" in line and "clean" in line, line
+    assert (w.work / "src/app.py").read_text() == BASE
+    assert not (w.work / "src/test_app.py").exists()
+    assert w.ok("status", "--porcelain") == ""
+    r = w.gh("discard", "--all", "--reason", "mine now", cwd=w.work / "src")
+    assert r.code == 0, r
+
+
+def test_the_printed_take_out_works_before_the_first_commit(tmp_path: Path) -> None:
+    """No commit yet: every path is new, so the commands name no ``HEAD`` (a ``git
+    restore --source=HEAD`` there says "could not resolve HEAD"); pasted, the discard is
+    accepted."""
+    w = World(tmp_path, "gentle-hook")
+    w.work.mkdir()
+    w.ok("init", "-q")
+    assert w.git("rev-parse", "-q", "--verify", "HEAD").code != 0
+    w.write("app.py", "print(1)\n")
+    w.write("test_app.py", "import app\n")
+    w.ok("add", "app.py")
+    w.delegate(rel="app.py", text=WRITER)
+    r = w.gh("discard", "--all", "--reason", "mine now")
+    assert r.code == 2 and "HEAD`" not in r.err and "--source=HEAD" not in r.err, r
+    _pasted_take_out(w, r.err, w.work)
+    assert not (w.work / "app.py").exists() and not (w.work / "test_app.py").exists()
+    assert w.ok("status", "--porcelain", "--ignored") == ""
+    r = w.gh("discard", "--all", "--reason", "mine now")
+    assert r.code == 0, r

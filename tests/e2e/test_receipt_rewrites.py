@@ -42,7 +42,12 @@ def test_a_run_that_rewrites_a_tracked_file_does_not_count_and_no_loop(native: W
     assert "does not count as the writer's self-verification" in said, ran
     assert "prefix: gentle-hook receipt run --staged --" in said, ran
     assert w.gh("receipt", "list", "--staged").out.startswith("no receipts for "), "recorded"
-    w.ok("checkout", "golden.txt")
+    # the files put back by the printed git restore, pasted as is (not a command of our own)
+    restore = [x.split("run: ", 1)[1] for x in said.split("; ") if x.startswith("run: git ")]
+    assert len(restore) == 1 and restore[0].startswith("git restore "), said
+    assert w.run(["sh", "-c", restore[0]], cwd=w.work).code == 0, restore
+    assert (w.work / "golden.txt").read_text() == "v1"
+    assert w.ok("status", "--porcelain", "--", "golden.txt") == ""
     blocked = w.git("commit", "-qm", "w")
     assert blocked.code == 1, blocked
     prefix = [x for x in blocked.said if "prefix: gentle-hook receipt run" in x]
@@ -52,6 +57,22 @@ def test_a_run_that_rewrites_a_tracked_file_does_not_count_and_no_loop(native: W
     paste_first_way(w, blocked.said, w.work, shlex.join(LEAVES))
     assert w.git("commit", "-qm", "w").code == 0
     assert w.ok("show", "HEAD:golden.txt") == "v1"
+
+
+def test_the_printed_restore_puts_back_a_work_tree_candidates_files(native: World) -> None:
+    """Without ``--staged`` the candidate is the work tree (a snapshot tree): the restore
+    names that tree and runs as printed from a subdirectory."""
+    w = native
+    _writer_staged(w)
+    w.write("m.py", "def f(): return 1  # unstaged\n")
+    (w.work / "sub").mkdir()
+    ran = w.gh("receipt", "run", "--", *REWRITES)
+    assert ran.code == 1 and "golden.txt" in ran.err, ran
+    restore = [x.split("run: ", 1)[1] for x in ran.err.split("; ") if x.startswith("run: git ")]
+    assert len(restore) == 1, ran
+    assert w.run(["sh", "-c", restore[0]], cwd=w.work / "sub").code == 0, restore
+    assert (w.work / "golden.txt").read_text() == "v1"
+    assert "# unstaged" in (w.work / "m.py").read_text()
 
 
 def test_a_run_that_only_creates_files_still_counts(native: World) -> None:

@@ -181,3 +181,29 @@ def test_a_remote_branch_start_past_a_complete_history_names_the_whole_range(
     dev = gh(clone, "gate", "--range", "origin/dev~1..origin/main")
     assert "origin has no branch 'dev':" in dev.stderr, dev.stderr
     assert _last_command(dev.stderr) == "git ls-remote --heads origin", dev.stderr
+
+
+def test_a_commit_id_start_on_another_branch_of_a_shallow_single_branch_clone_is_fetched(
+    tmp_path: Path,
+) -> None:
+    # CI's `<sha>..HEAD`, <sha> on a branch a --depth 1 single-branch clone did not fetch:
+    # `git fetch --unshallow` alone leaves it unknown ("not a known ref or commit", no
+    # command); the printed fetch by id brings it and the range's history, pasted as is
+    origin = _root_repo(tmp_path, trailer=False)
+    git(origin, "switch", "-q", "-c", "other")
+    commit_all(origin, "on other")
+    other = git(origin, "rev-parse", "HEAD").strip()
+    git(origin, "switch", "-q", "main")
+    commit_all(origin, "second")
+    commit_all(origin, "third")
+    for depth in (("--depth", "1"), ()):
+        clone = tmp_path / f"clone{len(depth)}"
+        run_git(tmp_path, "clone", "-q", *depth, "--single-branch", f"file://{origin}", str(clone))
+        r = gh(clone, "gate", "--range", f"{other}..HEAD")
+        assert r.returncode == 2, (r.stdout, r.stderr)
+        fix = _last_command(r.stderr)
+        assert fix == f"git fetch {'--unshallow ' if depth else ''}origin {other}", r.stderr
+        run_git(clone, *shlex.split(fix)[1:])
+        again = gh(clone, "gate", "--range", f"{other}..HEAD")
+        assert again.returncode == 0, (again.stdout, again.stderr)
+        assert "2 commit(s), 0 delegated, 0 blocked" in again.stdout, again.stdout

@@ -6,6 +6,7 @@ gate or a command uses; the exact strings are the ones people read and CI parses
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -691,3 +692,75 @@ def test_a_pre_push_names_the_remote_its_sync_push_shares_with() -> None:
     got = steps(StaleRecords(), COMMITTED, remote="my fork")
     assert ("run", "gentle-hook sync push 'my fork'") in got
     assert ("run", "gentle-hook sync push") not in got
+
+
+def _copy(path: Path, name: str, age: float) -> Path:
+    """An executable ``gentle-hook`` at ``path`` saying ``name``, ``age`` seconds old."""
+    import time
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f'#!/bin/sh\necho {name} "$@"\n')
+    path.chmod(0o755)
+    os.utime(path, (time.time() - age, time.time() - age))
+    return path
+
+
+def _paste_path_line(repo: Path, home: Path) -> str:
+    """PATH_LINE then ``gentle-hook x``, pasted in ``repo``: what the copy said."""
+    import subprocess
+
+    ran = subprocess.run(
+        ["sh", "-c", PATH_LINE + "\ngentle-hook x"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        env={"HOME": str(home), "PATH": "/usr/bin:/bin", "PRE_COMMIT_HOME": str(home / "pc")},
+    )
+    assert ran.returncode == 0, ran.stderr
+    return ran.stdout
+
+
+def test_the_path_line_picks_the_copy_this_clones_hooks_run(tmp_path: Path) -> None:
+    """Another repository's newer copy in pre-commit's cache is not this clone's: under
+    the framework, the copy of the rev the clone's configuration names (pre-commit's store
+    says where it is); under a plain install, the one its hook pins."""
+    import sqlite3
+    import subprocess
+    import sys
+
+    home, repo = tmp_path / "home", tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    url = "https://example.invalid/gentle-hooks"
+    (repo / ".pre-commit-config.yaml").write_text(
+        f"repos:\n- repo: {url}\n  rev: v1\n  hooks:\n  - id: gentle-hooks-commit-gate\n"
+    )
+    pc = home / "pc"
+    _copy(pc / "repoOLD" / "py_env-python3" / "bin" / "gentle-hook", "mine", 100)
+    _copy(pc / "repoNEW" / "py_env-python3" / "bin" / "gentle-hook", "other-repo", 0)
+    db = sqlite3.connect(pc / "db.db")
+    db.execute("CREATE TABLE repos (repo TEXT, ref TEXT, path TEXT)")
+    db.execute("INSERT INTO repos VALUES (?, 'v1', ?)", (url, str(pc / "repoOLD")))
+    db.execute("INSERT INTO repos VALUES (?, 'v2', ?)", (url, str(pc / "repoNEW")))
+    db.commit()
+    db.close()
+    hook = repo / ".git" / "hooks" / "pre-commit"
+    hook.write_text(
+        "#!/usr/bin/env bash\n"
+        "ARGS=(hook-impl --config=.pre-commit-config.yaml --hook-type=pre-commit)\n"
+        f"INSTALL_PYTHON={sys.executable}\n"
+    )
+    assert _paste_path_line(repo, home) == "mine x\n"
+    (repo / "sub").mkdir()
+    assert _paste_path_line(repo / "sub", home) == "mine x\n"
+    # prek: the environment whose .prek-hook.json names the configured rev
+    prek = home / ".cache" / "prek" / "hooks"
+    for env, rev, name, age in (("python-A", "v1", "mine-prek", 100), ("python-B", "v2", "o", 0)):
+        _copy(prek / env / "bin" / "gentle-hook", name, age)
+        meta = {"repo": {"url": url, "rev": rev}, "env_path": str(prek / env)}
+        (prek / env / ".prek-hook.json").write_text(json.dumps(meta, indent=2))
+    hook.write_text('#!/bin/sh\nPREK="/nowhere/prek"\nexec "$PREK" hook-impl\n')
+    assert _paste_path_line(repo, home) == "mine-prek x\n"
+    # a plain install: the copy beside the interpreter its hook pins, older or not
+    _copy(tmp_path / "venv" / "bin" / "gentle-hook", "plain", 200)
+    hook.write_text(f"#!/bin/sh\nGENTLE_HOOK_PYTHON={tmp_path}/venv/bin/python3\n")
+    assert _paste_path_line(repo, home) == "plain x\n"
