@@ -40,9 +40,17 @@ The pre-tool side runs four git processes (``status``, ``hash-object``, ``rev-pa
 besides the ones that open the repository.
 
 The snapshot is removed when read; one never read (the call was denied, or failed, or its
-post-tool hook did not run) is swept by a later snapshot after :data:`MAX_AGE` seconds. A
-work tree with more than :data:`MAX_PATHS` changed paths is not snapshot: the call then
-records nothing and says why, as a call without a snapshot does.
+post-tool hook did not run) is swept by a later snapshot after :data:`MAX_AGE` seconds.
+
+The snapshot stays bounded and still sees every write. The first :data:`MAX_PATHS` changed
+paths (tracked ones first) are hashed; the rest (an agent's unignored ``.venv``) are kept
+as an ``lstat`` listing (size, mtime, ctime, inode, mode; at most :data:`MAX_STATS`),
+and at the post-tool event a listed path whose ``lstat`` changed is hashed and measured
+from its blob in the commit ``HEAD`` was at (None for an untracked one: a person's
+unsaved lines in it count as the writer's, fail closed). Past :data:`MAX_STATS` (or a
+snapshot file over :data:`_MAX_FILE` bytes) only ``HEAD`` is kept, and the post-tool event
+records every tracked path whose content then differs from that commit as the writer's,
+and says so in one line (:attr:`Changed.over`): never nothing, silently.
 """
 
 from __future__ import annotations
@@ -64,8 +72,11 @@ from gentle_hooks.values.frozen import frozen, replace
 
 #: The directory of the snapshots, under the state directory.
 SHELL_DIR = "shell"
-#: The most changed paths a snapshot keeps; above it none is kept.
+#: The most changed paths a snapshot hashes; the rest are listed by ``lstat``.
 MAX_PATHS = 2000
+#: The most changed paths a snapshot lists by ``lstat``; above it only ``HEAD`` is kept
+#: (:attr:`Changed.over`).
+MAX_STATS = 100000
 #: Seconds after which a snapshot no post-tool event read is swept (6 hours).
 MAX_AGE = 6 * 3600
 #: The most commits a snapshot keeps whose content a command may restore (ref tips and
@@ -74,8 +85,8 @@ MAX_TIPS = 1000
 #: The most ``<commit>:<path>`` names one post-tool event looks up; the changed paths past
 #: it are not looked up (they stay the writer's: fail closed).
 MAX_LOOKUPS = 20000
-#: Largest snapshot file read back (bytes).
-_MAX_FILE = 1024 * 1024
+#: Largest snapshot file kept and read back (bytes).
+_MAX_FILE = 64 * 1024 * 1024
 #: The file, beside the snapshots, listing the ref tips and stash entries shell calls made
 #: (one commit id a line, the last :data:`MAX_TIPS` kept).
 MADE_FILE = "made-by-calls"
@@ -97,12 +108,30 @@ class Changed:
             held, or moved, is not the writer's, sorted.
         nonce: the snapshot's own random id (None: a snapshot kept without one), which
             tells two runs of one command apart when the runtime names no call id.
+        over: the work tree had more changed paths than the snapshot holds: ``paths`` are
+            all the tracked paths differing from the commit ``HEAD`` was at (fail closed).
     """
 
     paths: tuple[str, ...]
     starts: tuple[tuple[str, str | None], ...]
     restored: tuple[str, ...] = ()
     nonce: str | None = None
+    over: bool = False
+
+
+@frozen
+class _Kept:
+    """A snapshot file read back (:func:`_read`): hashed paths -> blob, listed paths ->
+    ``lstat`` fields, ``HEAD``'s commit (None: unborn), nonce, ref tips, stash entries, and
+    whether it was over :data:`MAX_STATS` (then only ``head`` is kept)."""
+
+    blobs: dict[str, str | None]
+    stats: dict[str, list[int]]
+    head: str | None
+    nonce: str | None
+    tips: list[str]
+    stashes: list[str]
+    over: bool
 
 
 def _file(repo: Repository, runtime: str, event: RuntimeEvent) -> str:
@@ -115,8 +144,9 @@ def _file(repo: Repository, runtime: str, event: RuntimeEvent) -> str:
 
 def take(root: str, runtime: str, event: RuntimeEvent) -> int | None:
     """Keep the snapshot of the work tree ``root`` before ``event``'s shell call, sweeping
-    expired ones first. Returns how many changed paths it holds, or None when there were
-    more than :data:`MAX_PATHS` (none is kept then: the call will record nothing).
+    expired ones first. Returns how many changed paths it holds (hashed or listed), or
+    None when there were more than :data:`MAX_STATS` besides the hashed ones (only
+    ``HEAD`` is kept then: :attr:`Changed.over`).
 
     Raises:
         GentleError: the snapshot cannot be written (one line, nothing kept).
@@ -128,28 +158,44 @@ def take(root: str, runtime: str, event: RuntimeEvent) -> int | None:
     if os.path.islink(os.path.dirname(where)) or os.path.islink(where):
         raise GentleError(f"cannot keep the work tree's snapshot: {where} goes through a link")
     _sweep(where, time.time())
-    dirty = repo.dirty_paths()
-    if len(dirty) > MAX_PATHS:
-        _unlink(path)
-        return None
-    blobs = repo.hash_worktree(dirty)
+    tracked, untracked = repo.dirty_split()
+    dirty = [*tracked, *untracked]
+    hashed, listed = dirty[:MAX_PATHS], dirty[MAX_PATHS:]
     # a path git status does not show held HEAD's blob: kept by its commit, so a command
     # that only moves HEAD (an agent's `git reset --soft`) changes none of them
     tips, stashes = repo.ref_tips(MAX_TIPS)
-    doc = {
-        "blobs": blobs,
+    doc: dict[str, object] = {
         "head": repo.head() or "",
         "nonce": secrets.token_hex(16),
         "tips": tips,
         "stashes": stashes,
     }
+    data = b""
+    if len(listed) <= MAX_STATS:
+        stats = _stats(repo.paths.toplevel or root, listed)
+        full = {**doc, "blobs": repo.hash_worktree(hashed), "stats": stats}
+        data = json.dumps(full).encode("utf-8", "surrogatepass")
+    over = not data or len(data) > _MAX_FILE
+    if over:
+        data = json.dumps({**doc, "blobs": {}, "over": True}).encode("utf-8", "surrogatepass")
     try:
         os.makedirs(where, exist_ok=True)
-        write_whole(path, json.dumps(doc).encode("utf-8", "surrogatepass"))
+        write_whole(path, data)
     except (OSError, WriteError) as exc:
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise GentleError(f"cannot keep the work tree's snapshot in {where}: {why}") from None
-    return len(blobs)
+    return None if over else len(dirty)
+
+
+def _stats(root: str, paths: list[str]) -> dict[str, list[int]]:
+    """Path -> ``lstat`` fields (size, mtime_ns, ctime_ns, inode, mode) of each of the
+    root-relative ``paths`` of the work tree ``root``; a path gone is left out."""
+    out: dict[str, list[int]] = {}
+    for p in paths:
+        with contextlib.suppress(OSError):
+            st = os.lstat(os.path.join(root, p))
+            out[p] = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_mode]
+    return out
 
 
 def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
@@ -165,16 +211,22 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     _unlink(path)
     if kept is None:
         return None
-    before, head, nonce, tips, stashes = kept
-    dirty = repo.dirty_paths()
-    fresh = [p for p in dirty if p not in before]
+    before, head, nonce, tips, stashes = kept.blobs, kept.head, kept.nonce, kept.tips, kept.stashes
+    tracked, untracked = repo.dirty_split()
+    # over the bound: every tracked path differing from HEAD's commit (fail closed); else a
+    # listed path whose lstat is as it was holds what it held, and is not hashed again
+    dirty = tracked if kept.over else [*tracked, *untracked]
+    now = _stats(repo.paths.toplevel or root, list(kept.stats))
+    same = {p for p, st in kept.stats.items() if now.get(p) == st}
+    look = {*dirty, *before, *kept.stats} - same
+    fresh = [p for p in look if p not in before]
     # what a path unchanged before held: its blob in the commit HEAD was then (None: absent
     # there, or HEAD unborn), not in the index or HEAD the command may have moved
     old: dict[str, str | None] = dict.fromkeys(fresh)
     if head and fresh:
         old.update(repo.blobs_in(head, fresh))
     held = {**old, **before}
-    after = repo.hash_worktree({*dirty, *before})
+    after = repo.hash_worktree(look)
     changed = sorted(p for p, blob in after.items() if held.get(p) != blob)
     made = _made(repo, path, tips, stashes)
     tips, stashes = [t for t in tips if t not in made], [t for t in stashes if t not in made]
@@ -182,7 +234,7 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     back |= _moved(changed, held, after)
     paths = [p for p in changed if p not in back]
     starts = tuple((p, held.get(p)) for p in paths)
-    return Changed(tuple(paths), starts, tuple(sorted(back)), nonce)
+    return Changed(tuple(paths), starts, tuple(sorted(back)), nonce, kept.over)
 
 
 def _made(repo: Repository, snapshot: str, tips: list[str], stashes: list[str]) -> set[str]:
@@ -241,12 +293,8 @@ def _restored(
     return {path for (path, blob), got in zip(wanted, found, strict=True) if got == blob}
 
 
-def _read(
-    path: str,
-) -> tuple[dict[str, str | None], str | None, str | None, list[str], list[str]] | None:
-    """The path -> blob map a snapshot file holds, the commit HEAD was at when it was kept
-    (None: unborn), its nonce (None: kept without one), and the ref tips and stash entries
-    it kept; or None when the file is absent or not ours."""
+def _read(path: str) -> _Kept | None:
+    """What a snapshot file holds; None when the file is absent or not ours."""
     try:
         with open(path, "rb") as fh:
             data = fh.read(_MAX_FILE + 1)
@@ -266,7 +314,15 @@ def _read(
     assert isinstance(doc, dict)
     nonce = doc.get("nonce")
     tips, stashes = (_ids(doc.get(k)) for k in ("tips", "stashes"))
-    return blobs, head or None, nonce if isinstance(nonce, str) else None, tips, stashes
+    stats = doc.get("stats")
+    listed = {
+        p: st
+        for p, st in (stats.items() if isinstance(stats, dict) else ())
+        if isinstance(p, str) and isinstance(st, list) and all(isinstance(n, int) for n in st)
+    }
+    nonce = nonce if isinstance(nonce, str) else None
+    over = doc.get("over") is True
+    return _Kept(blobs, listed, head or None, nonce, tips, stashes, over)
 
 
 def _ids(value: object) -> list[str]:
@@ -308,10 +364,7 @@ def before(runtime: str, title: str, event: RuntimeEvent, root: str | None) -> s
         return _outside(event)
     held = take(root, runtime, event)
     if held is None:
-        return (
-            f"{root} has more than {MAX_PATHS} changed paths: no snapshot of it is kept "
-            f"before {call}, so what the command changes is not recorded"
-        )
+        return f"{call}: {_over_note(root)}"
     return f"kept the work tree before {call}: what the command changes is recorded after it"
 
 
@@ -341,6 +394,8 @@ def after(
     if not changed.paths:
         if back:
             return event, {}, f"{call} changed no file in {root} with content of its own: {back}"
+        if changed.over:
+            return event, {}, f"{call} changed no tracked file: {_over_note(root)}"
         return event, {}, f"{call} changed no file in {root} (git status shows the same)"
     if event.shell_key is not None and changed.nonce is not None:
         # a runtime that names no call id: the same command run again is another call,
@@ -350,6 +405,7 @@ def after(
     paths = tuple(os.path.join(real, p) for p in changed.paths)
     starts = {os.path.join(real, p): blob for p, blob in changed.starts}
     notes = event.notes + ((f"{call}: {back}",) if back else ())
+    notes += (f"{call}: {_over_note(root)}",) if changed.over else ()
     if event.failed is not None:
         notes += (
             f"{call} {event.failed}, but changed {len(paths)} file(s) before it ended: what it "
@@ -357,6 +413,16 @@ def after(
         )
     done = replace(event, paths=paths, writes=True, not_written=None, failed=None, notes=notes)
     return done, starts, None
+
+
+def _over_note(root: str) -> str:
+    """The one line saying a snapshot was over :data:`MAX_STATS` (fail closed)."""
+    return (
+        f"{root} has more than {MAX_PATHS + MAX_STATS} changed paths, too many to snapshot: "
+        "every tracked file that differs from HEAD after the command is recorded as the "
+        "writer's (a person's unsaved edits too: fail closed), untracked files are not; "
+        "ignore the generated directories (.gitignore) to record only what it writes"
+    )
 
 
 def _outside(event: RuntimeEvent) -> str:

@@ -80,14 +80,43 @@ def test_another_call_or_none_has_no_snapshot(repo: Path) -> None:
     assert agent_shell.compare(str(repo), "claude-code", _event("toolu_b")) is None
 
 
-def test_more_changed_paths_than_the_bound_keep_no_snapshot(
+def test_paths_past_the_hashed_bound_are_listed_and_every_write_is_seen(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Past :data:`MAX_PATHS` (an agent's unignored ``.venv``) the rest are listed by lstat:
+    a tracked file the command edits and a listed file it rewrites are both the writer's,
+    a listed file it left alone is not hashed again nor changed."""
     monkeypatch.setattr(agent_shell, "MAX_PATHS", 1)
+    for n in range(5):
+        (repo / f"v{n}.txt").write_text(f"{n}\n")
+    assert agent_shell.take(str(repo), "claude-code", _event()) == 5
+    (repo / "src" / "app.py").write_text("def add(a, b):\n    return a - b\n")
+    (repo / "v3.txt").write_text("rewritten by the command\n")
+    changed = agent_shell.compare(str(repo), "claude-code", _event())
+    assert changed is not None and not changed.over
+    assert changed.paths == ("src/app.py", "v3.txt"), changed
+    head_app = git(repo, "rev-parse", "HEAD:src/app.py").strip()
+    assert changed.starts == (("src/app.py", head_app), ("v3.txt", None))
+
+
+def test_past_the_listed_bound_every_tracked_change_is_the_writers(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past :data:`MAX_STATS` only HEAD is kept: every tracked path differing from it after
+    the command is the writer's (a person's unsaved edit too: fail closed), never none."""
+    monkeypatch.setattr(agent_shell, "MAX_PATHS", 1)
+    monkeypatch.setattr(agent_shell, "MAX_STATS", 1)
     (repo / "a.txt").write_text("a\n")
     (repo / "b.txt").write_text("b\n")
+    (repo / "README.md").write_text("# demo\nmine\n")  # a person's, unsaved
     assert agent_shell.take(str(repo), "claude-code", _event()) is None
-    assert agent_shell.compare(str(repo), "claude-code", _event()) is None
+    (repo / "src" / "app.py").write_text("def add(a, b):\n    return a - b\n")
+    changed = agent_shell.compare(str(repo), "claude-code", _event())
+    assert changed is not None and changed.over
+    assert changed.paths == ("README.md", "src/app.py"), changed
+    said = agent_shell.before("claude-code", "Claude Code", _event("toolu_c"), str(repo))
+    assert "too many to snapshot: every tracked file that differs from HEAD" in said, said
+    assert "not recorded" not in said, said
 
 
 def test_an_expired_snapshot_is_swept_by_the_next(repo: Path) -> None:
