@@ -89,7 +89,8 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.agent_record` — an agent runtime's hook input -> a pending mutation
 * :mod:`.agent_subagents` — the markers of the subagents running in an agent session
 * :mod:`.agent_shell` — what an agent's shell command changed: the work tree before and after
-* :mod:`.shell_files` — the snapshot files of shell calls: read back, marked spent, swept
+* :mod:`.shell_files` — the snapshot files of shell calls: their format, read back, marked
+  spent, swept
 * :mod:`.shell_commits` — what a shell command wrote into commits it made (branches, stash
   entries)
 * :mod:`.doctor` — health checks of the store and the installed hooks
