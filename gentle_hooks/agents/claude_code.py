@@ -92,8 +92,9 @@ SHELL_SNAPSHOT = "PreToolUse"
 #: Claude Code``).
 SHELL_NOT_RECORDED = (
     "ran a shell command: its input names no file it changed, and no snapshot of the work "
-    "tree from before it was kept (the PreToolUse hook of Bash takes it: install the recorder "
-    "again), so nothing it changed is recorded from this call (the commit gate still "
+    "tree from before it was kept (the PreToolUse hook of Bash takes it and its line says "
+    "why it kept none; if it did not run, install the recorder again), so "
+    "nothing it changed is recorded from this call (the commit gate still "
     "applies to a commit made in the Claude Code session, where CLAUDECODE is set, or "
     "carrying its Co-Authored-By: Claude trailer)"
 )

@@ -407,8 +407,9 @@ SHELL_SNAPSHOT = "PreToolUse"
 #: (:attr:`gentle_hooks.agents.event.RuntimeEvent.not_written`).
 NO_PATCH = (
     "runs no apply_patch envelope: its input names no file it changed, and no snapshot of "
-    "the work tree from before it was kept (the PreToolUse hook of Bash takes it: install "
-    "the recorder again), so nothing it changed is recorded from this call (the commit gate "
+    "the work tree from before it was kept (the PreToolUse hook of Bash takes it and its "
+    "line says why it kept none; if it did not run, install the recorder again), so "
+    "nothing it changed is recorded from this call (the commit gate "
     "still applies to a commit with Codex's co-author trailer or made where CODEX_SANDBOX "
     "is set)"
 )

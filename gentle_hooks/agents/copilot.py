@@ -50,6 +50,21 @@ carries ``resultType`` ``success``, ``failure`` or ``denied`` (github/docs
 ``content/copilot/reference/hooks-configuration.md`` @ 1912b4fc, "Post-tool use hook"),
 ``tool_result.result_type`` in the VS Code compatible shape (:func:`failure`).
 
+Copilot's ``bash`` tool (and ``powershell``, :data:`SHELL_TOOLS`) names no file it writes
+(``sed -i``, a heredoc): ``install --agent copilot`` also wires ``preToolUse``
+(:data:`SHELL_SNAPSHOT`; github/docs ``content/copilot/reference/hooks-reference.md`` @
+05da5bc3, "preToolUse / PreToolUse": ``sessionId``, ``timestamp``, ``cwd``, ``toolName``,
+``toolArgs``, no ``toolResult``), whose input of a shell call keeps the work tree's snapshot
+and whose ``postToolUse`` records what changed since
+(:mod:`gentle_hooks.services.agent_shell`). The camelCase inputs name no event and no call
+id: a pre-tool input is one with no ``toolResult`` (nor ``postToolUseFailure``'s
+``error``), and the pair is found by the session, the tool (under its Claude name) and its
+arguments (:attr:`gentle_hooks.agents.event.RuntimeEvent.shell_key`). ``preToolUse`` fires
+for every tool (it takes no matcher): another tool's pre-tool input records nothing. A
+command ``preToolUse`` hook that exits non-zero denies the tool call ("Command
+``preToolUse`` hooks are fail-closed on errors"): a snapshot that cannot be kept stops the
+shell call rather than letting its writes go unrecorded.
+
 ``subagentStart`` and ``subagentStop`` inputs (also wired) decode as the subagent's start
 and stop (:func:`subagent_lifecycle`; :attr:`gentle_hooks.agents.event.RuntimeEvent.lifecycle`),
 the subagent named by ``agentName`` (VS Code: ``agent_type``); they name no model. A start's
@@ -66,6 +81,8 @@ from datetime import datetime, timezone
 
 from gentle_hooks.agents.definitions import declared, own_model, project_dirs
 from gentle_hooks.agents.event import (
+    SHELL_AFTER,
+    SHELL_BEFORE,
     SUBAGENT_START,
     SUBAGENT_STOP,
     UNKNOWN,
@@ -119,7 +136,23 @@ CLAUDE_NAMES = {
     "edit": "Edit",
     "str_replace_editor": "Edit",
     "apply_patch": "Edit",
+    "bash": "Bash",
+    "powershell": "Bash",
 }
+#: Copilot's shell tools (runtime names; ``Bash`` as the PascalCase shape reports them).
+SHELL_TOOLS = ("bash", "powershell", "Bash")
+#: The hook event that runs before each tool call: a shell call's input snapshots the work
+#: tree (github/docs ``content/copilot/reference/hooks-reference.md`` @ 05da5bc3,
+#: "preToolUse / PreToolUse").
+SHELL_SNAPSHOT = "preToolUse"
+#: Why a shell call records nothing when no snapshot before it was kept
+#: (:attr:`gentle_hooks.agents.event.RuntimeEvent.not_written`).
+SHELL_NOT_RECORDED = (
+    "ran a shell command: its input names no file it changed, and no snapshot of the work "
+    "tree from before it was kept (the preToolUse hook takes it and its line says why it "
+    "kept none; if it did not run, install the recorder again), so nothing it changed is "
+    "recorded from this call"
+)
 
 
 def arguments(value: object) -> object:
@@ -183,13 +216,37 @@ def decode(data: bytes) -> RuntimeEvent:
         failed=failure(event),
     )
     pairs, every = edit_pairs(arguments(call.args))
-    return replace(
+    named = done.hook_event or text(event.get("hookEventName"))
+    before = before_tool(event, named)
+    done = replace(
         done,
         session_id=session,
-        hook_event=done.hook_event or text(event.get("hookEventName")),
+        hook_event=named or (SHELL_SNAPSHOT if before else None),
         replacements=pairs,
         replace_all=every,
     )
+    if call.tool in SHELL_TOOLS and not done.writes:
+        # what the command changes is found by comparing the work tree before and after it
+        key = derived_call_id(
+            NAME, session, CLAUDE_NAMES.get(call.tool, call.tool), arguments(call.args)
+        )
+        return replace(
+            done,
+            not_written=SHELL_NOT_RECORDED,
+            shell=SHELL_BEFORE if before else SHELL_AFTER,
+            shell_key=key,
+        )
+    return done
+
+
+def before_tool(event: Mapping[str, object], named: str | None) -> bool:
+    """Whether ``event`` is a pre-tool input: named ``PreToolUse`` (either case), or, named
+    nothing, a camelCase tool call (``toolName``) with no ``toolResult`` and no
+    ``postToolUseFailure`` ``error`` (a snake_case input named nothing is a post-tool one:
+    Claude Code's shape, handed here by :func:`gentle_hooks.agents.claude_code.guest`)."""
+    if named is not None:
+        return named.strip().lower() == SHELL_SNAPSHOT.lower()
+    return "toolName" in event and not any(k in event for k in ("toolResult", "error"))
 
 
 #: The key names of a replacement in Copilot's tools: ``edit`` and ``str_replace_editor``'s

@@ -65,8 +65,9 @@ SHELL_AFTER_EVENT = "afterShellExecution"
 #: afterShellExecution call of Cursor``).
 SHELL_NOT_RECORDED = (
     "ran a shell command: its input names no file it changed, and no snapshot of the work "
-    "tree from before it was kept (the beforeShellExecution hook takes it: install the "
-    "recorder again), so nothing it changed is recorded from this call"
+    "tree from before it was kept (the beforeShellExecution hook takes it and its line says "
+    "why it kept none; if it did not run, install the recorder again), so "
+    "nothing it changed is recorded from this call"
 )
 
 

@@ -89,8 +89,9 @@ SHELL_TOOL = "run_shell_command"
 #: (:attr:`gentle_hooks.agents.event.RuntimeEvent.not_written`).
 SHELL_NOT_RECORDED = (
     "ran a shell command: its input names no file it changed, and no snapshot of the work "
-    "tree from before it was kept (the BeforeTool hook of run_shell_command takes it: install "
-    "the recorder again), so nothing it changed is recorded from this call (the commit gate "
+    "tree from before it was kept (the BeforeTool hook of run_shell_command takes it and its "
+    "line says why it kept none; if it did not run, install the recorder again), so "
+    "nothing it changed is recorded from this call (the commit gate "
     "still applies to a commit made in the Gemini CLI session, where GEMINI_CLI is set)"
 )
 #: The hook event that runs before a :data:`SHELL_TOOL` call (``docs/hooks/reference.md``,

@@ -235,7 +235,10 @@ RUNTIMES: tuple[Runtime, ...] = (
             home_env="COPILOT_HOME",
             shape="flat",
             event="postToolUse",
-            also_events=copilot.SUBAGENT_EVENTS,
+            # the work tree before each bash call, and what changed after it (github/docs
+            # content/copilot/reference/hooks-reference.md @ 05da5bc3, "preToolUse")
+            also_events=(*copilot.SUBAGENT_EVENTS, copilot.SHELL_SNAPSHOT),
+            shell_event=copilot.SHELL_SNAPSHOT,
             matcher=None,
             entry=(("type", "command"), ("timeoutSec", 30)),
             command_key="bash",

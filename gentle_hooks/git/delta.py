@@ -354,6 +354,16 @@ class Deltas(Refs):
         Raises:
             GitError: git failed; not a work tree.
         """
+        tracked, untracked = self.dirty_split()
+        return [*tracked, *untracked]
+
+    def dirty_split(self) -> tuple[list[str], list[str]]:
+        """:meth:`dirty_paths` in two lists from one ``git status``: the paths the index or
+        ``HEAD`` holds, and the untracked ones (``??``).
+
+        Raises:
+            GitError: git failed; not a work tree.
+        """
         out = self.run(
             [
                 "--no-optional-locks",
@@ -365,7 +375,9 @@ class Deltas(Refs):
                 "--ignore-submodules=all",
             ]
         ).stdout
-        return [os.fsdecode(r[3:]) for r in out.split(b"\0") if len(r) > 3 and r[2:3] == b" "]
+        rows = [r for r in out.split(b"\0") if len(r) > 3 and r[2:3] == b" "]
+        tracked = [os.fsdecode(r[3:]) for r in rows if r[:2] != b"??"]
+        return tracked, [os.fsdecode(r[3:]) for r in rows if r[:2] == b"??"]
 
 
 def _blobs_listed(out: bytes) -> dict[str, str]:

@@ -88,8 +88,11 @@ to the pure policy for one use case and returns values; nothing here prints.
   containers), which uninstall gives back
 * :mod:`.agent_record` — an agent runtime's hook input -> a pending mutation
 * :mod:`.agent_subagents` — the markers of the subagents running in an agent session
+* :mod:`.agent_codex` — Codex CLI's own conditions on our hooks: the trust it keeps for each,
+  and what to add by hand to an inline ``config.toml`` hook of ours
 * :mod:`.agent_shell` — what an agent's shell command changed: the work tree before and after
-* :mod:`.shell_files` — the snapshot files of shell calls: read back, marked spent, swept
+* :mod:`.shell_files` — the snapshot files of shell calls: their format, read back, marked
+  spent, swept
 * :mod:`.shell_commits` — what a shell command wrote into commits it made (branches, stash
   entries)
 * :mod:`.doctor` — health checks of the store and the installed hooks

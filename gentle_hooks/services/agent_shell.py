@@ -52,16 +52,26 @@ The snapshot is replaced by a small "spent" marker when read, so that a replayed
 post-tool input of the same call says it was read already (never that the pre-tool hook is
 missing) and records nothing again. The marker, and a snapshot never read (the call was
 denied, or failed, or its post-tool hook did not run), are swept by a later snapshot after
-:data:`.shell_files.MAX_AGE` seconds. A
-work tree with more than :data:`MAX_PATHS` changed paths is not snapshot: the call then
-records nothing and says why, as a call without a snapshot does.
+:data:`.shell_files.MAX_AGE` seconds.
+
+The snapshot stays bounded and still sees every write. The first :data:`MAX_PATHS` changed
+paths (tracked ones first) are hashed; the rest (an agent's unignored ``.venv``) are kept
+as an ``lstat`` listing (size, mtime, ctime, inode, mode; at most :data:`MAX_STATS`:
+:func:`.shell_files.listing`), and at the post-tool event a listed path whose ``lstat``
+changed is hashed and measured from its blob in the commit ``HEAD`` was at (None for an
+untracked one: a person's unsaved lines in it count as the writer's, fail closed; so do
+they when a commit the call made holds them). The index's blob of every changed tracked
+path is kept too (``staged``, listed ones included). Past :data:`MAX_STATS` (or a snapshot
+file over :data:`.shell_files.MAX_FILE` bytes) only ``HEAD``, the nonce and the ref tips
+are kept, and the post-tool event records every tracked path whose content then differs
+from that commit, and all a commit the call made holds that ``HEAD`` does not, as the
+writer's, and says so in one line (:attr:`Changed.over`): never nothing, silently.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import os
 import secrets
 import time
@@ -76,7 +86,9 @@ from gentle_hooks.services.shell_commits import Written, new_commits, written_in
 from gentle_hooks.services.shell_files import (
     MAX_FILE,
     MAX_TIPS,
+    encode,
     is_spent,
+    listing,
     read_snapshot,
     spend,
     sweep,
@@ -86,8 +98,11 @@ from gentle_hooks.values.frozen import frozen, replace
 
 #: The directory of the snapshots, under the state directory.
 SHELL_DIR = "shell"
-#: The most changed paths a snapshot keeps; above it none is kept.
+#: The most changed paths a snapshot hashes; the rest are listed by ``lstat``.
 MAX_PATHS = 2000
+#: The most changed paths a snapshot lists by ``lstat``; above it only ``HEAD`` is kept
+#: (:attr:`Changed.over`).
+MAX_STATS = 100000
 #: The most ``<commit>:<path>`` names one post-tool event looks up; the changed paths past
 #: it are not looked up (they stay the writer's: fail closed).
 MAX_LOOKUPS = 20000
@@ -115,6 +130,8 @@ class Changed:
         committed: what the call wrote into commits it made (a branch, tag or stash entry
             its snapshot did not hold): content no version the snapshot held has
             (:mod:`.shell_commits`), sorted; a path may also be in ``paths``.
+        over: the work tree had more changed paths than the snapshot holds: ``paths`` are
+            all the tracked paths differing from the commit ``HEAD`` was at (fail closed).
     """
 
     paths: tuple[str, ...]
@@ -122,6 +139,7 @@ class Changed:
     restored: tuple[str, ...] = ()
     nonce: str | None = None
     committed: tuple[Written, ...] = ()
+    over: bool = False
 
 
 def _file(repo: Repository, runtime: str, event: RuntimeEvent) -> str:
@@ -134,8 +152,9 @@ def _file(repo: Repository, runtime: str, event: RuntimeEvent) -> str:
 
 def take(root: str, runtime: str, event: RuntimeEvent) -> int | None:
     """Keep the snapshot of the work tree ``root`` before ``event``'s shell call, sweeping
-    expired ones first. Returns how many changed paths it holds, or None when there were
-    more than :data:`MAX_PATHS` (none is kept then: the call will record nothing).
+    expired ones first. Returns how many changed paths it holds (hashed or listed), or
+    None when there were more than :data:`MAX_STATS` besides the hashed ones (only
+    ``HEAD`` is kept then: :attr:`Changed.over`).
 
     Raises:
         GentleError: the snapshot cannot be written (one line, nothing kept).
@@ -147,34 +166,38 @@ def take(root: str, runtime: str, event: RuntimeEvent) -> int | None:
     if os.path.islink(os.path.dirname(where)) or os.path.islink(where):
         raise GentleError(f"cannot keep the work tree's snapshot: {where} goes through a link")
     sweep(where, time.time())
-    dirty = repo.dirty_paths()
-    if len(dirty) > MAX_PATHS:
-        unlink(path)
-        return None
-    blobs = repo.hash_worktree(dirty)
+    tracked, untracked = repo.dirty_split()
+    dirty = [*tracked, *untracked]
+    hashed, listed = dirty[:MAX_PATHS], dirty[MAX_PATHS:]
     # a path git status does not show held HEAD's blob: kept by its commit, so a command
     # that only moves HEAD (an agent's `git reset --soft`) changes none of them
     tips, stashes = repo.ref_tips(MAX_TIPS)
-    doc = {
-        "blobs": blobs,
-        "staged": repo.blobs_staged(dirty),
+    doc: dict[str, object] = {
         "head": repo.head() or "",
         "nonce": secrets.token_hex(16),
         "tips": tips,
         "stashes": stashes,
     }
+    bounded = None
+    if len(listed) <= MAX_STATS:
+        bounded = {
+            "blobs": repo.hash_worktree(hashed),
+            "stats": listing(repo.paths.toplevel or root, listed),
+            "staged": repo.blobs_staged(tracked),
+        }
+    data, over = encode(doc, bounded)
     try:
         os.makedirs(where, exist_ok=True)
-        write_whole(path, json.dumps(doc).encode("utf-8", "surrogatepass"))
+        write_whole(path, data)
     except (OSError, WriteError) as exc:
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise GentleError(f"cannot keep the work tree's snapshot in {where}: {why}") from None
-    return len(blobs)
+    return None if over else len(dirty)
 
 
 def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     """What ``event``'s shell call changed in the work tree ``root`` since its snapshot,
-    which is removed; None when no usable snapshot was kept.
+    which is replaced by its spent marker; None when no usable snapshot was kept.
 
     Raises:
         GitError: git failed.
@@ -187,22 +210,29 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
             unlink(path)
         return None
     spend(path)
-    before, head, nonce, tips, stashes, staged = kept
-    dirty = repo.dirty_paths()
-    fresh = [p for p in dirty if p not in before]
+    before, head, nonce, tips, stashes = kept.blobs, kept.head, kept.nonce, kept.tips, kept.stashes
+    tracked, untracked = repo.dirty_split()
+    # over the bound: every tracked path differing from HEAD's commit (fail closed); else a
+    # listed path whose lstat is as it was holds what it held, and is not hashed again
+    dirty = tracked if kept.over else [*tracked, *untracked]
+    now = listing(repo.paths.toplevel or root, list(kept.stats))
+    same = {p for p, st in kept.stats.items() if now.get(p) == st}
+    look = {*dirty, *before, *kept.stats} - same
+    fresh = [p for p in look if p not in before]
     # what a path unchanged before held: its blob in the commit HEAD was then (None: absent
     # there, or HEAD unborn), not in the index or HEAD the command may have moved
     old: dict[str, str | None] = dict.fromkeys(fresh)
     if head and fresh:
         old.update(repo.blobs_in(head, fresh))
     held = {**old, **before}
-    after = repo.hash_worktree({*dirty, *before})
+    after = repo.hash_worktree(look)
     changed = sorted(p for p, blob in after.items() if held.get(p) != blob)
     listed = os.path.join(os.path.dirname(path), MADE_FILE)
     known = _known(listed)
     now_tips, now_stashes = repo.ref_tips(MAX_TIPS)
     new = [c for c in (*now_tips, *now_stashes) if c not in {*tips, *stashes}]
-    wrote = written_in(repo, new_commits(repo, new, [*tips, *stashes]), before, staged, head)
+    commits = new_commits(repo, new, [*tips, *stashes])
+    wrote = written_in(repo, commits, before, kept.staged, head)
     # a stash entry the call made of content that existed before it (a person's work an
     # agent stashed) is a source a later call restores from; any other new one is not
     clean = _clean_stashes(repo, [c for c in now_stashes if c in new], wrote)
@@ -215,8 +245,8 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     starts = tuple((p, held.get(p)) for p in paths)
     ours = {(p, b, s) for ws in wrote.values() for p, b, s in ws if p not in after or after[p] != b}
     olden = _restored(repo, [(p, b) for p, b, _ in ours], tips, stashes)
-    committed = sorted((w for w in ours if (w[0], w[1]) not in olden), key=str)
-    return Changed(tuple(paths), starts, tuple(sorted(back)), nonce, tuple(committed))
+    committed = tuple(sorted((w for w in ours if (w[0], w[1]) not in olden), key=str))
+    return Changed(tuple(paths), starts, tuple(sorted(back)), nonce, committed, kept.over)
 
 
 def _known(listed: str) -> list[str]:
@@ -306,10 +336,7 @@ def before(runtime: str, title: str, event: RuntimeEvent, root: str | None) -> s
         return _outside(event)
     held = take(root, runtime, event)
     if held is None:
-        return (
-            f"{root} has more than {MAX_PATHS} changed paths: no snapshot of it is kept "
-            f"before {call}, so what the command changes is not recorded"
-        )
+        return f"{call}: {_over_note(root)}"
     return f"kept the work tree before {call}: what the command changes is recorded after it"
 
 
@@ -365,6 +392,8 @@ def after(
     if not changed.paths and not changed.committed:
         if back:
             return event, {}, f"{call} changed no file in {root} with content of its own: {back}"
+        if changed.over:
+            return event, {}, f"{call} changed no tracked file: {_over_note(root)}"
         return event, {}, f"{call} changed no file in {root} (git status shows the same)"
     if event.shell_key is not None and changed.nonce is not None:
         # a runtime that names no call id: the same command run again is another call,
@@ -383,6 +412,7 @@ def after(
             f"{call} left content of its own in commits it made (a branch, tag or stash "
             f"entry: {shown}): recorded as the writer's wherever it goes",
         )
+    notes += (f"{call}: {_over_note(root)}",) if changed.over else ()
     if event.failed is not None:
         notes += (
             f"{call} {event.failed}, but changed {len(paths)} file(s) before it ended: what it "
@@ -390,6 +420,16 @@ def after(
         )
     done = replace(event, paths=paths, writes=True, not_written=None, failed=None, notes=notes)
     return done, starts, None
+
+
+def _over_note(root: str) -> str:
+    """The one line saying a snapshot was over :data:`MAX_STATS` (fail closed)."""
+    return (
+        f"{root} has more than {MAX_PATHS + MAX_STATS} changed paths, too many to snapshot: "
+        "every tracked file that differs from HEAD after the command is recorded as the "
+        "writer's (a person's unsaved edits too: fail closed), untracked files are not; "
+        "ignore the generated directories (.gitignore) to record only what it writes"
+    )
 
 
 def _outside(event: RuntimeEvent) -> str:

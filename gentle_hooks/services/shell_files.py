@@ -1,10 +1,15 @@
-"""The snapshot files of agent shell calls: read back, marked spent, swept (SPEC §3
+"""The snapshot files of agent shell calls: written, read back, marked spent, swept (SPEC §3
 "Attribution follows content", §7 "Hooks"; :mod:`gentle_hooks.services.agent_shell` takes and
 compares them).
 
-Room ``services``. One small JSON file per call under ``<common dir>/gentle-hooks/shell/``;
-what is not ours, too large or unreadable reads as absent (the call then records nothing and
-says why). Standard library and :mod:`gentle_hooks.bounded` only.
+Room ``services``. One JSON file per call under ``<common dir>/gentle-hooks/shell/``, an
+object: ``head`` (the commit ``HEAD`` was at, "" unborn), ``nonce``, ``tips`` and
+``stashes`` (commit ids), ``blobs`` (hashed path -> blob, null: absent), ``stats`` (listed
+path -> ``lstat`` fields, :func:`listing`), ``staged`` (changed tracked path -> its blob
+in the index) and, for one over the bound, ``over``: true with ``blobs`` empty and no ``stats``
+nor ``staged`` (:class:`Kept`). What is not ours, too large or unreadable reads as absent
+(the call then records nothing and says why). Standard library,
+:mod:`gentle_hooks.bounded` and the frozen value decorator only.
 """
 
 from __future__ import annotations
@@ -12,30 +17,73 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+from collections.abc import Mapping, Sequence
 
 from gentle_hooks.bounded import WriteError, write_whole
+from gentle_hooks.values.frozen import frozen
 
 #: Seconds after which a snapshot no post-tool event read is swept (6 hours).
 MAX_AGE = 6 * 3600
 #: The most commits a snapshot keeps whose content a command may restore (ref tips and
 #: stash entries, :meth:`~gentle_hooks.git.delta.Deltas.ref_tips`).
 MAX_TIPS = 1000
-#: Largest snapshot file read back (bytes).
-MAX_FILE = 1024 * 1024
+#: Largest snapshot file kept and read back (bytes); a larger one is kept holding ``HEAD``
+#: only (:attr:`Kept.over`).
+MAX_FILE = 64 * 1024 * 1024
 
 
-def read_snapshot(
-    path: str,
-) -> (
-    tuple[
-        dict[str, str | None], str | None, str | None, list[str], list[str], dict[str, str | None]
-    ]
-    | None
-):
-    """The path -> blob map a snapshot file holds, the commit HEAD was at when it was kept
-    (None: unborn), its nonce (None: kept without one), the ref tips and stash entries it
-    kept, and the index's blob of each changed path it kept (none: a snapshot kept without
-    them); or None when the file is absent or not ours."""
+@frozen
+class Kept:
+    """A snapshot file read back (:func:`read_snapshot`).
+
+    Attributes:
+        blobs: hashed path -> its blob in the work tree then (None: absent).
+        stats: listed path -> its ``lstat`` fields then (:func:`listing`).
+        staged: changed path -> its blob in the index then (none: a snapshot kept without
+            them, or over the bound).
+        head: the commit ``HEAD`` was at (None: unborn).
+        nonce: the snapshot's random id (None: kept without one).
+        tips: the ref tips it kept; stashes: the stash entries it kept.
+        over: it was over the bound: only ``head``, ``nonce``, ``tips`` and ``stashes``
+            were kept.
+    """
+
+    blobs: dict[str, str | None]
+    stats: dict[str, list[int]]
+    staged: dict[str, str | None]
+    head: str | None
+    nonce: str | None
+    tips: list[str]
+    stashes: list[str]
+    over: bool
+
+
+def listing(root: str, paths: Sequence[str]) -> dict[str, list[int]]:
+    """Path -> ``lstat`` fields (size, mtime_ns, ctime_ns, inode, mode) of each of the
+    root-relative ``paths`` of the work tree ``root``; a path gone is left out."""
+    out: dict[str, list[int]] = {}
+    for p in paths:
+        with contextlib.suppress(OSError):
+            st = os.lstat(os.path.join(root, p))
+            out[p] = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_mode]
+    return out
+
+
+def encode(doc: Mapping[str, object], bounded: Mapping[str, object] | None) -> tuple[bytes, bool]:
+    """The bytes of a snapshot file holding ``doc`` and ``bounded`` (the hashed, listed and
+    staged paths), and False; or, when ``bounded`` is None (too many paths) or they are
+    over :data:`MAX_FILE` bytes, of ``doc`` alone marked ``over`` (:attr:`Kept.over`), and
+    True."""
+    if bounded is not None:
+        data = json.dumps({**doc, **bounded}).encode("utf-8", "surrogatepass")
+        if len(data) <= MAX_FILE:
+            return data, False
+    return json.dumps({**doc, "blobs": {}, "over": True}).encode("utf-8", "surrogatepass"), True
+
+
+def read_snapshot(path: str) -> Kept | None:
+    """What the snapshot file ``path`` holds; None when it is absent, over
+    :data:`MAX_FILE` bytes or not ours (a spent marker included)."""
     try:
         with open(path, "rb") as fh:
             data = fh.read(MAX_FILE + 1)
@@ -55,13 +103,27 @@ def read_snapshot(
     assert isinstance(doc, dict)
     nonce = doc.get("nonce")
     tips, stashes = (_ids(doc.get(k)) for k in ("tips", "stashes"))
-    got = doc.get("staged")
+    got, stats = doc.get("staged"), doc.get("stats")
     staged: dict[str, str | None] = (
         {p: b for p, b in got.items() if isinstance(p, str) and isinstance(b, str)}
         if isinstance(got, dict)
         else {}
     )
-    return blobs, head or None, nonce if isinstance(nonce, str) else None, tips, stashes, staged
+    listed = {
+        p: st
+        for p, st in (stats.items() if isinstance(stats, dict) else ())
+        if isinstance(p, str) and isinstance(st, list) and all(isinstance(n, int) for n in st)
+    }
+    return Kept(
+        blobs=blobs,
+        stats=listed,
+        staged=staged,
+        head=head or None,
+        nonce=nonce if isinstance(nonce, str) else None,
+        tips=tips,
+        stashes=stashes,
+        over=doc.get("over") is True,
+    )
 
 
 def _ids(value: object) -> list[str]:

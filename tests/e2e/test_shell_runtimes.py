@@ -212,3 +212,26 @@ def test_a_cursor_workspace_above_the_repository_says_why_nothing_is_recorded(
     assert said[0].startswith(f"nothing recorded: {w.base} is not in a git work tree, "), said
     assert "what a command changes in a repository below it is not recorded" in said[1], said
     assert "install the recorder again" not in said[1], said
+
+
+def test_a_write_is_recorded_beside_thousands_of_untracked_paths(native: World) -> None:
+    """An agent's unignored ``.venv`` (2448 untracked files, past the hashed bound) does not
+    hide a ``sed -i`` the next shell call makes: it is recorded and the commit blocked."""
+    w = native
+    w.write("src/calc.py", BASE)
+    w.ok("add", "-A")
+    w.ok("commit", "-qm", "human: base")
+    for n in range(2448):
+        d = w.work / ".venv" / "lib" / f"pkg{n // 100}"
+        d.mkdir(parents=True, exist_ok=True)
+        (d / f"m{n}.py").write_text(f"X = {n}\n")
+    before, after, _ = shell_inputs("codex", w.work, SED)
+    pre = w.gh("record", "--from", "codex", input=before, env=PATH)
+    assert pre.code == 0 and "kept the work tree before" in pre.err, pre
+    subprocess.run(["sh", "-c", SED], cwd=w.work, check=True)
+    r = w.gh("record", "--from", "codex", input=after, env=PATH)
+    assert r.code == 0 and r.err.startswith("recorded: pending mutation #1: "), r
+    assert ".venv" not in r.err, r
+    w.ok("add", "src/calc.py")
+    blocked = w.git("commit", "-m", "human: tidy")
+    assert blocked.code == 1 and "BLOCKED the staged change" in blocked.said[0], blocked

@@ -80,14 +80,85 @@ def test_another_call_or_none_has_no_snapshot(repo: Path) -> None:
     assert agent_shell.compare(str(repo), "claude-code", _event("toolu_b")) is None
 
 
-def test_more_changed_paths_than_the_bound_keep_no_snapshot(
+def test_paths_past_the_hashed_bound_are_listed_and_every_write_is_seen(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Past :data:`MAX_PATHS` (an agent's unignored ``.venv``) the rest are listed by lstat:
+    a tracked file the command edits and a listed file it rewrites are both the writer's,
+    a listed file it left alone is not hashed again nor changed."""
     monkeypatch.setattr(agent_shell, "MAX_PATHS", 1)
+    for n in range(5):
+        (repo / f"v{n}.txt").write_text(f"{n}\n")
+    assert agent_shell.take(str(repo), "claude-code", _event()) == 5
+    (repo / "src" / "app.py").write_text("def add(a, b):\n    return a - b\n")
+    (repo / "v3.txt").write_text("rewritten by the command\n")
+    changed = agent_shell.compare(str(repo), "claude-code", _event())
+    assert changed is not None and not changed.over
+    assert changed.paths == ("src/app.py", "v3.txt"), changed
+    head_app = git(repo, "rev-parse", "HEAD:src/app.py").strip()
+    assert changed.starts == (("src/app.py", head_app), ("v3.txt", None))
+
+
+def test_past_the_listed_bound_every_tracked_change_is_the_writers(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past :data:`MAX_STATS` only HEAD is kept: every tracked path differing from it after
+    the command is the writer's (a person's unsaved edit too: fail closed), never none."""
+    monkeypatch.setattr(agent_shell, "MAX_PATHS", 1)
+    monkeypatch.setattr(agent_shell, "MAX_STATS", 1)
     (repo / "a.txt").write_text("a\n")
     (repo / "b.txt").write_text("b\n")
+    (repo / "README.md").write_text("# demo\nmine\n")  # a person's, unsaved
     assert agent_shell.take(str(repo), "claude-code", _event()) is None
-    assert agent_shell.compare(str(repo), "claude-code", _event()) is None
+    (repo / "src" / "app.py").write_text("def add(a, b):\n    return a - b\n")
+    changed = agent_shell.compare(str(repo), "claude-code", _event())
+    assert changed is not None and changed.over
+    assert changed.paths == ("README.md", "src/app.py"), changed
+    said = agent_shell.before("claude-code", "Claude Code", _event("toolu_c"), str(repo))
+    assert "too many to snapshot: every tracked file that differs from HEAD" in said, said
+    assert "not recorded" not in said, said
+
+
+def test_past_the_hashed_bound_a_persons_staged_file_an_agent_commits_stays_theirs(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A listed path's index blob is kept too (``staged``): a person's staged edit of it
+    that the call commits (``git commit --no-verify``) is not the writer's."""
+    monkeypatch.setattr(agent_shell, "MAX_PATHS", 1)
+    (repo / "README.md").write_text("# demo\nmine\n")  # hashed, unsaved
+    (repo / "src" / "app.py").write_text("def add(a, b):\n    return b + a\n")
+    git(repo, "add", "src/app.py")  # listed, staged
+    assert agent_shell.take(str(repo), "claude-code", _event()) == 2
+    git(repo, "commit", "-q", "--no-verify", "-m", "the person's, committed by the agent")
+    changed = agent_shell.compare(str(repo), "claude-code", _event())
+    assert changed is not None and not changed.over, changed
+    assert (changed.paths, changed.committed) == ((), ()), changed
+
+
+def test_past_the_listed_bound_what_a_call_commits_is_the_writers_and_both_are_said(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Over :data:`MAX_STATS` a call's own commit is still walked: what it wrote there is
+    the writer's, and its lines say both (commits it made, the snapshot over the bound)."""
+    monkeypatch.setattr(agent_shell, "MAX_PATHS", 1)
+    monkeypatch.setattr(agent_shell, "MAX_STATS", 1)
+    for name in ("a.txt", "b.txt", "c.txt"):
+        (repo / name).write_text(f"{name}\n")
+    start = _blob(repo, "src/app.py")
+    assert agent_shell.take(str(repo), "claude-code", _event()) is None
+    _write_app(repo)
+    git(repo, "commit", "-q", "--no-verify", "-am", "the agent's")
+    done, starts, why = agent_shell.after("claude-code", "Claude Code", _event(), str(repo))
+    assert why is None, why
+    wrote = git(repo, "hash-object", "--stdin", input=WRITTEN.encode()).strip()
+    real = os.path.realpath(repo)
+    assert done.paths == (os.path.join(real, "src", "app.py"),), done
+    assert agent_shell.committed_in(str(repo), ("src/app.py",), starts) == (
+        ("src/app.py", wrote, start),
+    )
+    said = "\n".join(done.notes)
+    assert "left content of its own in commits it made" in said, said
+    assert "too many to snapshot" in said, said
 
 
 def test_an_expired_snapshot_is_swept_by_the_next(repo: Path) -> None:

@@ -884,7 +884,8 @@ def test_copilot_tool_args_with_a_lone_surrogate_records_nothing(repo: Path, esc
     inner = f'{{\\"path\\":\\"{repo}/src/app.py{escape}\\"}}'
     payload = (
         f'{{"timestamp": 1700000000000, "cwd": "{repo}", "toolName": "edit", '
-        f'"toolArgs": "{inner}", "sessionId": "s1"}}'
+        f'"toolArgs": "{inner}", "sessionId": "s1", '
+        '"toolResult": {"resultType": "success", "textResultForLlm": ""}}'
     )
     proc = hostile(repo, "record", "--from", "copilot", stdin=payload.encode())
     assert proc.returncode == 1, proc.stderr  # non-blocking: the path is not valid text

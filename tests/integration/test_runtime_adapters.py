@@ -136,7 +136,8 @@ def test_the_same_call_id_from_another_source_is_another_call(repo: Path) -> Non
             {"tool_name": "Bash", "tool_input": {"command": "sed -i s/a/b/ src/app.py"}},
             "the Bash call of Claude Code ran a shell command: its input names no file it "
             "changed, and no snapshot of the work tree from before it was kept (the PreToolUse "
-            "hook of Bash takes it: install the recorder again), so nothing it changed is "
+            "hook of Bash takes it and its line says why it kept none; if it did not run, "
+            "install the recorder again), so nothing it changed is "
             "recorded from this call (the commit gate still applies to a commit made in the "
             "Claude Code session, where CLAUDECODE is set, or carrying its Co-Authored-By: "
             "Claude trailer)",

@@ -1,6 +1,6 @@
 """The before-hook of each runtime's shell tool (SPEC §7 "Hooks"; docs/agents/codex.md,
-gemini-cli.md, cursor.md): an earlier install that wired only the after-hook is reported by
-``doctor`` ("not to <event>: what a shell command changes is not recorded"), ``install``
+gemini-cli.md, cursor.md, copilot.md): an earlier install that wired only the after-hook is
+reported by ``doctor`` ("not to <event>: what a shell command changes is not recorded"), ``install``
 adds ours under the before event (said), ``doctor`` is satisfied, and ``uninstall`` removes
 ours only, leaving the user's own hook under that event. Real files, the real CLI."""
 
@@ -26,6 +26,8 @@ def _ours(name: str) -> dict[str, str]:
         return {"name": "gentle-hooks-record", **entry}
     if name == "cursor":
         return {"command": entry["command"]}
+    if name == "copilot":
+        return {"type": "command", "timeoutSec": 30, "bash": entry["command"]}
     return entry
 
 
@@ -98,6 +100,19 @@ CASES: list[tuple[str, str, dict[str, Any], str, object]] = [
         },
         "beforeShellExecution",
         [{"command": "./guard.sh"}, _ours("cursor")],
+    ),
+    (
+        "copilot",
+        ".github/hooks/gentle-hooks.json",
+        {
+            "version": 1,
+            "hooks": {
+                **{e: [_ours("copilot")] for e in ("postToolUse", "subagentStart", "subagentStop")},
+                "preToolUse": [{"type": "command", "bash": "./guard.sh"}],
+            },
+        },
+        "preToolUse",
+        [{"type": "command", "bash": "./guard.sh"}, _ours("copilot")],
     ),
 ]
 

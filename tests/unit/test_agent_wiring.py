@@ -103,14 +103,14 @@ DOCUMENTED: dict[str, dict[str, Any]] = {
             )
         },
     },
-    # hooks-reference.md "Hook events": subagentStart, subagentStop
+    # hooks-reference.md "Hook events": subagentStart, subagentStop, preToolUse (bash snapshot)
     "copilot": {
         "version": 1,
         "hooks": {
             event: [
                 {"type": "command", "timeoutSec": 30, "bash": "gentle-hook record --from copilot"}
             ]
-            for event in ("postToolUse", "subagentStart", "subagentStop")
+            for event in ("postToolUse", "subagentStart", "subagentStop", "preToolUse")
         },
     },
     # docs.factory.ai/reference/hooks-reference, "Configuration" (Claude Code's shape); the
