@@ -125,6 +125,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from gentle_hooks.policy.distinctive import distinctive_keys
+from gentle_hooks.policy.importpairs import one_name_lines
 from gentle_hooks.policy.linekeys import (
     any_line_keys,
     header_keys,
@@ -244,7 +245,7 @@ def _held_keys(
     delta: WriterDelta, data: bytes, masked: frozenset[tuple[str, str]]
 ) -> frozenset[str]:
     shapes = _shape_index(delta)
-    lines = [s for line in data.splitlines() if (s := line.strip())]
+    lines = [s for line in data.splitlines() for s in one_name_lines(line.strip())]
     from gentle_hooks.policy.literals import unmasked_keys
 
     keys = unmasked_keys(lines, [_writer_key(delta, shapes, s) for s in lines], masked)

@@ -18,13 +18,17 @@ K1     redundant brackets around a statement's whole expression:   ``return (f(x
        ``x=(a b)``),
        ``assert`` (to its ``,``), in a compound
        statement's header (``if``, ``elif``, ``while``, ``with``
-       up to ``:`` or ``as``; ``for``'s target and iterable), or
+       up to ``:`` or ``as``; ``for``'s target and iterable), a
+       lambda's whole body (``lambda v: (v.x)``, to its end, ``,``
+       or closing bracket), or
        a whole statement's ended by ``;`` (prettier's ``(a || b);``;
        ``(cd x && make)`` is a shell's subshell). Never with a top-level ``,`` inside
        (``assert (x, y)`` asserts a tuple; ``for``'s target
        aside), nor when more follows (``(a) + b``, ``(f)(x)``)
 K2     a string's ``u`` prefix; other prefixes read lowercase, in  ``u"x"``, ``"x"``;
-       one order (``Rb"x"``, ``bR"x"``)                            ``F"{a}"``, ``f"{a}"``
+       one order (``Rb"x"``, ``bR"x"``); an f-string with no        ``F"{a}"``, ``f"{a}"``;
+       placeholder read plain, its braces undoubled (``ruff check   ``f"{{a}}"``, ``"{a}"``
+       --fix``, F541)
 K3     adjacent string literals: one literal of their contents,    ``'a' 'b'``, ``"ab"``;
        when all are plain or f-strings (a plain part's braces       ``"a" f"{b}"``,
        doubled in an f-string) or all bytes; raw ones stay apart   ``f"a{b}"``
@@ -32,16 +36,20 @@ K4     a quote escaped inside a literal (``\\'``): the quote        ``'it\\'s'``
 K5     a number's case, and a ``0`` a formatter adds to a bare      ``0XFF``, ``0xff``;
        ``.`` (``.5``, ``5.``, ``1.e5``)                              ``.5E3``, ``0.5e3``
 K6     every whitespace byte; ``'`` read as ``"``                  ``f( 'a' )``, ``f("a")``
+K7     an escape's case outside a raw literal: hex digits          ``"\\xAB"``, ``"\\xab"``;
+       (``\\x``; ``\\u``, ``\\U`` not in bytes) lowercase, a      ``"\\N{dash}"``,
+       ``\\N{...}`` name uppercase                                 ``"\\N{DASH}"``
 =====  ==========================================================  ========================
 
 Cheap by construction (it keys every line of every delegated change): K1 searches only a
-line with a ``(`` and tokenizes it only from an opener it may read away; K2-K5 run one
+line with a ``(`` and tokenizes it only from an opener it may read away; K2-K5, K7 run one
 substitution only over a line that byte tests and one search say they may change.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 #: A line's tokens: a string literal, an identifier, a number, one other byte.
 TOKEN = re.compile(rb'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|[A-Za-z_]\w*|\d[\w.]*|\S')
@@ -63,7 +71,7 @@ _KEYWORDS = (
 #: ``(``: opening the line, after whitespace or ``=``, or right after a keyword. Not a call's
 #: (``f(x)``) nor a nested one's (``((``, ``[(``, ``,(``): most lines have none.
 _CANDIDATE = re.compile(
-    rb"\((?:(?<![\s\S]{2})|(?<=[\s=]\()"
+    rb"\((?:(?<![\s\S]{2})|(?<=[\s=:]\()"
     + b"".join(rb"|(?<=%s\()" % k for k in _KEYWORDS if k != b"elif")
     + rb")"
 )
@@ -72,6 +80,9 @@ _DOTTED = _WORD | {0x2E}  # a keyword's left neighbour: ``x.in(`` calls a method
 _OPERATOR = frozenset(b"+-*/%&|^@")  # before an augmented assignment's ``=``
 _NOT_ASSIGNMENT = frozenset(b"=!<>:")  # ``==``, ``!=``, ``<=``, ``>=``, ``:=``
 _BLANK = frozenset(b" \t")
+#: A lambda's head up to its ``:`` (a ``:`` in its defaults, ``d[1:2]``, is read as none).
+_LAMBDA_HEAD = re.compile(rb"(?<![\w.])lambda(?![\w])[^:]*:$")
+_GENERATOR = re.compile(rb"(?<!\w)for(?!\w)")  # a generator's brackets are never redundant
 
 
 #: What may follow the closing bracket, by kind: the end of the statement (a ``;``, a
@@ -89,6 +100,7 @@ _FOLLOWS: dict[bytes, re.Pattern[bytes]] = {
         (b"with", rb"\s*:|\s+as\b"),
         (b"for", rb"\s*in\b"),
         (b"in", rb"\s*:"),
+        (b"lambda", _END + rb"|\s*[,)\]}]"),
     )
 }
 _COMMA_KEPT = frozenset({b"for"})  # ``for (k, v) in``: the target a tuple either way
@@ -132,6 +144,8 @@ def _opener(line: bytes, at: int) -> bytes | None:
         if k == 0 or line[k - 1] in _NOT_ASSIGNMENT:
             return None
         return b"" if j < at or line[k - 1] in _BLANK else b"tight"
+    if line[j - 1] == 0x3A:  # ":": a lambda's body when the last ``lambda`` has no other
+        return b"lambda" if _LAMBDA_HEAD.search(line, 0, j) else None
     if line[j - 1] not in _WORD or not line.endswith(_KEYWORDS, 0, j):
         return None
     for keyword in _KEYWORDS:
@@ -154,6 +168,8 @@ def _may_close(line: bytes, kind: bytes) -> bool:
         return b":" in line or b"as" in line
     if kind == b"line":
         return b";" in line
+    if kind == b"lambda":
+        return True
     ends = line.endswith(b")") or b";" in line or b"#" in line or b"//" in line
     return ends or (kind == b"assert" and b"," in line)
 
@@ -189,6 +205,8 @@ def _strip_once(line: bytes) -> bytes | None:
                 follows = _FOLLOWS.get(kind, _FOLLOWS[b""])
                 if kind == b"tight" and _spaced(line, at + 1, end - 1):
                     continue  # ``name=(a b)``: a shell array of words
+                if kind == b"lambda" and _GENERATOR.search(line, at, end):
+                    continue  # ``{"lambda": (x for x in y)}`` is no dict comprehension
                 if (not comma or kind in _COMMA_KEPT) and follows.match(line, end):
                     return line[:at] + line[at + 1 : end - 1] + line[end:]
     return None
@@ -226,6 +244,11 @@ _NUMBER_MAY_CHANGE = re.compile(rb"\d(?<![\w.]\d)[\w.]*?(?:[A-Z]|\.(?![\d_]))|\.
 _DIGITS = b"0123456789"
 _ONE_LITERAL = re.compile(rb"(\w*)(%s)" % _BODY)
 _ESCAPED = re.compile(rb"""\\(['"])|(\\\\)""")
+#: One escape (rows K4, K7): hex of two, four, eight digits; a ``\\N{...}`` name; any byte.
+_ESCAPE = re.compile(rb"\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}]*\}|[\s\S])")
+#: ...and where rows K2 and K7 may change a line with a quote too: an escape they read, an
+#: ``f`` prefix (a superset).
+_FOLD_MAY_CHANGE = re.compile(rb"\\[xuUN]|[fF][\"']")
 _MERGED = frozenset({frozenset({b""}), frozenset({b"f"}), frozenset({b"", b"f"})})
 _THREE_QUOTES = re.compile(rb"[\"']{3}")
 
@@ -235,10 +258,40 @@ def _prefix(raw: bytes) -> bytes:
     return bytes(sorted(raw.lower().replace(b"u", b"")))
 
 
-def _content(body: bytes) -> bytes:
-    """A literal's content (row K4: an escaped quote read as the quote)."""
+def _fold(prefix: bytes) -> Callable[[re.Match[bytes]], bytes]:
+    """Rows K4 and K7 over one escape of a literal with ``prefix``: an escaped quote read as
+    the quote; a hex escape's digits lowercase, a ``\\N{...}`` name uppercase (``\\u``,
+    ``\\U`` and ``\\N`` only where they are escapes: not in bytes)."""
+    text = b"b" not in prefix
+
+    def fold(m: re.Match[bytes]) -> bytes:
+        escape = m.group()
+        kind = escape[1:2]
+        if kind in b"'\"":
+            return kind
+        if kind == b"x" or (text and kind in (b"u", b"U")):
+            return escape[:2] + escape[2:].lower()
+        return escape.upper() if text and kind == b"N" else escape
+
+    return fold
+
+
+def _content(prefix: bytes, body: bytes) -> bytes:
+    """A literal's content: rows K4 and K7 (an escape in one case) unless it is raw."""
     inner = body[1:-1]
-    return _ESCAPED.sub(rb"\1\2", inner) if b"\\" in inner else inner
+    if b"\\" not in inner:
+        return inner
+    if b"r" in prefix:
+        return _ESCAPED.sub(rb"\1\2", inner)
+    return _ESCAPE.sub(_fold(prefix), inner)
+
+
+def _plain(prefix: bytes, content: bytes) -> tuple[bytes, bytes]:
+    """Row K2: an f-string with no placeholder (every brace doubled) read as the plain string
+    of its braces undoubled (``ruff check --fix``, F541), any other literal as it is."""
+    if b"f" not in prefix or b"{" in content.replace(b"{{", b""):
+        return prefix, content
+    return prefix.replace(b"f", b""), content.replace(b"{{", b"{").replace(b"}}", b"}")
 
 
 def _literals(run: bytes) -> bytes:
@@ -247,7 +300,7 @@ def _literals(run: bytes) -> bytes:
     found = _ONE_LITERAL.findall(run)
     if _THREE_QUOTES.search(run):  # a triple quote, or one opened or closed: kept apart
         return b"".join(_prefix(p) + body for p, body in found)
-    parts = [(_prefix(p), _content(body)) for p, body in found]
+    parts = [_plain(_prefix(p), _content(_prefix(p), body)) for p, body in found]
     prefixes = frozenset(p for p, _ in parts)
     if len(parts) > 1 and (prefixes in _MERGED or prefixes == {b"b"}):
         merged = max(prefixes)
@@ -275,13 +328,14 @@ def _literal_or_number(m: re.Match[bytes]) -> bytes:
 
 
 def key_form(stripped: bytes) -> bytes:
-    """The form of a stripped line no formatter changes (rows K1-K6 of the module table).
+    """The form of a stripped line no formatter changes (rows K1-K7 of the module table).
     Byte tests and one search each decide what to read first: most lines have nothing any
     row but K6 changes (this keys every line of a delegated change)."""
     line = stripped
     if b"(" in line and _CANDIDATE.search(line):
         line = _strip_brackets(line)
-    if ((b'"' in line or b"'" in line) and _QUOTE_MAY_CHANGE.search(line)) or (
+    quoted = b'"' in line or b"'" in line
+    if (quoted and (_QUOTE_MAY_CHANGE.search(line) or _FOLD_MAY_CHANGE.search(line))) or (
         len(line.translate(None, _DIGITS)) != len(line) and _NUMBER_MAY_CHANGE.search(line)
     ):
         line = _LITERAL_OR_NUMBER.sub(_literal_or_number, line)

@@ -61,6 +61,7 @@ import re
 from collections.abc import Callable
 from functools import cache, lru_cache
 
+from gentle_hooks.policy.importpairs import import_pairs
 from gentle_hooks.policy.keyform import TOKEN, key_form
 from gentle_hooks.values.digest import blake2b_hex
 from gentle_hooks.values.frozen import frozen
@@ -243,11 +244,17 @@ def any_line_keys(data: bytes | None) -> frozenset[str]:
 def _keys(data: bytes, significant_only: bool) -> frozenset[str]:
     """:func:`line_keys` (``significant_only``) or :func:`any_line_keys` of non-empty
     ``data``: the key of each kept line (significant, or any non-blank one), of its code
-    part (:func:`_code_keys`), and of its significant wrapped statements joined."""
+    part (:func:`_code_keys`), and of its significant wrapped statements joined. An import
+    line of names is keyed as the one-name imports it means, not as itself
+    (:func:`~gentle_hooks.policy.importpairs.import_pairs`: a sorter splits and merges them),
+    so ``import os, evil`` is ``import os`` and ``import evil``."""
     keys: set[str] = set()
     for line in data.splitlines():
         stripped = line.strip()
-        if is_significant(stripped) if significant_only else stripped:
+        pairs = import_pairs(stripped) if stripped[:1] in b"if" else ()
+        if pairs:  # an import of names: the lines a sorter splits or merges it into
+            keys.update(stripped_key(p) for p in pairs if not significant_only or is_significant(p))
+        elif is_significant(stripped) if significant_only else stripped:
             keys.add(stripped_key(stripped))
         if may_have_code_part(stripped):  # never a blank line
             keys.update(_code_keys(stripped, significant_only))

@@ -38,9 +38,15 @@ class LineShape:
     names: tuple[bytes, ...]
 
 
+_IMPORT = re.compile(rb"(?:import|from)\s")
+
+
 def line_shape(stripped: bytes) -> LineShape | None:
     """The shape of a stripped line, or None when it has fewer than two identifiers
-    (a shape with one name says too little to match on)."""
+    (a shape with one name says too little to match on) or is an import (one with a name
+    renamed imports another name: ``from subprocess import call`` is no ``Popen``)."""
+    if _IMPORT.match(stripped):
+        return None
     tokens = TOKEN.findall(TRAILING_COMMA.sub(b"", stripped))
     parts: list[bytes] = []
     names: list[bytes] = []

