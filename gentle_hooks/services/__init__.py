@@ -104,8 +104,6 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.doctor_spool` — the spool as plain doctor reports it (never read, folded or moved),
   files kept aside that keep the gates closed, and ``doctor --fix`` folding kept spool lines
 * :mod:`.agent_doctor` — per agent runtime used here: is its recorder wired and reachable
-* :mod:`.agent_codex` — Codex CLI's own conditions on our hooks: trust per hook, and what to add by
-  hand to an inline ``config.toml`` hook of ours
 * :mod:`.agent_worktrees` — a runtime's untracked project configuration, absent from the
   repository's other worktrees
 * :mod:`.agent_reach` — can a hook command run its gentle-hook, resolved as its shell would
