@@ -91,6 +91,7 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.agent_codex` — Codex CLI's own conditions on our hooks: the trust it keeps for each,
   and what to add by hand to an inline ``config.toml`` hook of ours
 * :mod:`.agent_shell` — what an agent's shell command changed: the work tree before and after
+* :mod:`.write_entry` — the ledger entry of one writer write, measured from its start
 * :mod:`.shell_files` — the snapshot files of shell calls: their format, read back, marked
   spent, swept
 * :mod:`.shell_commits` — what a shell command wrote into commits it made (branches, stash

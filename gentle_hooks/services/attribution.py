@@ -33,6 +33,7 @@ from gentle_hooks.ledger.records import (
 )
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.services.commit_steps import commit_changes
+from gentle_hooks.services.write_entry import write_entry
 from gentle_hooks.values.frozen import frozen
 
 TYPE_CHECKING = False  # the policy types below are for annotations only
@@ -345,7 +346,6 @@ def entries_for_write(
     Raises:
         GitError: git failed; StoreError: the ledger cannot be read.
     """
-    from gentle_hooks.policy.attribution import writer_delta
     from gentle_hooks.policy.starts import nearest_start
 
     head = repo.head()
@@ -370,21 +370,7 @@ def entries_for_write(
         start = starts[nearest_start(contents.get(after) if after else None, texts)]
         if after == start:
             continue
-        before, left = (contents.get(b) if b else None for b in (start, after))
-        delta = writer_delta(before, left, detail=False)  # a record stores only keys
-        out.append(
-            WriterEntryRecord(
-                mutation_id=0,
-                root=root,
-                path=path,
-                blob=after,
-                before_blob=start,
-                head=head,
-                added=tuple(sorted(delta.added)),
-                removed=tuple(sorted(delta.removed)),
-                binary=delta.binary,
-            )
-        )
+        out.append(write_entry(root, path, after, start, head, contents))
     return out
 
 

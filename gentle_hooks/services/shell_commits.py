@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import WriterEntryRecord
+from gentle_hooks.services.write_entry import write_entry
 
 #: The most commits one call's new refs are walked for; past it the older ones are not
 #: looked at (their content is not recorded: see the module's open limits).
@@ -112,27 +113,8 @@ def committed_entries(
     Raises:
         GitError: a blob cannot be read.
     """
-    from gentle_hooks.policy.attribution import writer_delta
-
     if not written:
         return []
     head = repo.head()
     contents = repo.read_blobs(sorted({b for _, w, s in written for b in (w, s) if b}))
-    out = []
-    for path, blob, start in written:
-        before, left = (contents.get(b) if b else None for b in (start, blob))
-        delta = writer_delta(before, left, detail=False)
-        out.append(
-            WriterEntryRecord(
-                mutation_id=0,
-                root=root,
-                path=path,
-                blob=blob,
-                before_blob=start,
-                head=head,
-                added=tuple(sorted(delta.added)),
-                removed=tuple(sorted(delta.removed)),
-                binary=delta.binary,
-            )
-        )
-    return out
+    return [write_entry(root, path, blob, start, head, contents) for path, blob, start in written]
