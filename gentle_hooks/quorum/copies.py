@@ -15,8 +15,11 @@ words, not sentences, tell when it was not (:func:`copy_of`):
   Jira ticket", "on the Teams message"), or that was opened ("the pastebin of …"): the
   container must be what the object ends on ("in the message handler" is code);
 * another tree than the candidate's (:data:`_OTHER_PLACE`: "in a stale checkout", "in an
-  old clone", "on the previous commit", "in the miner's clone"), for any act, a command
-  too.
+  old clone", "on the previous commit", "in the miner's clone") or named by an indefinite
+  article alone (:data:`_SOME_TREE`: "in a checkout", "from some clone"), for any act, a
+  command too;
+* a hosted view (:data:`_HOSTED`: "on GitHub", "in the browser", "online") for a reading
+  act.
 
 A copy that only points to the file ("Opened workflow.js:142 cited in the ticket",
 :data:`_POINTER`) was not read through; "my clone", "the worktree the writer produced" and
@@ -111,6 +114,19 @@ _OTHER_PLACE: Final = re.compile(
     r"|repo|repository|commit|revision|snapshot|install|installation|environment|sandbox"
     r"|container|machine|mirror|fork)s?(?!\w)"
 )
+#: A tree named by an indefinite article alone, "in a checkout", "from some clone": which
+#: tree is unsaid, so by seed 003 ("Default to refuted when uncertain") not the candidate's
+#: ("in a fresh checkout of the candidate", "in my clone" name it).
+_SOME_TREE: Final = re.compile(
+    r"(?<!\w)(?:in|from|on|inside|within|via|through|under)\s+(?:a|an|some|one)\s+"
+    r"(?:checkout|clone|copy|mirror|fork|worktree|work\s+tree|sandbox)(?!\w)"
+)
+#: A hosted view of the file instead of the candidate's tree: "on GitHub", "in the browser".
+_HOSTED: Final = re.compile(
+    r"(?<!\w)(?:(?:on|in|via|through|from|at)\s+(?:the\s+)?(?:github|gitlab|bitbucket|gitea"
+    r"|codeberg|sourcehut|sourcegraph|web|website|browser|web\s+ui|web\s+interface|internet"
+    r"|remote|upstream|origin)(?:\.com|\.org)?|online)(?![\w.])"
+)
 #: Words before a preposition that make the copy a pointer to the file, not what was read.
 _POINTER: Final = re.compile(
     r"(?:cited|named|mentioned|referenced|listed|linked|flagged|identified|given|pointed"
@@ -134,11 +150,15 @@ def copy_of(verb: str, thing: str) -> str | None:
     """The copy or other source a reading act's object ``thing`` is read through or is, or
     another place any act was done in (:data:`_OTHER_PLACE`); None for the repository's own
     file (module docstring)."""
-    for place in _OTHER_PLACE.finditer(thing):
-        if not _POINTER.search(thing[: place.start()]):
-            return " ".join(place.group(0).split())
+    for other in (_OTHER_PLACE, _SOME_TREE):
+        for place in other.finditer(thing):
+            if not _POINTER.search(thing[: place.start()]):
+                return " ".join(place.group(0).split())
     if not _READS.fullmatch(verb):
         return None
+    for via in _HOSTED.finditer(thing):
+        if not _POINTER.search(thing[: via.start()]):
+            return " ".join(via.group(0).split())
     for via in _VIA_CONTAINER.finditer(thing):
         if not _POINTER.search(thing[: via.start()]):
             return " ".join(via.group(0).split())

@@ -16,8 +16,9 @@ commands blanked, whitespace collapsed) and returns the words that met the class
 * :func:`modal` — an epistemic modal or verb (``G-hedged``): "may" (not a date: "May 14",
   "in May"), "might", "could have", "seems", "appears to" (not "appears twice"),
   "apparently", "presumably", "probably", "possibly", "perhaps", "maybe", "ostensibly",
-  "untested", "unconfirmed", or a ``?`` ending the text or a parenthesis (a question, not a
-  report; "Any cap? None: …" asks and answers, it counts).
+  "untested", "unconfirmed", "it looks like", "I'd bet", "not sure", or a ``?`` ending
+  the text or a parenthesis (a question, not a report; "Any cap? None: …" asks and
+  answers, it counts).
 * :func:`framed` — an imperative or hypothetical frame (``G-negated``): "Pretend I opened",
   "Assume I opened", "Imagine", "Suppose", "Let's say", "as if I had opened",
   "hypothetically", "(simulated)", "I simulated …" ("the test simulated 41 spawns" is what
@@ -155,6 +156,9 @@ _MODAL: Final = _class(
     r"untested",
     r"unconfirmed",
     r"not (?:yet )?(?:tested|confirmed|verified)",
+    r"(?:it |this |that )?looks? like",
+    r"(?:i|we)(?:'d| would)? (?:bet|wager)",
+    r"not sure",
 )
 #: A question mark ending the text or a parenthesis (outside quotes and commands: ``?x=1``
 #: is no question; "Any cap? None: …" asks and answers).

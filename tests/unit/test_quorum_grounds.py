@@ -231,6 +231,16 @@ REFUTED_ROWS: list[tuple[str, str, str]] = [
         "outdated clone",
     ),
     ("Read workflow.js:142 in the design doc: no budget check", "G-finding", "design doc"),
+    # refuter r18l, second round: a tree named by "a" alone, a hosted view, more hedges.
+    ("Opened workflow.js:142 in a checkout: no budget check", "G-finding", "in a checkout"),
+    ("Ran `grep -n budget workflow.js` from some clone: no match", "G-finding", "some clone"),
+    ("Opened workflow.js:142 on GitHub: no budget check", "G-finding", "on github"),
+    ("Read workflow.js:142 on github.com: no budget check", "G-finding", "on github.com"),
+    ("Opened workflow.js:142 in the browser: no budget check", "G-finding", "in the browser"),
+    ("Read workflow.js:142 online: no budget check", "G-finding", "online"),
+    ("Opened workflow.js:142: it looks like there is no budget check", "G-hedged", "it looks like"),
+    ("Opened workflow.js:142: I'd bet there is no budget check", "G-hedged", "i'd bet"),
+    ("Opened workflow.js:142: not sure, but no budget check", "G-hedged", "not sure"),
     # (a) the reading attributed to someone else; "we" is not the verifier alone:
     (
         "Opened workflow.js:142 as the writer described it: no budget check",
@@ -333,6 +343,9 @@ UPHELD_ROWS: list[str] = [
     "Opened workflow.js:142: no budget check, as expected the loop calls spawnAgent unguarded",
     "Ran `git diff HEAD~1 -- workflow.js` against the previous commit: line 142 lost its cap",
     "The ticket says line 142 loops; I opened workflow.js:142: no budget check there",
+    "Opened workflow.js:142 in a fresh clone of the candidate: the loop has no budget check",
+    "Opened workflow.js:142 in the online_users module: the loop has no budget check",
+    "Opened github_client.py:42 and workflow.js:142: the loop has no budget check",
 ]
 
 
