@@ -146,25 +146,26 @@ _READS: Final = re.compile(
 )
 
 
-def copy_of(verb: str, thing: str) -> str | None:
-    """The copy or other source a reading act's object ``thing`` is read through or is, or
-    another place any act was done in (:data:`_OTHER_PLACE`); None for the repository's own
-    file (module docstring)."""
-    for other in (_OTHER_PLACE, _SOME_TREE):
-        for place in other.finditer(thing):
+def _unpointed(patterns: tuple[re.Pattern[str], ...], thing: str) -> str | None:
+    """The first place one of ``patterns`` finds in ``thing`` that no pointer word
+    (:data:`_POINTER`) comes right before, its whitespace collapsed; None when none."""
+    for pattern in patterns:
+        for place in pattern.finditer(thing):
             if not _POINTER.search(thing[: place.start()]):
                 return " ".join(place.group(0).split())
-    if not _READS.fullmatch(verb):
-        return None
-    for via in _HOSTED.finditer(thing):
-        if not _POINTER.search(thing[: via.start()]):
-            return " ".join(via.group(0).split())
-    for via in _VIA_CONTAINER.finditer(thing):
-        if not _POINTER.search(thing[: via.start()]):
-            return " ".join(via.group(0).split())
-    for via in _VIA_COPY.finditer(thing):
-        if not _POINTER.search(thing[: via.start()]):
-            return " ".join(via.group(0).split())
+    return None
+
+
+def copy_of(verb: str, thing: str) -> str | None:
+    """The copy or other source a reading act's object ``thing`` is read through or is, or
+    another place any act was done in (:data:`_OTHER_PLACE`, :data:`_SOME_TREE`); None for
+    the repository's own file (module docstring)."""
+    place = _unpointed((_OTHER_PLACE, _SOME_TREE), thing)
+    if place is not None or not _READS.fullmatch(verb):
+        return place
+    via = _unpointed((_HOSTED, _VIA_CONTAINER, _VIA_COPY), thing)
+    if via is not None:
+        return via
     head = _COPY_HEAD.match(thing)
     if head is not None and head.group(0).strip() and not _IN_SOURCE.match(thing, head.end()):
         return " ".join(head.group(0).split())
