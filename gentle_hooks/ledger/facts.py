@@ -82,7 +82,8 @@ class LedgerFacts:
         receipts / spot_checks / verdicts / review_facts: records bound to ``identity``.
         other_candidates: (table, count) of the root's records bound to other identities.
         earlier_commands: with no receipt bound to ``identity``, the command of the root's
-            latest successful receipt bound to another candidate (the one to report again).
+            latest successful receipt since the change's first write, bound to another
+            candidate (the one to report again).
         verify_runs: the ``verify run`` records bound to ``identity`` (this clone's ledger
             only: a note carries the verdicts, not the runs).
         earlier_runs: the ``verify run`` records of the other candidates of the change
@@ -362,7 +363,9 @@ def facts_from(
     if own_root:
         escalations.update((e.id, e) for e in led.unlinked_escalations(root))
     receipts = tuple(led.receipts(identity))
-    earlier = led.last_receipt_elsewhere(root, identity) if own_root and not receipts else None
+    earlier = None  # a command reported before the change's first write was other work's
+    if own_root and entries and not receipts:
+        earlier = led.last_receipt_elsewhere(root, identity, min(e.recorded_at for e in entries))
     return LedgerFacts(
         path=led.path,
         present=True,

@@ -49,15 +49,18 @@ class Ledger(PendingWork, Quarantine):
         """Receipts recorded for one candidate identity, oldest first."""
         return self._select(Receipt, "identity = ?", (identity,))
 
-    def last_receipt_elsewhere(self, root: str, identity: str) -> Receipt | None:
+    def last_receipt_elsewhere(
+        self, root: str, identity: str, since: float = 0.0
+    ) -> Receipt | None:
         """The root's latest successful receipt run from its top bound to another identity
-        than ``identity`` (the command the writer reported for an earlier candidate), or
-        None."""
+        than ``identity`` and recorded at or after ``since`` (seconds since the epoch: the
+        change's first write, so that the command is one the writer reported for an
+        earlier candidate of this change, not for work delivered before it), or None."""
         found = self._select(
             Receipt,
             "id = (SELECT max(id) FROM receipt WHERE root = ? AND identity != ? "
-            "AND exit_code = 0 AND cwd = '.')",
-            (root, identity),
+            "AND exit_code = 0 AND cwd = '.' AND recorded_at >= ?)",
+            (root, identity, since),
         )
         return found[0] if found else None
 

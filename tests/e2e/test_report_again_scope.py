@@ -1,0 +1,48 @@
+"""The "report again" way out of a commit block names only a command the writer reported
+for this change (SPEC §7: what a block prints gets the user out and keeps the binding of
+the candidate it talks about): a command reported for work delivered before this change
+started is no test of it, so pasting it would count an unrelated run as the writer's report.
+"""
+
+from __future__ import annotations
+
+from tests.e2e.conftest import World
+
+OLD = ("python3", "-c", "import half; assert half.half(4) == 2")
+
+
+def _block(w: World) -> list[str]:
+    blocked = w.git("commit", "-q", "-m", "writer: seven")
+    assert blocked.code == 1, blocked
+    return blocked.err.splitlines()
+
+
+def test_a_command_reported_for_earlier_work_is_not_offered(native: World) -> None:
+    w = native
+    w.write("half.py", "def half(x):\n    return x // 2\n")
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "half.py")
+    assert w.gh("receipt", "run", "--staged", "--", *OLD).code == 0
+    w.spot_check("--staged")
+    w.ok("commit", "-q", "-m", "writer: half")
+    # new writer work the old command does not test
+    w.write("seven.py", "import helper\n\nSEVEN = helper.seven()\n")
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "seven.py")
+    said = _block(w)
+    runs = [line for line in said if "run: " in line and "receipt run" in line]
+    assert not runs, said
+    assert any("prefix: " in line and "receipt run" in line for line in said), said
+
+
+def test_this_change_reported_for_another_candidate_is_offered(native: World) -> None:
+    w = native
+    w.write("seven.py", "SEVEN = 7\n")
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    check = ("python3", "-c", "import seven; assert seven.SEVEN == 7")
+    assert w.gh("receipt", "run", "--", *check).code == 0  # bound to the work tree
+    w.write("notes.txt", "a file added since\n")
+    w.ok("add", "seven.py", "notes.txt")
+    said = _block(w)
+    again = [line for line in said if "run: " in line and "receipt run" in line]
+    assert again and "import seven" in again[0], said
