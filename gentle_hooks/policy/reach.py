@@ -79,12 +79,15 @@ _LIST_SEPARATOR = ":"
 
 def _values(word: str) -> tuple[str, ...]:
     """The parts of a word that may be paths: the word, an option's or an assignment's
-    value (``--rootdir=/x``, ``X=/x``), a short option's attached value (``-C/x``)."""
+    value (``--rootdir=/x``, ``X=/x``) and each entry of a list of places there
+    (``--path=/usr/lib:/x``), a short option's attached value (``-C/x``)."""
     out = [word]
     if "=" in word:
-        name, _, value = word.partition("=")
+        _, _, value = word.partition("=")
         out.append(value)
-        if name.isidentifier():  # X=/usr/lib:/home/me: each entry of a list of places
+        # X=/usr/lib:/home/me, --path=/usr/lib:/home/me: each entry of a list of places
+        # (a URL's "scheme://" is one place)
+        if _LIST_SEPARATOR in value and "://" not in value:
             out += value.split(_LIST_SEPARATOR)
     if len(word) > 2 and word.startswith("-") and not word.startswith("--"):
         out.append(word[2:])

@@ -52,6 +52,9 @@ CASES: list[tuple[str, str, list[str]]] = [
     ("assignment-list", "PYTHONPATH=/usr/lib:/home/me/repo pytest", ["R-abs"]),
     ("system-dot", "/usr/./bin/python3 -m pytest", []),
     ("system-list", "PYTHONPATH=/usr/lib/python3:/usr/local/lib pytest", []),
+    ("option-list", "pytest --pythonpath=/usr/lib:/home/me/repo", ["R-abs"]),
+    ("option-list-system", "pytest --pythonpath=/usr/lib:/usr/lib64", []),
+    ("option-url", "pytest --base-url=http://localhost:8000/x", []),
 ]
 
 
