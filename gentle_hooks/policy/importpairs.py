@@ -9,8 +9,9 @@ Room ``policy`` (pure: bytes in, answers out). :func:`import_pairs` reads a stri
 a human writing that one import writes. :func:`~gentle_hooks.policy.linekeys.any_line_keys`
 and :func:`~gentle_hooks.policy.linekeys.line_keys` key those too, so the writer's import
 line and what a sorter splits or merges it into share the keys of the names the writer
-imported; a human's import of other names keeps keys of its own. Any other line (a
-relative ``from . import``, a star import, a line with a comment or ``;``) has none.
+imported; a human's import of other names keeps keys of its own (a relative ``from .m
+import a, b`` too). Any other line (a star import, a line with a comment or ``;``) has
+none.
 
 Cheap: one ``startswith`` for most lines, one match for an import line with ``,`` or ``(``.
 """
@@ -23,7 +24,7 @@ _NAME = rb"[A-Za-z_][\w.]*(?:\s+as\s+\w+)?"
 _NAMES = rb"%s(?:\s*,\s*%s)*" % (_NAME, _NAME)
 _IMPORT = re.compile(rb"import\s+(?P<names>%s)" % _NAMES)
 _FROM = re.compile(
-    rb"from\s+(?P<module>[A-Za-z_][\w.]*)\s+import\s+"
+    rb"from\s+(?P<module>\.*[A-Za-z_][\w.]*|\.+)\s+import\s+"
     rb"(?:\(\s*(?P<bracketed>%s)\s*,?\s*\)|(?P<names>%s))" % (_NAMES, _NAMES)
 )
 _SPLIT = re.compile(rb"\s*,\s*")
