@@ -241,6 +241,26 @@ SHELL_BUILTINS = frozenset(
 SHELL_ONLY = frozenset("$`*?[]~{}!\\#\n")
 
 
+def _shell_reads(command: str) -> bool:
+    """Whether a character of :data:`SHELL_ONLY` in ``command`` means something to the
+    shell: outside quotes, or ``$``, a backquote or ``\\`` inside double quotes. Inside
+    single quotes every character is itself (``python3 -c 'print("$x")'`` is plain words,
+    so a command reported again is not wrapped in one more ``sh -c`` each round)."""
+    quote = ""
+    for ch in command:
+        if quote == "'":
+            quote = "" if ch == "'" else quote
+        elif quote == '"':
+            if ch in "$`\\":
+                return True
+            quote = "" if ch == '"' else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch in SHELL_ONLY:
+            return True
+    return False
+
+
 def report_argv(command: str) -> tuple[str, ...]:
     """The argument vector that runs a receipt's (or a declared) command again through
     ``gentle-hook receipt run --``: its words when the line is plain words (quoted or not:
@@ -251,7 +271,7 @@ def report_argv(command: str) -> tuple[str, ...]:
     import shlex  # only a refusal or a block renders a command: off the gates' pass path
 
     shell = ("sh", "-c", command)
-    if any(ch in SHELL_ONLY for ch in command):
+    if _shell_reads(command):
         return shell
     try:
         tokens = tokenize(command)

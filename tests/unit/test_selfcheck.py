@@ -549,6 +549,12 @@ def test_is_declared_compares_words(
         ("exit 1", ("sh", "-c", "exit 1")),
         ("cd tests", ("sh", "-c", "cd tests")),
         ("pytest '", ("sh", "-c", "pytest '")),
+        # in single quotes every character is itself: no sh -c more each "report again"
+        ("python3 -c 'print(\"$x\")'", ("python3", "-c", 'print("$x")')),
+        ("pytest -k 'a or b*'", ("pytest", "-k", "a or b*")),
+        ("sh -c 'python3 -c \"import x\"'", ("sh", "-c", 'python3 -c "import x"')),
+        ('echo "a*"', ("echo", "a*")),
+        ('echo "a\\$b"', ("sh", "-c", 'echo "a\\$b"')),
     ],
 )
 def test_report_argv_runs_the_command_again(command: str, argv: tuple[str, ...]) -> None:
