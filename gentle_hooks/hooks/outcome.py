@@ -151,10 +151,13 @@ def block_lines(
     ]
     if r.native_note:
         lines.append(f"  note: {r.native_note}")
-    for s in d.shortfalls:
+    for n, s in enumerate(d.shortfalls):
         if not restates_headline(s):
             lines.append(f"  missing: {reason(s)}")
-        if j.fix_note:
+        # what makes --staged bind holds for the next shortfall too, unless a way put the
+        # staged changes it set aside back (``after``): printed once, else before each
+        prepared = n == 0 or bool(j.after)
+        if j.fix_note and prepared:
             lines.append(f"  note: {j.fix_note}")
         lines.extend(
             step_lines(
@@ -162,7 +165,7 @@ def block_lines(
                     s,
                     r.binding,
                     j.commit,
-                    prepare=j.prepare,
+                    prepare=j.prepare if prepared else (),
                     after=j.after,
                     at_top=True,
                     remote=j.remote,

@@ -379,3 +379,18 @@ def test_the_printed_git_lines_stage_exactly_names_holding_wildcards(world: Worl
     r = world.git("commit", "-a", "-m", "writer: commit -a")
     assert r.code == 0, r
     assert world.ok("status", "--porcelain") == "?? pages/d.tsx\n?? unstar.py\n"
+
+
+def test_an_escalated_commit_a_block_prints_its_restaging_once(world: World) -> None:
+    """Two shortfalls (verifier, spot check) of one ``commit -a`` candidate: the note and the
+    ``git add`` that make ``--staged`` bind it come once, before both ways (refuter r14k)."""
+    world.write("README.md", "# demo, by the writer\n")
+    world.delegate(text="def add(a, b):\n    return a + b  # part one\n")
+    world.escalate()
+    r = world.git("commit", "-a", "-m", "writer: all")
+    assert r.code == 1, r
+    notes = [line for line in r.said if line.startswith("gentle-hooks:   note: git judged")]
+    adds = [line for line in r.said if line.startswith("gentle-hooks:   run: git add -A")]
+    assert len(notes) == 1 and len(adds) == 1, r.said
+    assert any("verify run --staged" in line for line in r.said), r.said
+    assert any("spot-check --staged" in line for line in r.said), r.said
