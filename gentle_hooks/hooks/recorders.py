@@ -276,13 +276,13 @@ def note_discarded(
     from gentle_hooks.ledger.store import Ledger
 
     if read is not None:
-        discarded = read.discarded_untaken() if infos else []
+        discarded = read.discarded_to_note() if infos else []
     else:
         led = Ledger.open_existing(path)
         if led is None or not infos:
             return 0
         with led:
-            discarded = led.discarded_untaken()
+            discarded = led.discarded_to_note()
     if not discarded:
         return 0
     # imported only with discarded work to record: the notes writer (signing, ``shutil``)

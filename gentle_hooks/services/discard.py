@@ -107,7 +107,9 @@ def discard(
         # this work tree's own work, discarded on purpose while its content is away, is
         # claimed too: a human who brings that content back (types or pastes it again)
         # commits it as theirs, the discard an override line in the note (issue 13)
-        claimed |= {e.id for e in named if e.root == root and e.state == "open"}
+        # (taken too: a writer commit thrown away whose content comes back is claimed, its
+        # note line written, never a silent pass)
+        claimed |= {e.id for e in named if e.root == root}
         return led.discard_entries(
             root, wanted, repo.ident(), why, others=sorted(cited), claimed=sorted(claimed)
         )

@@ -144,3 +144,27 @@ def test_a_dropped_stash_restored_stays_blocked_until_discarded(native: World) -
     assert blocked.code == 1 and "BLOCKED the staged change" in blocked.said[0], blocked
     assert w.git("commit", "-qam", "restored").code == 1
     assert w.ledger("SELECT state FROM writer_entry") == [("expired",)]
+
+
+@pytest.mark.parametrize("when", ["before", "after"])
+def test_a_thrown_away_writer_commit_discarded_and_applied_again_is_noted(
+    native: World, when: str
+) -> None:
+    """A writer commit (let through with ``GENTLE_HOOKS_SKIP``) thrown away by ``reset
+    --hard HEAD~1``, its patch applied again, discarded before or after: the commit passes and its
+    note carries the discard as an override line (issue 13, refuter r13k-gE: it passed
+    with no note at all, the taken entry being left out of the notes)."""
+    w = native.serve({"src/app.py": BASE})
+    w.delegate(text=WRITER)
+    w.ok("add", "-A")
+    skipped = w.git("commit", "-qm", "writer", env={"GENTLE_HOOKS_SKIP": "try"})
+    assert skipped.code == 0, skipped
+    w.ok("reset", "-q", "--hard", "HEAD~1")
+    if when == "after":
+        w.write("src/app.py", WRITER)  # the same patch applied again
+    done = w.gh("discard", "--all", "--reason", "typed by me")
+    assert done.code == 0, done
+    w.write("src/app.py", WRITER)
+    passed = w.git("commit", "-qam", "human: typed by me")
+    assert passed.code == 0, passed
+    claimed_and_delivered(w)
