@@ -333,11 +333,12 @@ def returned_ids(
     recorded as an override line in the note of a commit holding it): the expired entries
     (the expiry check proved their content was nowhere: work tree, index, ``HEAD`` of every
     worktree, unpushed commits, stash), and, with ``repo``, the open ones thrown away by a
-    ``git reset`` before anything expired them: a reset in ``HEAD``'s reflog since the
-    record and the path's work-tree file written since then (a no-op ``git reset`` keeps
-    every file: its entries stay the writer's). So whether a status ran between the reset
-    and the retyping does not change the outcome (issue 13). A taken entry never: its
-    commit was the writer's.
+    ``git reset`` before anything expired them: a reset since the record in the ``HEAD``
+    reflog of the worktree the entry was recorded in (the change holding it again may be
+    another worktree's) and the path's file there written since then (a no-op ``git
+    reset`` keeps every file: its entries stay the writer's). So whether a status ran
+    between the reset and the retyping does not change the outcome (issue 13). A taken
+    entry never: its commit was the writer's.
 
     Raises:
         GitError: git failed.
@@ -345,8 +346,11 @@ def returned_ids(
     out = {e.id for e in entries if e.state == "expired"}
     opened = [e for e in entries if e.state == "open" and _rewritten(e)]
     if repo is not None and opened:
-        stamps = {t for t in {e.recorded_at for e in opened} if repo.head_reset_since(t)}
-        out |= {e.id for e in opened if e.recorded_at in stamps}
+        # the reset is looked for in the writer's worktree (its own HEAD's reflog): work
+        # recorded in linked worktree B and reset away there may be typed again in A
+        asked = {(e.root, e.recorded_at) for e in opened}
+        reset = {k for k in asked if repo.head_reset_since(k[1], k[0])}
+        out |= {e.id for e in opened if (e.root, e.recorded_at) in reset}
     return frozenset(out)
 
 
