@@ -86,11 +86,16 @@ class Refs(RepositoryCore):
             return None
         return subject.split(": ", 1)[0]
 
-    def head_reset_since(self, when: float) -> bool:
-        """Whether HEAD's reflog shows a ``git reset`` at or after ``when`` (seconds since
-        the epoch; the reflog keeps whole seconds); False when HEAD has no reflog."""
+    def head_reset_since(self, when: float, root: str | None = None) -> bool:
+        """Whether the ``HEAD`` reflog of the worktree whose root is ``root`` (this one
+        when None) shows a ``git reset`` at or after ``when`` (seconds since the epoch; the
+        reflog keeps whole seconds); False when that ``HEAD`` has no reflog, or ``root``
+        is no worktree of this repository (:meth:`head_ref_of`)."""
+        head = "HEAD" if root is None else self.head_ref_of(root)
+        if head is None:
+            return False
         proc = self.run(
-            ["log", "-g", "--date=unix", "--format=%gd %gs", "-n", "200", "HEAD", "--"],
+            ["log", "-g", "--date=unix", "--format=%gd %gs", "-n", "200", head, "--"],
             ok=(0, 128),
         )
         if proc.returncode != 0:
@@ -103,6 +108,32 @@ class Refs(RepositoryCore):
             if subject.startswith("reset: "):
                 return True
         return False
+
+    def head_ref_of(self, root: str) -> str | None:
+        """The name this repository's git reads the ``HEAD`` of the worktree whose root is
+        ``root`` by: ``HEAD`` for this one, ``main-worktree/HEAD`` for the main one,
+        ``worktrees/<id>/HEAD`` for a linked one (its ``.git`` file names
+        ``<common dir>/worktrees/<id>``); None when ``root`` is no worktree of it (gone,
+        or another repository's)."""
+        if self.paths.toplevel is not None and os.path.realpath(root) == os.path.realpath(
+            self.paths.toplevel
+        ):
+            return "HEAD"
+        common = os.path.realpath(self.paths.common_dir)
+        dot_git = os.path.join(root, ".git")
+        if os.path.isdir(dot_git):
+            return "main-worktree/HEAD" if os.path.realpath(dot_git) == common else None
+        try:
+            with open(dot_git, encoding="utf-8", errors="surrogateescape") as f:
+                line = f.readline().rstrip("\r\n")
+        except OSError:
+            return None
+        if not line.startswith("gitdir: "):
+            return None
+        gitdir = os.path.realpath(os.path.join(root, line[len("gitdir: ") :]))
+        if os.path.dirname(gitdir) != os.path.join(common, "worktrees"):
+            return None
+        return f"worktrees/{os.path.basename(gitdir)}/HEAD"
 
     def resolve_commit(self, ref: str, what: str = "ref") -> str:
         """Resolve one ref or commit id to a full commit id.

@@ -136,8 +136,9 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
         note = f"{note}; {unseen}" if note and unseen else note or unseen
         mine = sorted({e.path for e in facts.entries})
         staged = dict(repo.blobs_in(cand.tree, mine)) if mine else {}
-        # expired content that came back may be a human's typing: a discard claims it
-        back = returned_ids(facts.entries)
+        # content that went away (expired, or reset away) and came back may be a human's
+        # typing: a discard claims it
+        back = returned_ids(facts.entries, repo)
         here = repo.paths.toplevel
         writers = frozenset(  # the writer's blob, or its own lines: no discard launders them
             e.path

@@ -276,13 +276,13 @@ def note_discarded(
     from gentle_hooks.ledger.store import Ledger
 
     if read is not None:
-        discarded = read.discarded_untaken() if infos else []
+        discarded = read.discarded_to_note() if infos else []
     else:
         led = Ledger.open_existing(path)
         if led is None or not infos:
             return 0
         with led:
-            discarded = led.discarded_untaken()
+            discarded = led.discarded_to_note()
     if not discarded:
         return 0
     # imported only with discarded work to record: the notes writer (signing, ``shutil``)
@@ -361,19 +361,19 @@ def claimed_notes(
         # claimed content whatever it holds; the rest only where no own line stays the
         # writer's (those are in the commit's writer lines already)
         own = {e.id for e in work.entries} - work.by_shape - work.claimable
-        held = {
-            e.id: e.path
-            for e in work.entries
-            if (e.id not in work.by_shape and any(e.id in d.claimed for d in claims))
-            or (e.id not in own and not any(e.id in d.claimed for d in claims))
-        }
+        took = {i for d in claims for i in d.claimed}
+        held = {e.id: e.path for e in work.entries if e.id not in own or e.id in took}
         if not held:
             continue
         rec = commit_record_of(repo, info, "discard", os.environ)
         lines: list[NoteLine] = []  # a candidate line would say a writer delivered it
         for d in claims:
-            claimed = sorted({p for i, p in held.items() if i in d.claimed})
-            edited = sorted({p for i, p in held.items() if i in d.entries and i not in d.claimed})
+            # the writer's own content claimed; an edit a human makes alike (the shape of
+            # the writer's change, a removal) is a writer edit discarded, claimed or not
+            claimed = sorted({p for i, p in held.items() if i in d.claimed and i in own})
+            edited = sorted(
+                {p for i, p in held.items() if i in d.entries and not (i in d.claimed and i in own)}
+            )
             for what in (
                 f"writer content claimed: {', '.join(shown_paths(claimed))}" if claimed else "",
                 f"writer edit discarded: {', '.join(shown_paths(edited))}" if edited else "",

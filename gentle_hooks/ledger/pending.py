@@ -419,6 +419,15 @@ class PendingWork(LedgerConnection):
             "state = 'discarded' AND id NOT IN (SELECT entry_id FROM entry_take)",
         )
 
+    def discarded_to_note(self) -> list[WriterEntryRecord]:
+        """The discarded entries a commit holding their content must note, oldest first:
+        those no commit was recorded as carrying yet, and the claimed ones whatever took
+        them before (a writer commit thrown away whose content came back)."""
+        claimed = self.claimed_entry_ids()
+        untaken = {e.id for e in self.discarded_untaken()}
+        found = self._select(WriterEntryRecord, "state = 'discarded'")
+        return [e for e in found if e.id in untaken or e.id in claimed]
+
     def claimed_entry_ids(self) -> frozenset[int]:
         """The ids of the entries every discard claimed (:attr:`DiscardRecord.claimed`)."""
         return frozenset(i for d in self.discards() for i in d.claimed)

@@ -19,20 +19,21 @@ another worktree's work by that work's own lines (rows A1, A2): a commit holding
 carry the writer's edit with no trailer and no note, and a discard the commit gate
 honoured and the push gate did not would be two decisions. What an accepted discard leaves
 is the writer's content gone from here (taken out, thrown away), an edit a human in
-another worktree made alike, or a writer commit not pushed yet; discarded content that
-comes back with the writer's own lines stays the writer's at every gate (its note carries
-the writer and the discard).
+another worktree made alike, or a writer commit not pushed yet. This work tree's own work
+discarded so is claimed (:attr:`~gentle_hooks.ledger.records.DiscardRecord.claimed`): a
+human who brings its content back (types or pastes it again, pops a stash) commits it as
+theirs, the discard an override line in the commit's note (issue 13). Another worktree's
+work discarded here is not claimed: its own lines brought back stay the writer's (its
+note carries the writer and the discard).
 
-Writer content that expired and is here again (an expired entry whose blob the change
-holds: :func:`~gentle_hooks.services.settle.returned_ids`) is the exception: content
-decides, so the gates judge it the writer's, and a human who typed it claims it with a
-discard. Open work is never such an exception, whatever ``HEAD``'s reflog shows (a no-op
-``git reset``, a stash round trip): only expiry proves the content left, so a human who
-typed the writer's change again before anything expired it takes it out with the printed
-commands, discards, and types it again. The
-discard records it as claimed (:attr:`~gentle_hooks.ledger.records.DiscardRecord.claimed`):
-it delegates no change any more, and the note of a commit holding it carries the discard
-as an override line (who, why).
+Writer content that went away and is here again
+(:func:`~gentle_hooks.services.settle.returned_ids`: an expired entry, or open work a
+``git reset`` threw away whose file was written again since) is the exception to the
+refusal: content decides, so the gates judge it the writer's, and a human who typed it
+claims it with the discard the block prints, in one paste, whether or not a status
+expired it first. A no-op ``git reset`` (every file kept) is no such evidence. The
+discard records it as claimed: it delegates no change any more, and the note of a commit
+holding it carries the discard as an override line (who, why).
 """
 
 from __future__ import annotations
@@ -90,7 +91,7 @@ def discard(
                 + elsewhere_hint([e for e in others if e.path in unknown], wanted)
             )
         named = [e for e in live if e.path in wanted or everything]
-        back = returned_ids(named)
+        back = returned_ids(named, repo)
         kept = kept_here(repo, led, root, [e for e in named if e.state == "open"], back)
         if kept:
             head = repo.head()
@@ -103,9 +104,15 @@ def discard(
         here = set(own_lines_kept(repo, returned))
         mine = [e.id for e in returned if e.root == root]
         held = carried_here(repo, led, mine) if mine else set()
-        claimed = sorted(e.id for e in returned if e.path in here or e.id in held)
+        claimed = {e.id for e in returned if e.path in here or e.id in held}
+        # this work tree's own work, discarded on purpose while its content is away, is
+        # claimed too: a human who brings that content back (types or pastes it again)
+        # commits it as theirs, the discard an override line in the note (issue 13)
+        # (taken too: a writer commit thrown away whose content comes back is claimed, its
+        # note line written, never a silent pass)
+        claimed |= {e.id for e in named if e.root == root}
         return led.discard_entries(
-            root, wanted, repo.ident(), why, others=sorted(cited), claimed=claimed
+            root, wanted, repo.ident(), why, others=sorted(cited), claimed=sorted(claimed)
         )
 
 

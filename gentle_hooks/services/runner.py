@@ -225,7 +225,7 @@ def run_observed(
         )
     except (FileNotFoundError, PermissionError, NotADirectoryError) as exc:
         raise UsageError(f"cannot run {shlex.join(argv)}: {exc.strerror}") from None
-    return _observe_child(proc, argv, stdout, stderr, timeout, start)
+    return _observe_child(proc, argv, cwd, stdout, stderr, timeout, start)
 
 
 def _run_launched(
@@ -267,7 +267,7 @@ def _run_launched(
             fh.write(payload)
         os.close(env_w)
         env_w = -1
-        observation = _observe_child(proc, argv, stdout, stderr, timeout, start)
+        observation = _observe_child(proc, argv, cwd, stdout, stderr, timeout, start)
         with open(err_r, "rb", closefd=False) as fh:
             failed = fh.read()
     finally:
@@ -282,12 +282,14 @@ def _run_launched(
 def _observe_child(
     proc: subprocess.Popen[bytes],
     argv: Sequence[str],
+    cwd: str,
     stdout: IO[bytes] | None,
     stderr: IO[bytes] | None,
     timeout: float | None,
     start: float,
 ) -> Observation:
-    """Stream, hash and wait for a started child (:func:`run_observed`)."""
+    """Stream, hash and wait for a started child (:func:`run_observed`), started in
+    ``cwd``."""
     assert proc.stdout is not None and proc.stderr is not None
     hashes = (hashlib.sha256(), hashlib.sha256())
     tails = (bytearray(), bytearray())
@@ -331,7 +333,7 @@ def _observe_child(
     if timed_out:
         code, observed = 124, f"timed out after {timeout:g}s (exit 124)"
     elif code == 0:
-        observed += _ran_no_tests(argv, tails)
+        observed += _ran_no_tests(argv, tails, cwd)
     return Observation(
         exit_code=code,
         observed=observed,
@@ -340,15 +342,56 @@ def _observe_child(
     )
 
 
-def _ran_no_tests(argv: Sequence[str], tails: Sequence[bytearray]) -> str:
+def _ran_no_tests(argv: Sequence[str], tails: Sequence[bytearray], cwd: str) -> str:
     """``, its test runner ran no tests`` (:data:`~gentle_hooks.policy.selfcheck.RAN_NO_TESTS`)
     when ``argv`` runs a recognised test runner whose output ends saying it ran 0 tests
-    (:func:`gentle_hooks.policy.testcount.tests_run`); else empty."""
+    (:func:`gentle_hooks.policy.testcount.tests_run`), or ``python -m doctest`` on files
+    (relative to ``cwd``) in which it tried no example (:func:`_doctests_tried`); else
+    empty."""
     from gentle_hooks.policy.selfcheck import RAN_NO_TESTS
     from gentle_hooks.policy.testcount import tests_run
 
     text = b"\n".join(bytes(t) for t in tails).decode("utf-8", "replace")
-    return f", {RAN_NO_TESTS}" if tests_run(shlex.join(argv), text) == 0 else ""
+    if tests_run(shlex.join(argv), text) == 0 or _doctests_tried(argv, text, cwd) == 0:
+        return f", {RAN_NO_TESTS}"
+    return ""
+
+
+#: The most bytes of a file doctest was given that are read to count its examples.
+_DOCTEST_READ = 4 * 1024 * 1024
+
+
+def _doctests_tried(argv: Sequence[str], text: str, cwd: str) -> int | None:
+    """How many examples ``python -m doctest FILE...`` (``argv``, run in ``cwd``) tried:
+    its ``-v`` summary lines in ``text``, else the examples its files hold
+    (:mod:`gentle_hooks.policy.doctests`); None when ``argv`` runs no doctest, or a file
+    cannot be read whole or counted."""
+    import os
+
+    from gentle_hooks.policy.doctests import doctest_files, examples_in, verbose_count
+
+    files = doctest_files(list(argv))
+    if not files:
+        return None
+    said = verbose_count(text, len(files))
+    if said is not None:
+        return said
+    total = 0
+    for name in files:
+        try:
+            with open(os.path.join(cwd, name), "rb") as f:
+                data = f.read(_DOCTEST_READ + 1)
+        except OSError:
+            return None
+        found = (
+            None
+            if len(data) > _DOCTEST_READ
+            else examples_in(name, data.decode("utf-8", "replace"))
+        )
+        if found is None:
+            return None
+        total += found
+    return total
 
 
 @contextlib.contextmanager

@@ -325,14 +325,41 @@ def own_lines_kept(repo: Repository, entries: Sequence[WriterEntryRecord]) -> li
     return sorted(kept)
 
 
-def returned_ids(entries: Sequence[WriterEntryRecord]) -> frozenset[int]:
+def returned_ids(
+    entries: Sequence[WriterEntryRecord], repo: Repository | None = None
+) -> frozenset[int]:
     """The ids of ``entries`` whose writer content went away after they were recorded, so
     that a change holding it again may be a human's typing of it (a ``discard`` claims it,
-    recorded): the expired entries only (the expiry check proved their content was nowhere:
-    work tree, index, ``HEAD`` of every worktree, unpushed commits, stash). An open entry
-    never: a ``git reset`` or a stash round trip in the reflog is no evidence that its
-    content left (a no-op ``git reset`` keeps every file), so a discard stays refused while
-    the change carries it; a human who typed it again before anything expired it takes it
-    out with the ``git restore`` the refusal prints, discards, and types it again. A taken
-    entry never: its commit was the writer's."""
-    return frozenset(e.id for e in entries if e.state == "expired")
+    recorded as an override line in the note of a commit holding it): the expired entries
+    (the expiry check proved their content was nowhere: work tree, index, ``HEAD`` of every
+    worktree, unpushed commits, stash), and, with ``repo``, the open ones thrown away by a
+    ``git reset`` before anything expired them: a reset since the record in the ``HEAD``
+    reflog of the worktree the entry was recorded in (the change holding it again may be
+    another worktree's) and the path's file there written since then (a no-op ``git
+    reset`` keeps every file: its entries stay the writer's). So whether a status ran
+    between the reset and the retyping does not change the outcome (issue 13). A taken
+    entry never: its commit was the writer's.
+
+    Raises:
+        GitError: git failed.
+    """
+    out = {e.id for e in entries if e.state == "expired"}
+    opened = [e for e in entries if e.state == "open" and _rewritten(e)]
+    if repo is not None and opened:
+        # the reset is looked for in the writer's worktree (its own HEAD's reflog): work
+        # recorded in linked worktree B and reset away there may be typed again in A
+        asked = {(e.root, e.recorded_at) for e in opened}
+        reset = {k for k in asked if repo.head_reset_since(k[1], k[0])}
+        out |= {e.id for e in opened if (e.root, e.recorded_at) in reset}
+    return frozenset(out)
+
+
+def _rewritten(rec: WriterEntryRecord) -> bool:
+    """Whether the work-tree file of ``rec`` (in its own worktree) was written after the
+    entry was recorded (False when it is not there)."""
+    import os
+
+    try:
+        return os.stat(os.path.join(rec.root, rec.path)).st_mtime > rec.recorded_at
+    except (OSError, ValueError):
+        return False

@@ -56,34 +56,33 @@ def test_a_discard_is_refused_while_the_writers_own_lines_are_here(served: World
     assert w.git("commit", "-qam", "mine").code == 1
 
 
-def test_discarded_writer_content_in_a_commit_is_in_its_note_and_every_gate_sees_it(
+def test_discarded_writer_content_brought_back_is_claimed_and_every_gate_sees_the_discard(
     served: World,
 ) -> None:
-    """The writer's work set aside (``git stash``), discarded, then brought back (``git
-    stash pop``): the commit holding it is the writer's at commit, at push, in ``gate
-    --range`` and at the server, its note carrying the writer and the discard."""
+    """The writer's work set aside (``git stash``), discarded on purpose, then brought back
+    (``git stash pop``): the discard claimed it (issue 13: a discard of work whose content
+    the person then brings back makes it pass), so the commit passes with no writer
+    trailer, its note carrying the discard as an override line (who, why), and the push,
+    ``gate --range`` and the server gate let it through."""
     w = served
     w.delegate(text=WRITER)
     w.ok("stash", "-q")
     r = w.gh("discard", "--all", "--reason", "mine now")
     assert r.code == 0, r
+    assert w.ledger("SELECT claimed FROM discard") == [("[1]",)]
     w.ok("stash", "pop", "-q")
-    blocked = w.git("commit", "-qam", "mine")
-    assert blocked.code == 1 and "BLOCKED the staged change" in blocked.said[0], blocked
-    w.ok("commit", "-q", "--no-verify", "-am", "mine")
+    passed = w.git("commit", "-qam", "mine")
+    assert passed.code == 0, passed
     commit = w.rev("HEAD")
-    push = w.git("push", "origin", "main")
-    assert push.code == 1 and any(f"BLOCKED commit {commit[:12]}" in s for s in push.said), push
+    assert "Gentle-Writer" not in w.ok("log", "-1", "--format=%B")
     note = w.ok("notes", "--ref", "gentle-hooks", "show", commit)
-    assert '"kind":"writer"' in note and '"kind":"override"' in note, note
+    assert '"kind":"writer"' not in note and '"kind":"override"' in note, note
     assert '"hook":"discard"' in note and '"reason":"mine now"' in note, note
     ci = w.gh("gate", "--range", "origin/main..HEAD")
-    assert ci.code == 1, ci
-    assert "override by" in ci.out + ci.err and "(discard): mine now" in ci.out + ci.err, ci
-    before = w.remote_ref("main")
-    server = w.git("push", "--no-verify", "origin", "main", "refs/notes/gentle-hooks")
-    assert server.code != 0 and f"remote: gentle-hooks: BLOCKED {commit[:12]}" in server.err
-    assert w.remote_ref("main") == before
+    assert ci.code == 0, ci
+    push = w.git("push", "origin", "main", "refs/notes/gentle-hooks")
+    assert push.code == 0, push
+    assert w.remote_ref("main") == commit
 
 
 KEPT = "import os\n\ndef main():\n    value = compute_total(1)\n    return value\n"
