@@ -51,7 +51,8 @@ finds no snapshot and records nothing again.
 The pre-tool side runs five git processes (``status``, ``hash-object``, ``ls-files``,
 ``rev-parse``, ``for-each-ref``; the stash entries are read from its reflog file), the
 post-tool side six (``status``, ``ls-tree``, ``ls-files``, ``hash-object``,
-``for-each-ref``, ``cat-file --batch-check``) and, when the call made or moved a ref, up
+``for-each-ref``, ``cat-file --batch-check``), ``rev-parse`` when a tracked path is
+changed (and ``ls-tree`` when ``HEAD`` moved), and, when the call made or moved a ref, up
 to five more (``rev-list``, ``cat-file --batch`` twice, ``diff-tree``, ``ls-tree``),
 besides the ones that open the repository.
 
@@ -247,7 +248,9 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     commits = new_commits(repo, new, [*tips, *stashes])
     wrote = written_in(repo, commits, before, kept.staged, head)
     # what the call staged of its own and left out of the work tree (git apply --cached)
-    index = written_in_index(repo.blobs_staged(tracked), kept.staged, before, old, after)
+    moved = repo.head() if tracked else head  # HEAD moved (a mixed reset): its blobs are not new
+    at_now = repo.blobs_in(moved, tracked) if moved and moved != head else {}
+    index = written_in_index(repo.blobs_staged(tracked), kept.staged, before, old, after, at_now)
     # a stash entry the call made of content that existed before it (a person's work an
     # agent stashed) is a source a later call restores from; any other new one is not
     clean = _clean_stashes(repo, [c for c in now_stashes if c in new], wrote)
