@@ -457,8 +457,9 @@ def _restored_note(restored: tuple[str, ...]) -> str | None:
     shown = ", ".join(restored[:5]) + more
     return (
         f"{len(restored)} file(s) it changed ({shown}) now hold what a branch, tag or stash "
-        "entry, or another path moved away, held before it ran (git checkout/restore "
-        "--source, stash pop, git mv): restored content, not the writer's, so not recorded"
+        "entry, or another path moved away, held before it ran, or gave theirs up to another "
+        "path (git checkout/restore --source, stash pop, mv, git mv): restored or moved "
+        "content, not the writer's, so not recorded"
     )
 
 
