@@ -31,9 +31,11 @@ A ``Bash`` call names no file it changes: its ``PreToolUse`` input (``tool_use_i
 its ``PostToolUse``) is a snapshot event (:attr:`RuntimeEvent.shell`), and its
 ``PostToolUse`` records what changed in the work tree since as the writer's.
 
-``PostToolUse`` fires only after a tool succeeded (a failure is ``PostToolUseFailure``, which
-is not wired); a ``tool_response`` that still says the call failed (``success: false``,
-``is_error``) records nothing (:func:`gentle_hooks.agents.event.result_failure`).
+``PostToolUse`` fires only after a tool succeeded: a failure is ``PostToolUseFailure``
+(:data:`SHELL_FAILURE`, wired for ``Bash``: a command that wrote and then exited non-zero
+is recorded from it, with its ``error`` said). A write tool's failure, or a
+``tool_response`` that still says the call failed (``success: false``, ``is_error``),
+records nothing (:func:`gentle_hooks.agents.event.result_failure`).
 
 An input that names no effort (older versions) gets it from :func:`settings_writer`:
 ``$CLAUDE_EFFORT``, ``$CLAUDE_CODE_EFFORT_LEVEL``, then ``effortLevel`` of the settings
@@ -87,6 +89,11 @@ SHELL_TOOL = "Bash"
 #: tree, and its ``PostToolUse`` records what changed since as the writer's
 #: (:mod:`gentle_hooks.services.agent_shell`).
 SHELL_SNAPSHOT = "PreToolUse"
+#: The hook event Claude Code sends instead of ``PostToolUse`` when a tool fails (a
+#: :data:`SHELL_TOOL` command that exits non-zero: ``error`` says so, with ``is_interrupt``;
+#: code.claude.com/docs/en/hooks, "PostToolUseFailure input"): a shell call's changes
+#: before it failed are recorded from it as from ``PostToolUse``.
+SHELL_FAILURE = "PostToolUseFailure"
 #: Why a call of :data:`SHELL_TOOL` records nothing when no snapshot before it was kept
 #: (:attr:`gentle_hooks.agents.event.RuntimeEvent.not_written`, after ``the Bash call of
 #: Claude Code``).
@@ -249,7 +256,7 @@ def decode(data: bytes) -> RuntimeEvent:
         model=None if inherited is not False else model_from_transcript(own),
         effort=UNKNOWN if agent else map_effort(effort_name(event.get("effort")), EFFORTS),
         agent=agent,
-        failed=result_failure(event.get("tool_response"), "tool_response"),
+        failed=result_failure(event.get("tool_response"), "tool_response") or _failure(event),
     )
     if call.tool == SHELL_TOOL and not decoded.writes:
         # what the command changes is found by comparing the work tree before and after it
@@ -264,6 +271,15 @@ def decode(data: bytes) -> RuntimeEvent:
     if inherited is None:
         return replace(decoded, notes=(unreadable_definition(kind),))
     return decoded
+
+
+def _failure(event: dict[str, object]) -> str | None:
+    """``failed (<error>)`` for a :data:`SHELL_FAILURE` input (its ``error``, else
+    ``PostToolUseFailure``); None for any other event."""
+    if (text(event.get("hook_event_name")) or "").lower() != SHELL_FAILURE.lower():
+        return None
+    said = " ".join((text(event.get("error")) or SHELL_FAILURE).split())[:200]
+    return f"failed ({said})"
 
 
 #: The environment variable that moves Claude Code's user configuration directory

@@ -66,8 +66,10 @@ class Wiring:
             shape, ``(event, matcher)`` of each of them (None: a group with no matcher).
         shell_event: the one of :attr:`also_events` that snapshots the work tree before a
             shell call (Claude Code's ``PreToolUse`` of ``Bash``), not a subagent event;
-            shell_after: the one that records what the call changed, when it is not
-            :attr:`event` (Cursor's ``afterShellExecution``), else None.
+            shell_after: the one that records what the call changed instead of
+            :attr:`event` (Cursor's ``afterShellExecution``; Claude Code's
+            ``PostToolUseFailure``, sent instead of ``PostToolUse`` for a command that
+            exited non-zero), else None.
         aliases: ``(tool, its other names)``: names a group's matcher may select the tool by
             (Codex matches ``apply_patch`` by ``Write`` and ``Edit`` too).
         hooks_files: standalone hooks files (relative as ``project``/``user``), in order:

@@ -99,10 +99,15 @@ RUNTIMES: tuple[Runtime, ...] = (
             event="PostToolUse",
             matcher="|".join((*claude_code.WRITE_TOOLS, claude_code.SHELL_TOOL)),
             entry=(("type", "command"),),
-            # the work tree before each Bash call: what it changes is the writer's
-            also_events=(claude_code.SHELL_SNAPSHOT,),
-            also_matchers=((claude_code.SHELL_SNAPSHOT, claude_code.SHELL_TOOL),),
+            # the work tree before each Bash call: what it changes is the writer's, recorded
+            # at PostToolUse, or at PostToolUseFailure when the command exited non-zero
+            also_events=(claude_code.SHELL_SNAPSHOT, claude_code.SHELL_FAILURE),
+            also_matchers=(
+                (claude_code.SHELL_SNAPSHOT, claude_code.SHELL_TOOL),
+                (claude_code.SHELL_FAILURE, claude_code.SHELL_TOOL),
+            ),
             shell_event=claude_code.SHELL_SNAPSHOT,
+            shell_after=claude_code.SHELL_FAILURE,
             also_project=(".claude/settings.local.json",),
             settings=(
                 ("user", ".claude/settings.json"),

@@ -12,7 +12,14 @@ commit ``HEAD`` was at. After it runs, the same is done for the paths changed th
 before. Every path whose blob appeared, changed or vanished is the
 writer's, measured from the blob it held before (:attr:`Changed.starts`: the snapshot's,
 or, for a path unchanged before, its blob in that commit), so a command that only moves
-``HEAD`` (``git reset --soft``) or the index changes no path. A person's unsaved lines in a
+``HEAD`` (``git reset --soft``) changes no path. The index is compared too: a blob the
+call staged that no path's work tree or index nor ``HEAD`` held before it and the work
+tree does not hold now (``git apply --cached``, ``git update-index --cacheinfo``, ``git
+add`` then the work tree put back) is the writer's, measured from the path's index blob
+before (:attr:`Changed.staged`, :func:`.shell_commits.written_in_index`); a person's
+edits the call stages are not new content. A path that gave its blob up to another
+(``mv a b``, ``git mv``) is moved content, as that other path is, whether the work tree
+alone held it or the index too. A person's unsaved lines in a
 file the command did not touch keep their blob, so they stay the person's; in a file it
 touched they are in its start, so not the writer's.
 
@@ -26,10 +33,10 @@ feature -- f``, ``git restore --source``, ``git cherry-pick -n``, ``git stash po
 back a person's work). A commit that is no ref tip (``git checkout HEAD~3 -- f``) is not
 looked at: what it brings back stays the writer's (fail closed). Nor is a tip or stash
 entry a shell call made (one the snapshot did not hold and the call's end does: kept in
-:data:`MADE_FILE`): the agent's own ``git stash`` or ``git commit --no-verify`` of what it
-wrote, brought back by a later call, is still the writer's. A stash entry a call made of
-content only the work tree and index held before it (a person's work an agent stashed) is
-not listed: popped by a later call, it is restored.
+:data:`.shell_files.MADE_FILE`): the agent's own ``git stash`` or ``git commit
+--no-verify`` of what it wrote, brought back by a later call, is still the writer's. A
+stash entry a call made of content only the work tree and index held before it (a
+person's work an agent stashed) is not listed: popped by a later call, it is restored.
 
 What the call wrote into the commits it made (``sed -i f && git commit --no-verify``, ``&&
 git stash``, on a branch and back) never shows in the work tree: those commits are walked
@@ -43,10 +50,11 @@ finds no snapshot and records nothing again.
 
 The pre-tool side runs five git processes (``status``, ``hash-object``, ``ls-files``,
 ``rev-parse``, ``for-each-ref``; the stash entries are read from its reflog file), the
-post-tool side five (``status``, ``ls-tree``, ``hash-object``, ``for-each-ref``,
-``cat-file --batch-check``) and, when the call made or moved a ref, up to five more
-(``rev-list``, ``cat-file --batch`` twice, ``diff-tree``, ``ls-tree``), besides the ones
-that open the repository.
+post-tool side six (``status``, ``ls-tree``, ``ls-files``, ``hash-object``,
+``for-each-ref``, ``cat-file --batch-check``), ``rev-parse`` when a tracked path is
+changed (and ``ls-tree`` when ``HEAD`` moved), and, when the call made or moved a ref, up
+to five more (``rev-list``, ``cat-file --batch`` twice, ``diff-tree``, ``ls-tree``),
+besides the ones that open the repository.
 
 The snapshot is replaced by a small "spent" marker when read, so that a replayed
 post-tool input of the same call says it was read already (never that the pre-tool hook is
@@ -70,7 +78,6 @@ writer's, and says so in one line (:attr:`Changed.over`): never nothing, silentl
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import secrets
@@ -82,13 +89,20 @@ from gentle_hooks.bounded import WriteError, write_whole
 from gentle_hooks.errors import GentleError
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.location import STATE_DIR
-from gentle_hooks.services.shell_commits import Written, new_commits, written_in
+from gentle_hooks.services.shell_commits import (
+    Written,
+    new_commits,
+    written_in,
+    written_in_index,
+)
 from gentle_hooks.services.shell_files import (
-    MAX_FILE,
+    MADE_FILE,
     MAX_TIPS,
     encode,
     is_spent,
+    known_made,
     listing,
+    note_made,
     read_snapshot,
     spend,
     sweep,
@@ -106,9 +120,6 @@ MAX_STATS = 100000
 #: The most ``<commit>:<path>`` names one post-tool event looks up; the changed paths past
 #: it are not looked up (they stay the writer's: fail closed).
 MAX_LOOKUPS = 20000
-#: The file, beside the snapshots, listing the ref tips and stash entries shell calls made
-#: (one commit id a line, the last :data:`.shell_files.MAX_TIPS` kept).
-MADE_FILE = "made-by-calls"
 
 
 @frozen
@@ -132,6 +143,8 @@ class Changed:
             (:mod:`.shell_commits`), sorted; a path may also be in ``paths``.
         over: the work tree had more changed paths than the snapshot holds: ``paths`` are
             all the tracked paths differing from the commit ``HEAD`` was at (fail closed).
+        staged: the paths of ``committed`` whose content the call wrote into the index
+            alone (``git apply --cached``: :func:`.shell_commits.written_in_index`), sorted.
     """
 
     paths: tuple[str, ...]
@@ -140,6 +153,7 @@ class Changed:
     nonce: str | None = None
     committed: tuple[Written, ...] = ()
     over: bool = False
+    staged: tuple[str, ...] = ()
 
 
 def _file(repo: Repository, runtime: str, event: RuntimeEvent) -> str:
@@ -221,22 +235,26 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     fresh = [p for p in look if p not in before]
     # what a path unchanged before held: its blob in the commit HEAD was then (None: absent
     # there, or HEAD unborn), not in the index or HEAD the command may have moved
-    old: dict[str, str | None] = dict.fromkeys(fresh)
-    if head and fresh:
-        old.update(repo.blobs_in(head, fresh))
-    held = {**old, **before}
+    old: dict[str, str | None] = dict.fromkeys({*fresh, *tracked})
+    if head and old:
+        old.update(repo.blobs_in(head, list(old)))
+    held = {**{p: old[p] for p in fresh}, **before}
     after = repo.hash_worktree(look)
     changed = sorted(p for p, blob in after.items() if held.get(p) != blob)
     listed = os.path.join(os.path.dirname(path), MADE_FILE)
-    known = _known(listed)
+    known = known_made(listed)
     now_tips, now_stashes = repo.ref_tips(MAX_TIPS)
     new = [c for c in (*now_tips, *now_stashes) if c not in {*tips, *stashes}]
     commits = new_commits(repo, new, [*tips, *stashes])
     wrote = written_in(repo, commits, before, kept.staged, head)
+    # what the call staged of its own and left out of the work tree (git apply --cached)
+    moved = repo.head() if tracked else head  # HEAD moved (a mixed reset): its blobs are not new
+    at_now = repo.blobs_in(moved, tracked) if moved and moved != head else {}
+    index = written_in_index(repo.blobs_staged(tracked), kept.staged, before, old, after, at_now)
     # a stash entry the call made of content that existed before it (a person's work an
     # agent stashed) is a source a later call restores from; any other new one is not
     clean = _clean_stashes(repo, [c for c in now_stashes if c in new], wrote)
-    _note_made(listed, known, [c for c in new if c not in clean and c not in known])
+    note_made(listed, known, [c for c in new if c not in clean and c not in known])
     made = {*known, *new} - clean
     tips, stashes = [t for t in tips if t not in made], [t for t in stashes if t not in made]
     back = {p for p, _ in _restored(repo, [(p, after[p]) for p in changed], tips, stashes)}
@@ -244,31 +262,12 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     paths = [p for p in changed if p not in back]
     starts = tuple((p, held.get(p)) for p in paths)
     ours = {(p, b, s) for ws in wrote.values() for p, b, s in ws if p not in after or after[p] != b}
+    ours |= set(index)
     olden = _restored(repo, [(p, b) for p, b, _ in ours], tips, stashes)
     committed = tuple(sorted((w for w in ours if (w[0], w[1]) not in olden), key=str))
-    return Changed(tuple(paths), starts, tuple(sorted(back)), nonce, committed, kept.over)
-
-
-def _known(listed: str) -> list[str]:
-    """The ref tips and stash entries earlier shell calls made, as :data:`MADE_FILE`
-    ``listed`` names them (none when it cannot be read)."""
-    try:
-        with open(listed, "rb") as fh:
-            data = fh.read(MAX_FILE).decode("ascii", "replace")
-    except OSError:
-        return []
-    return [w for w in data.split() if w.isalnum()]
-
-
-def _note_made(listed: str, known: list[str], new: list[str]) -> None:
-    """Add ``new`` (the ref tips and stash entries this call made) to the list ``listed``
-    (the last :data:`.shell_files.MAX_TIPS` kept). A list that cannot be written leaves them out of
-    later calls' (they then count as a person's: noted nowhere, so the write is retried by
-    every call)."""
-    if new:
-        kept = [*known, *new][-MAX_TIPS:]
-        with contextlib.suppress(OSError, WriteError):
-            write_whole(listed, ("\n".join(kept) + "\n").encode("ascii"))
+    staged = tuple(sorted({p for p, b, s in committed if (p, b, s) in index}))
+    over = kept.over
+    return Changed(tuple(paths), starts, tuple(sorted(back)), nonce, committed, over, staged)
 
 
 def _clean_stashes(
@@ -287,10 +286,13 @@ def _moved(
     changed: list[str], held: Mapping[str, str | None], after: Mapping[str, str | None]
 ) -> set[str]:
     """The paths of ``changed`` that now hold, unchanged, the blob another changed path held
-    before the call and no longer holds (``git mv a b``, ``mv a b``): content moved, not
-    written (its old path's change stays, and a writer's record follows a rename)."""
+    before the call and no longer holds (``git mv a b``, ``mv a b``), and the paths gone
+    whose blob one of those now holds: content moved, not written, whether the work tree
+    alone held it or the index too (a writer's earlier record follows a rename)."""
     left = {held[p]: p for p in changed if held.get(p) is not None and after.get(p) != held[p]}
-    return {p for p in changed if (b := after.get(p)) is not None and left.get(b, p) != p}
+    to = {p for p in changed if (b := after.get(p)) is not None and left.get(b, p) != p}
+    gone = {after[t] for t in to}
+    return to | {p for p in changed if after.get(p) is None and held.get(p) in gone}
 
 
 def _restored(
@@ -406,8 +408,12 @@ def after(
     for p, blob, start in changed.committed:
         starts.committed.setdefault(os.path.join(real, p), []).append((blob, start))
     notes = event.notes + ((f"{call}: {back}",) if back else ())
-    if changed.committed:
-        shown = ", ".join(sorted({p for p, _, _ in changed.committed}))
+    if changed.staged:
+        notes += (
+            f"{call} staged content of its own that the work tree does not hold (git apply "
+            f"--cached, update-index: {', '.join(changed.staged)}): recorded as the writer's",
+        )
+    if shown := ", ".join(sorted({p for p, _, _ in changed.committed} - {*changed.staged})):
         notes += (
             f"{call} left content of its own in commits it made (a branch, tag or stash "
             f"entry: {shown}): recorded as the writer's wherever it goes",
@@ -451,8 +457,9 @@ def _restored_note(restored: tuple[str, ...]) -> str | None:
     shown = ", ".join(restored[:5]) + more
     return (
         f"{len(restored)} file(s) it changed ({shown}) now hold what a branch, tag or stash "
-        "entry, or another path moved away, held before it ran (git checkout/restore "
-        "--source, stash pop, git mv): restored content, not the writer's, so not recorded"
+        "entry, or another path moved away, held before it ran, or gave theirs up to another "
+        "path (git checkout/restore --source, stash pop, mv, git mv): restored or moved "
+        "content, not the writer's, so not recorded"
     )
 
 

@@ -8,7 +8,8 @@ object: ``head`` (the commit ``HEAD`` was at, "" unborn), ``nonce``, ``tips`` an
 path -> ``lstat`` fields, :func:`listing`), ``staged`` (changed tracked path -> its blob
 in the index) and, for one over the bound, ``over``: true with ``blobs`` empty and no ``stats``
 nor ``staged`` (:class:`Kept`). What is not ours, too large or unreadable reads as absent
-(the call then records nothing and says why). Standard library,
+(the call then records nothing and says why). Beside them, :data:`MADE_FILE` lists the ref
+tips and stash entries shell calls made (:func:`known_made`, :func:`note_made`). Standard library,
 :mod:`gentle_hooks.bounded` and the frozen value decorator only.
 """
 
@@ -30,6 +31,9 @@ MAX_TIPS = 1000
 #: Largest snapshot file kept and read back (bytes); a larger one is kept holding ``HEAD``
 #: only (:attr:`Kept.over`).
 MAX_FILE = 64 * 1024 * 1024
+#: The file, beside the snapshots, listing the ref tips and stash entries shell calls made
+#: (one commit id a line, the last :data:`MAX_TIPS` kept: :func:`known_made`).
+MADE_FILE = "made-by-calls"
 
 
 @frozen
@@ -174,3 +178,25 @@ def is_spent(path: str) -> bool:
 def unlink(path: str) -> None:
     with contextlib.suppress(OSError):
         os.unlink(path)
+
+
+def known_made(listed: str) -> list[str]:
+    """The ref tips and stash entries earlier shell calls made, as :data:`MADE_FILE`
+    ``listed`` names them (none when it cannot be read)."""
+    try:
+        with open(listed, "rb") as fh:
+            data = fh.read(MAX_FILE).decode("ascii", "replace")
+    except OSError:
+        return []
+    return [w for w in data.split() if w.isalnum()]
+
+
+def note_made(listed: str, known: list[str], new: list[str]) -> None:
+    """Add ``new`` (the ref tips and stash entries this call made) to the list ``listed``
+    (the last :data:`MAX_TIPS` kept). A list that cannot be written leaves them out of
+    later calls' (they then count as a person's: noted nowhere, so the write is retried by
+    every call)."""
+    if new:
+        kept = [*known, *new][-MAX_TIPS:]
+        with contextlib.suppress(OSError, WriteError):
+            write_whole(listed, ("\n".join(kept) + "\n").encode("ascii"))

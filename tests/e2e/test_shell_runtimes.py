@@ -235,3 +235,41 @@ def test_a_write_is_recorded_beside_thousands_of_untracked_paths(native: World) 
     w.ok("add", "src/calc.py")
     blocked = w.git("commit", "-m", "human: tidy")
     assert blocked.code == 1 and "BLOCKED the staged change" in blocked.said[0], blocked
+
+
+def test_a_claude_code_bash_call_exiting_non_zero_is_recorded_from_its_failure_hook(
+    native: World,
+) -> None:
+    """Refuter r17o H3: Claude Code sends ``PostToolUseFailure`` (``error``: ``Command exited
+    with non-zero status code 1``, code.claude.com/docs/en/hooks, "PostToolUseFailure
+    input") instead of ``PostToolUse`` when a ``Bash`` command exits non-zero; ``install
+    --agent claude-code`` wires it, so ``sed -i ... && false`` is recorded from the command
+    it configured, the note says it failed, and the person's commit is blocked."""
+    w = native
+    w.write("src/calc.py", BASE)
+    installed = w.gh("install", "--agent", "claude-code", env=PATH)
+    assert installed.code == 0, installed
+    w.ok("add", "-A")
+    w.ok("commit", "-qm", "human: base, wire claude-code")
+    command = f"{SED} && false"
+    common = {"session_id": "s1", "transcript_path": "", "cwd": str(w.work)}
+    call = {"tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": "toolu_f1"}
+    pre = {**common, "permission_mode": "default", "hook_event_name": "PreToolUse", **call}
+    r = _hook(w, _configured(w, "claude-code", "PreToolUse"), json.dumps(pre).encode())
+    assert r.returncode == 0 and b"kept the work tree before" in r.stderr, r
+    assert subprocess.run(["sh", "-c", command], cwd=w.work, check=False).returncode == 1
+    failure = {
+        **common,
+        "permission_mode": "default",
+        "hook_event_name": "PostToolUseFailure",
+        **call,
+        "error": "Command exited with non-zero status code 1",
+        "is_interrupt": False,
+    }
+    hook = _configured(w, "claude-code", "PostToolUseFailure")
+    r = _hook(w, hook, json.dumps(failure).encode())
+    said = r.stderr.decode()
+    assert r.returncode == 0 and said.startswith("recorded: pending mutation #1: "), r
+    assert "failed (Command exited with non-zero status code 1), but changed 1 file(s)" in said
+    blocked = w.git("commit", "-qam", "human: tidy")
+    assert blocked.code == 1 and "BLOCKED the staged change" in blocked.said[0], blocked

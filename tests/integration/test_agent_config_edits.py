@@ -250,6 +250,7 @@ def test_claude_settings_local_json_counts_and_gets_no_second_copy(repo: Path, h
                 {"matcher": "Write|Edit|MultiEdit|NotebookEdit|Bash", "hooks": [OURS_CLAUDE]}
             ],
             "PreToolUse": [{"matcher": "Bash", "hooks": [OURS_CLAUDE]}],
+            "PostToolUseFailure": [{"matcher": "Bash", "hooks": [OURS_CLAUDE]}],
         }
     }
     local.write_text(json.dumps(doc, indent=2) + "\n")
@@ -261,15 +262,16 @@ def test_claude_settings_local_json_counts_and_gets_no_second_copy(repo: Path, h
     assert str(local) in proc.stdout.splitlines()[0]
     assert not (repo / ".claude" / "settings.json").exists()
     gone = gh(repo, "uninstall", "--agent", "claude-code", "--scope", "project", env=env)
-    assert f"claude-code (project): removed our 2 hooks: {local}" in gone.stdout, gone.stdout
+    assert f"claude-code (project): removed our 3 hooks: {local}" in gone.stdout, gone.stdout
     assert json.loads(local.read_text()) == {}
 
 
 def test_claude_code_without_the_bash_snapshot_hook_is_reported_and_gains_it(
     repo: Path, home: Path
 ) -> None:
-    """An entry of an earlier install (no Bash in the matcher, no PreToolUse of Bash):
-    doctor says what a shell command changes is not recorded, install adds both."""
+    """An entry of an earlier install (no Bash in the matcher, no PreToolUse nor
+    PostToolUseFailure of Bash): doctor says what a shell command changes is not recorded,
+    install adds them."""
     path = repo / ".claude" / "settings.json"
     path.parent.mkdir()
     old = {"matcher": "Write|Edit|MultiEdit|NotebookEdit", "hooks": [OURS_CLAUDE]}
@@ -281,13 +283,16 @@ def test_claude_code_without_the_bash_snapshot_hook_is_reported_and_gains_it(
     path.write_text(json.dumps({"hooks": {"PostToolUse": [wide]}}, indent=2) + "\n")
     ok, detail = doctor(repo, env)[1]["agent: claude-code"]
     assert not ok and detail.endswith(
-        "but not to PreToolUse: what a shell command changes is not recorded; install the "
+        "but not to PreToolUse and PostToolUseFailure: what a shell command changes is not "
+        "recorded; install the "
         "recorder again; run: gentle-hook install --agent claude-code"
     ), detail
     proc = gh(repo, "install", "--agent", "claude-code", env=env)
     assert "note: added our PreToolUse hook" in proc.stdout, proc.stdout
     hooks = json.loads(path.read_text())["hooks"]
     assert hooks["PreToolUse"] == [{"matcher": "Bash", "hooks": [OURS_CLAUDE]}]
+    assert "note: added our PostToolUseFailure hook" in proc.stdout, proc.stdout
+    assert hooks["PostToolUseFailure"] == [{"matcher": "Bash", "hooks": [OURS_CLAUDE]}]
     ok, detail = doctor(repo, env)[1]["agent: claude-code"]
     assert ok and detail.startswith(f"recorder wired: {path} (project)"), detail
 
@@ -485,6 +490,9 @@ def test_a_claude_entry_run_from_the_project_dir_is_ours(repo: Path, home: Path)
                 }
             ],
             "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}],
+            "PostToolUseFailure": [
+                {"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}
+            ],
         }
     }
     path.write_text(json.dumps(doc, indent=2) + "\n")
@@ -495,7 +503,10 @@ def test_a_claude_entry_run_from_the_project_dir_is_ours(repo: Path, home: Path)
     assert code == 0 and ok and f"recorder wired: {path} (project)" in detail
     proc = gh(repo, "install", "--agent", "claude-code", env=env)
     assert proc.returncode == 0, proc.stderr
-    assert f"unchanged: PostToolUse and PreToolUse hooks running '{command}'" in proc.stdout
+    assert (
+        f"unchanged: PostToolUse, PreToolUse and PostToolUseFailure hooks running '{command}'"
+        in proc.stdout
+    )
     assert path.read_text() == before
     gone = gh(repo, "uninstall", "--agent", "claude-code", env=env)
     assert gone.returncode == 0 and "removed" in gone.stdout

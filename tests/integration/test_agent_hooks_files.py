@@ -177,14 +177,27 @@ def test_a_wrapped_recorder_is_ours_and_never_doubled(
     group = {"matcher": "Write|Edit|MultiEdit|NotebookEdit|Bash", "hooks": []}
     group["hooks"] = [{"type": "command", "command": command}]
     shell = {"matcher": "Bash", "hooks": group["hooks"]}
-    text = json.dumps({"hooks": {"PostToolUse": [group], "PreToolUse": [shell]}}, indent=2) + "\n"
+    text = (
+        json.dumps(
+            {
+                "hooks": {
+                    "PostToolUse": [group],
+                    "PreToolUse": [shell],
+                    "PostToolUseFailure": [shell],
+                }
+            },
+            indent=2,
+        )
+        + "\n"
+    )
     path.write_text(text)
     ok, detail = doctor(repo, "claude-code", env)
     assert ok and detail.startswith(f"recorder wired: {path} (project)"), detail
     out = gh(repo, "install", "--agent", "claude-code", env=env)
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith(
-        f"claude-code (project): unchanged: PostToolUse and PreToolUse hooks running '{command}'"
+        "claude-code (project): unchanged: PostToolUse, PreToolUse and PostToolUseFailure "
+        f"hooks running '{command}'"
     )
     assert path.read_text() == text
 

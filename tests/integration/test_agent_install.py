@@ -384,12 +384,24 @@ def test_a_reinstall_keeps_the_users_flags_and_says_what_changed(
     matcher = "Write|Edit|MultiEdit|NotebookEdit|Bash"
     group = {"matcher": matcher, "hooks": [{"type": "command", "command": theirs}]}
     shell = {"matcher": "Bash", "hooks": [{"type": "command", "command": theirs}]}
-    path.write_text(json.dumps({"hooks": {"PostToolUse": [group], "PreToolUse": [shell]}}))
+    path.write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "PostToolUse": [group],
+                    "PreToolUse": [shell],
+                    "PostToolUseFailure": [shell],
+                }
+            }
+        )
+    )
     proc = gh(repo, "install", "--agent", "claude-code", "--scope", "user", env=WITH_GH)
     assert proc.returncode == 0, proc.stderr
     now = "gentle-hook record --from claude-code --effort high"
     assert proc.stdout.splitlines() == [
-        f"claude-code (user): updated: PostToolUse and PreToolUse hooks running '{now}' in {path}",
+        "claude-code (user): updated: PostToolUse, PreToolUse and PostToolUseFailure hooks "
+        f"running '{now}' in {path}",
+        f"note: its gentle-hook changed: '{theirs}' -> '{now}'",
         f"note: its gentle-hook changed: '{theirs}' -> '{now}'",
         f"note: its gentle-hook changed: '{theirs}' -> '{now}'",
     ]
@@ -474,7 +486,16 @@ def _claude_entry(repo: Path, command: str) -> Path:
     group["hooks"] = [{"type": "command", "command": command}]
     shell = {"matcher": "Bash", "hooks": group["hooks"]}
     path.write_text(
-        json.dumps({"hooks": {"PostToolUse": [group], "PreToolUse": [shell]}}, indent=2)
+        json.dumps(
+            {
+                "hooks": {
+                    "PostToolUse": [group],
+                    "PreToolUse": [shell],
+                    "PostToolUseFailure": [shell],
+                }
+            },
+            indent=2,
+        )
     )
     return path
 

@@ -35,7 +35,16 @@ def test_a_settings_file_not_of_the_documented_shape_is_warned_about(
     path = repo / ".claude" / "settings.json"
     path.parent.mkdir()
     path.write_text(
-        json.dumps({"hooks": {"PostToolUse": [WRITES], "PreToolUse": [SNAPSHOT], **extra}})
+        json.dumps(
+            {
+                "hooks": {
+                    "PostToolUse": [WRITES],
+                    "PreToolUse": [SNAPSHOT],
+                    "PostToolUseFailure": [SNAPSHOT],
+                    **extra,
+                }
+            }
+        )
     )
     warning = (
         f"warning: {path} does not match the shape Claude Code documents "
@@ -66,7 +75,15 @@ def test_a_settings_file_of_the_documented_shape_gets_no_warning(repo: Path) -> 
     }
     path.write_text(
         json.dumps(
-            {**others, "hooks": {"PostToolUse": [WRITES], "PreToolUse": [SNAPSHOT], "Stop": [stop]}}
+            {
+                **others,
+                "hooks": {
+                    "PostToolUse": [WRITES],
+                    "PreToolUse": [SNAPSHOT],
+                    "PostToolUseFailure": [SNAPSHOT],
+                    "Stop": [stop],
+                },
+            }
         )
     )
     proc = gh(repo, "doctor", "--json", env=WITH_GH)
@@ -119,7 +136,16 @@ def test_a_setting_gentle_hooks_reads_of_another_shape_is_warned_about(
     path = repo / ".claude" / "settings.json"
     path.parent.mkdir()
     path.write_text(
-        json.dumps({**settings, "hooks": {"PostToolUse": [WRITES], "PreToolUse": [SNAPSHOT]}})
+        json.dumps(
+            {
+                **settings,
+                "hooks": {
+                    "PostToolUse": [WRITES],
+                    "PreToolUse": [SNAPSHOT],
+                    "PostToolUseFailure": [SNAPSHOT],
+                },
+            }
+        )
     )
     proc = gh(repo, "doctor", "--json", env=WITH_GH)
     check = {c["name"]: c for c in json.loads(proc.stdout)["checks"]}["agent: claude-code"]

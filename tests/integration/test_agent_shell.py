@@ -257,14 +257,16 @@ def test_what_a_call_stashed_or_committed_of_its_own_is_the_writers_when_brought
     assert second.paths == ("src/app.py",) and second.restored == (), second
 
 
-def test_a_file_moved_whole_is_restored_its_old_path_changed(repo: Path) -> None:
+def test_a_file_moved_whole_is_restored_from_its_old_path(repo: Path) -> None:
     """Refuter r17m: an agent's ``git mv`` of a person's file made the whole file the
-    writer's; the moved blob is not new content (a move with an edit stays changed)."""
+    writer's; the moved blob is not new content, nor is its old path's removal (refuter
+    r17o H4: that removal blocked the person's commit where git found no rename); a move
+    with an edit stays changed."""
     agent_shell.take(str(repo), "claude-code", _event())
     git(repo, "mv", "src/app.py", "src/core.py")
     changed = agent_shell.compare(str(repo), "claude-code", _event())
     assert changed is not None
-    assert changed.paths == ("src/app.py",) and changed.restored == ("src/core.py",), changed
+    assert changed.paths == () and changed.restored == ("src/app.py", "src/core.py"), changed
     agent_shell.take(str(repo), "claude-code", _event("toolu_2"))
     git(repo, "mv", "src/core.py", "src/lib.py")
     (repo / "src" / "lib.py").write_text("def add(a, b):\n    return a - b\n")

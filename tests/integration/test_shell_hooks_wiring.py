@@ -1,8 +1,10 @@
 """The before-hook of each runtime's shell tool (SPEC §7 "Hooks"; docs/agents/codex.md,
-gemini-cli.md, cursor.md, copilot.md): an earlier install that wired only the after-hook is
-reported by ``doctor`` ("not to <event>: what a shell command changes is not recorded"), ``install``
-adds ours under the before event (said), ``doctor`` is satisfied, and ``uninstall`` removes
-ours only, leaving the user's own hook under that event. Real files, the real CLI."""
+gemini-cli.md, cursor.md, copilot.md), and Claude Code's ``PostToolUseFailure`` of ``Bash``
+(docs/agents/claude-code.md: a command exiting non-zero is recorded from it): an earlier
+install that wired only the after-hook is reported by ``doctor`` ("not to <event>: what a
+shell command changes is not recorded"), ``install`` adds ours under that event (said),
+``doctor`` is satisfied, and ``uninstall`` removes ours only, leaving the user's own hook
+under that event. Real files, the real CLI."""
 
 from __future__ import annotations
 
@@ -34,6 +36,31 @@ def _ours(name: str) -> dict[str, str]:
 #: (runtime, its project file, an earlier install's file (the after-hook only) with the
 #: user's own hook under the before event, the before event, its list once installed)
 CASES: list[tuple[str, str, dict[str, Any], str, object]] = [
+    (  # refuter r17o H3: Claude Code sends PostToolUseFailure for a Bash call exiting non-zero
+        "claude-code",
+        ".claude/settings.json",
+        {
+            "hooks": {
+                "PostToolUse": [
+                    {
+                        "matcher": "Write|Edit|MultiEdit|NotebookEdit|Bash",
+                        "hooks": [_ours("claude-code")],
+                    }
+                ],
+                "PreToolUse": [{"matcher": "Bash", "hooks": [_ours("claude-code")]}],
+                "PostToolUseFailure": [
+                    {"matcher": "Bash", "hooks": [{"type": "command", "command": "./notify.sh"}]}
+                ],
+            }
+        },
+        "PostToolUseFailure",
+        [
+            {
+                "matcher": "Bash",
+                "hooks": [{"type": "command", "command": "./notify.sh"}, _ours("claude-code")],
+            }
+        ],
+    ),
     (
         "codex",
         ".codex/hooks.json",

@@ -44,6 +44,15 @@ DOCUMENTED: dict[str, dict[str, Any]] = {
                     ],
                 }
             ],
+            # a Bash call exiting non-zero ("PostToolUseFailure input", matcher Bash)
+            "PostToolUseFailure": [
+                {
+                    "matcher": "Bash",
+                    "hooks": [
+                        {"type": "command", "command": "gentle-hook record --from claude-code"}
+                    ],
+                }
+            ],
         }
     },
     # the work tree before each Bash call: openai/codex codex-rs/hooks/schema/generated/
@@ -436,6 +445,7 @@ def test_a_second_entry_of_ours_is_removed_and_said() -> None:
         "'Write|Edit|MultiEdit|NotebookEdit|Bash'",
         f"removed a second entry of ours running '{second}'",
         "added our PreToolUse hook",
+        "added our PostToolUseFailure hook",
     )
     assert wiring.commands(new, rt) == [first]
     assert new["hooks"] == {
@@ -446,6 +456,12 @@ def test_a_second_entry_of_ours_is_removed_and_said() -> None:
             }
         ],
         "PreToolUse": [
+            {
+                "matcher": "Bash",
+                "hooks": [{"type": "command", "command": record_command("claude-code")}],
+            }
+        ],
+        "PostToolUseFailure": [
             {
                 "matcher": "Bash",
                 "hooks": [{"type": "command", "command": record_command("claude-code")}],
@@ -524,12 +540,14 @@ def test_our_entry_under_a_narrow_matcher_is_moved_under_ours() -> None:
                 {"matcher": "Write|Edit|MultiEdit|NotebookEdit|Bash", "hooks": [ours]},
             ],
             "PreToolUse": [{"matcher": "Bash", "hooks": [ours]}],
+            "PostToolUseFailure": [{"matcher": "Bash", "hooks": [ours]}],
         }
     }
     assert changes == (
         "moved out of matcher 'Bash', which misses Write, Edit, MultiEdit, NotebookEdit, "
         "into 'Write|Edit|MultiEdit|NotebookEdit|Bash'",
         "added our PreToolUse hook",
+        "added our PostToolUseFailure hook",
     )
 
 
