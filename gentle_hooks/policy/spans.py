@@ -70,7 +70,7 @@ def span_form(stripped: bytes) -> bytes:
     key_form`: whitespace, quote style, redundant brackets... read away), ``;`` removed, a
     comma before a closing bracket dropped."""
     form = key_form(stripped).replace(b";", b"")
-    return _TRAILING_COMMA.sub(b"", form) if b"," in form else form
+    return _TRAILING_COMMA.sub(b"", form) if form.find(b",") >= 0 else form
 
 
 def span_forms(lines: Sequence[bytes]) -> list[bytes]:
