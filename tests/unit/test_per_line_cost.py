@@ -44,3 +44,24 @@ def _bytes_in_bytes(tree: ast.AST) -> list[int]:
 def test_per_line_modules_find_byte_strings_without_in(name: str) -> None:
     path = POLICY / name
     assert _bytes_in_bytes(ast.parse(path.read_text())) == [], name
+
+
+def test_writer_spans_reads_no_span_form_when_no_run_can_start(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A run of the writer's lines spans two lines at least, so an edit that adds only the
+    file's last line starts none: the span forms of the file's lines are not read."""
+    from gentle_hooks.policy import spans
+    from gentle_hooks.policy.linekeys import any_line_keys, line_keys
+
+    before = b"def total(items):\n    return sum(item.price for item in items)\n"
+    after = before + b"# reviewed against the invoice export format\n"
+    added = line_keys(after) - line_keys(before)
+    expected = spans.writer_spans(after, added, any_line_keys(before))
+
+    def unread(lines: object) -> list[bytes]:
+        raise AssertionError("span forms read for a run that cannot start")
+
+    monkeypatch.setattr(spans, "span_forms", unread)
+    assert spans.writer_spans(after, added, any_line_keys(before)) == expected
+    assert expected  # the added line itself still has its span
