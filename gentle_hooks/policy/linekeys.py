@@ -389,13 +389,15 @@ def telling_keys(data: bytes | None, without: frozenset[str] = frozenset()) -> f
 #: table or a literal, not a wrapped line).
 MAX_JOINED = 12
 _OPENING, _CLOSING = frozenset(b"([{"), frozenset(b")]}")
+#: Every byte but a bracket: deleted, a line leaves its brackets alone.
+_NOT_BRACKETS = bytes(sorted(set(range(256)) - _OPENING - _CLOSING))
 
 
 def _depth(stripped: bytes) -> int:
     """Opening minus closing brackets of a stripped line, outside string literals."""
     if stripped.find(b'"') < 0 and stripped.find(b"'") < 0:  # the common case, without tokens
-        opened = stripped.count(b"(") + stripped.count(b"[") + stripped.count(b"{")
-        return opened - stripped.count(b")") - stripped.count(b"]") - stripped.count(b"}")
+        brackets = stripped.translate(None, _NOT_BRACKETS)  # two passes in C, not six counts
+        return 2 * len(brackets.translate(None, b")]}")) - len(brackets)
     depth = 0
     for token in TOKEN.findall(stripped):
         if len(token) == 1:

@@ -14,6 +14,8 @@ import ast
 import pathlib
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import gentle_hooks.policy
 
@@ -65,3 +67,18 @@ def test_writer_spans_reads_no_span_form_when_no_run_can_start(
     monkeypatch.setattr(spans, "span_forms", unread)
     assert spans.writer_spans(after, added, any_line_keys(before)) == expected
     assert expected  # the added line itself still has its span
+
+
+def _depth_by_counting(stripped: bytes) -> int:
+    """The bracket depth of a line without quotes as six counts read it."""
+    opened = stripped.count(b"(") + stripped.count(b"[") + stripped.count(b"{")
+    return opened - stripped.count(b")") - stripped.count(b"]") - stripped.count(b"}")
+
+
+@given(st.binary(max_size=60) | st.text(alphabet="([{}]) x=,:;#", max_size=30).map(str.encode))
+def test_bracket_depth_of_a_line_without_quotes_is_its_counts(line: bytes) -> None:
+    from gentle_hooks.policy.linekeys import _depth
+
+    stripped = line.strip()
+    if b'"' not in stripped and b"'" not in stripped:
+        assert _depth(stripped) == _depth_by_counting(stripped)
