@@ -34,7 +34,9 @@ _SPACES = re.compile(rb"\s+")
 def import_pairs(stripped: bytes) -> tuple[bytes, ...]:
     """The one-name import lines a stripped Python import line of two names or more (or of
     one in brackets) means, each spaced as a sorter writes it; ``()`` for any other line."""
-    if not stripped.startswith((b"import", b"from")) or not (b"," in stripped or b"(" in stripped):
+    if not stripped.startswith((b"import", b"from")) or (
+        stripped.find(b",") < 0 and stripped.find(b"(") < 0
+    ):
         return ()
     m = _IMPORT.fullmatch(stripped)
     if m is not None:

@@ -161,17 +161,18 @@ def _may_close(line: bytes, kind: bytes) -> bool:
     the ``:``, ``as``, ``in`` or ``,`` that may follow. ``in`` only in a ``for`` statement:
     ``x in (a or b)`` is not ``x in a or b``."""
     if kind in _AT_COLON:
-        return b":" in line and (kind != b"in" or line.startswith((b"for", b"async for")))
+        return line.find(b":") >= 0 and (kind != b"in" or line.startswith((b"for", b"async for")))
     if kind == b"for":
-        return b"in" in line
+        return line.find(b"in") >= 0
     if kind == b"with":
-        return b":" in line or b"as" in line
+        return line.find(b":") >= 0 or line.find(b"as") >= 0
     if kind == b"line":
-        return b";" in line
+        return line.find(b";") >= 0
     if kind == b"lambda":
         return True
-    ends = line.endswith(b")") or b";" in line or b"#" in line or b"//" in line
-    return ends or (kind == b"assert" and b"," in line)
+    ends = line.endswith(b")") or line.find(b";") >= 0 or line.find(b"#") >= 0
+    ends = ends or line.find(b"//") >= 0
+    return ends or (kind == b"assert" and line.find(b",") >= 0)
 
 
 _AT_COLON = frozenset({b"if", b"elif", b"while", b"in"})
@@ -262,12 +263,12 @@ def _fold(prefix: bytes) -> Callable[[re.Match[bytes]], bytes]:
     """Rows K4 and K7 over one escape of a literal with ``prefix``: an escaped quote read as
     the quote; a hex escape's digits lowercase, a ``\\N{...}`` name uppercase (``\\u``,
     ``\\U`` and ``\\N`` only where they are escapes: not in bytes)."""
-    text = b"b" not in prefix
+    text = prefix.find(b"b") < 0
 
     def fold(m: re.Match[bytes]) -> bytes:
         escape = m.group()
         kind = escape[1:2]
-        if kind in b"'\"":
+        if kind in (b"'", b'"'):  # one byte: every escape _ESCAPE matches has two or more
             return kind
         if kind == b"x" or (text and kind in (b"u", b"U")):
             return escape[:2] + escape[2:].lower()
@@ -279,9 +280,9 @@ def _fold(prefix: bytes) -> Callable[[re.Match[bytes]], bytes]:
 def _content(prefix: bytes, body: bytes) -> bytes:
     """A literal's content: rows K4 and K7 (an escape in one case) unless it is raw."""
     inner = body[1:-1]
-    if b"\\" not in inner:
+    if inner.find(b"\\") < 0:
         return inner
-    if b"r" in prefix:
+    if prefix.find(b"r") >= 0:
         return _ESCAPED.sub(rb"\1\2", inner)
     return _ESCAPE.sub(_fold(prefix), inner)
 
@@ -289,7 +290,7 @@ def _content(prefix: bytes, body: bytes) -> bytes:
 def _plain(prefix: bytes, content: bytes) -> tuple[bytes, bytes]:
     """Row K2: an f-string with no placeholder (every brace doubled) read as the plain string
     of its braces undoubled (``ruff check --fix``, F541), any other literal as it is."""
-    if b"f" not in prefix or b"{" in content.replace(b"{{", b""):
+    if prefix.find(b"f") < 0 or content.replace(b"{{", b"").find(b"{") >= 0:
         return prefix, content
     return prefix.replace(b"f", b""), content.replace(b"{{", b"{").replace(b"}}", b"}")
 
@@ -315,7 +316,7 @@ def _number(token: bytes) -> bytes:
     token = token.lower()
     if token.startswith(b"."):
         token = b"0" + token
-    if b"." not in token:
+    if token.find(b".") < 0:
         return token
     if token.endswith(b"."):
         return token + b"0"
@@ -332,9 +333,9 @@ def key_form(stripped: bytes) -> bytes:
     Byte tests and one search each decide what to read first: most lines have nothing any
     row but K6 changes (this keys every line of a delegated change)."""
     line = stripped
-    if b"(" in line and _CANDIDATE.search(line):
+    if line.find(b"(") >= 0 and _CANDIDATE.search(line):
         line = _strip_brackets(line)
-    quoted = b'"' in line or b"'" in line
+    quoted = line.find(b'"') >= 0 or line.find(b"'") >= 0
     if (quoted and (_QUOTE_MAY_CHANGE.search(line) or _FOLD_MAY_CHANGE.search(line))) or (
         len(line.translate(None, _DIGITS)) != len(line) and _NUMBER_MAY_CHANGE.search(line)
     ):

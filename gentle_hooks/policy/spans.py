@@ -70,7 +70,7 @@ def span_form(stripped: bytes) -> bytes:
     key_form`: whitespace, quote style, redundant brackets... read away), ``;`` removed, a
     comma before a closing bracket dropped."""
     form = key_form(stripped).replace(b";", b"")
-    return _TRAILING_COMMA.sub(b"", form) if b"," in form else form
+    return _TRAILING_COMMA.sub(b"", form) if form.find(b",") >= 0 else form
 
 
 def span_forms(lines: Sequence[bytes]) -> list[bytes]:
@@ -113,10 +113,11 @@ def writer_spans(
         if own:
             spans.update(_span(1, span_form(part), own) for part in {s, code})
     keys = [stripped_key(s) for s in lines]
-    forms = span_forms(lines)
-    for i in range(len(lines)):
-        if keys[i] in any_before:
-            continue
+    # a run starts at a line the writer added and spans two lines at least: with none (an
+    # edit of the file's last line alone) no line's span form is read
+    starts = [i for i in range(len(lines) - 1) if keys[i] not in any_before]
+    forms = span_forms(lines) if starts else []
+    for i in starts:
         for j in range(i + 2, min(i + MAX_JOINED, len(lines)) + 1):
             form = b"".join(forms[i:j])
             if keys[j - 1] in any_before or len(form) > MAX_SPAN_CHARS:
