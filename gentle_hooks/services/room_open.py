@@ -137,10 +137,11 @@ def check_room(
         notes = (f"removed {len(added)} untracked path(s) earlier runs left in the room",)
     planted = repo.room_additions(room.tree, cand.tree)
     if planted:  # what git clean leaves: ignore rules written to the room's info/exclude
+        tail, commands = _prepare_again(flags, brief_file)
         raise UsageError(
             f"{room.path}: the room was changed since it was prepared ({', '.join(planted)}); "
-            "prepare a new room, your brief's path after the prefix",
-            commands=(cli("verify", "prepare", *flags, "--brief", label="prefix"),),
+            f"prepare a new room{tail}",
+            commands=commands,
         )
     held = repo.room_tree(room.tree)
     if held != cand.tree:  # pragma: no cover - status and add -A disagree: a git defect

@@ -1362,6 +1362,7 @@ def test_a_prepared_room_with_ignore_rules_planted_in_its_git_dir_is_refused(env
     proc = env.gh("verify", "run", "--brief", str(env.brief_path), "--room", prepared["room"])
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "was changed since it was prepared (.git/info/exclude)" in proc.stderr
+    _pasted_prepare(env, proc.stderr)
 
 
 def test_a_brief_of_checks_that_check_nothing_gets_no_pass(env: Env) -> None:
