@@ -39,6 +39,7 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.artifact_home` — where a verdict's artifact pair is kept when the worktree it was
   made in is removed after it (``.git/gentle-hooks/reports/<identity>/``)
 * :mod:`.cleanroom` — the verifier's clean room on disk
+* :mod:`.room_open` — a prepared room opened for ``verify run --room``, or refused
 * :mod:`.room_run` — a verify run's checks run in its clean room, observed
 * :mod:`.room_env` — the environment a verify run's checks get in its clean room
 * :mod:`.editable` — where an editable install makes Python import a work tree's code, and

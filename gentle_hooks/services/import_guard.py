@@ -37,8 +37,11 @@ the room (:func:`~gentle_hooks.services.room_imports.room_argv`).
 Not covered: a ``PYTHONPATH`` set, or ``-I``/``-E``/``-S`` passed, where the command line
 does not show it (inside a Makefile, ``tox.ini``, a script the check runs, a ``#!`` line, a
 word built from variables), and ``-I``/``-E`` on the command line when no place is
-redirected: that run skips the guard and imports what the work tree's ``.pth`` lines add;
-a module an interpreter's ``sitecustomize`` puts in ``sys.modules`` itself.
+redirected: that run skips the guard and imports what the work tree's ``.pth`` lines add.
+A module an interpreter's ``sitecustomize`` (or a ``.pth`` ``import`` line) loads from the
+work tree by path and leaves in ``sys.modules`` is out of the guard's reach: the room's
+import probe finds it and no check runs
+(:func:`~gentle_hooks.services.room_imports.for_room`).
 """
 
 from __future__ import annotations

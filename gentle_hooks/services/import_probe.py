@@ -16,7 +16,11 @@ tree's code.
   the room's tree as a check's would be (normal start-up: ``site`` runs every ``.pth``
   line, ``import`` lines too, and the room's ``sitecustomize`` guard), running
   ``importlib.util.find_spec`` for each name; the places outside the room where one
-  resolves (symbolic links followed), or why the probe failed.
+  resolves (symbolic links followed), or why the probe failed. It also lists the modules
+  start-up left in ``sys.modules`` from a file outside the room and outside the
+  interpreter's own library and ``site-packages`` (:attr:`Probed.loaded`): one a
+  ``sitecustomize`` or a ``.pth`` ``import`` line loaded by path, which no finder (and no
+  guard) is asked about again.
 
 ``find_spec`` of a top-level name runs no code of the package: it only asks the finders.
 The probe drops the ``-c`` script's ``''`` entry of ``sys.path`` (a console script such as
@@ -55,12 +59,14 @@ MAX_NAMES = 1000
 
 #: What each probe process runs: ``python -c _SCRIPT NONCE NAME...``. It prints one line,
 #: ``NONCE {"specs": {name: [[location, real location], ...]}, "errors": {...},
-#: "std": [...]}``.
+#: "std": [...], "own": [...], "loaded": [[module, file, real file], ...]}``.
 _SCRIPT = r"""
 import sys
 if sys.path and sys.path[0] == "" and not getattr(sys.flags, "safe_path", False):
     del sys.path[0]
+started = [(n, getattr(m, "__file__", None)) for n, m in list(sys.modules.items())]
 import importlib.util, json, os, sysconfig
+loaded = [[n, f, os.path.realpath(f)] for n, f in started if isinstance(f, str)]
 specs, errors = {}, {}
 for name in sys.argv[2:]:
     try:
@@ -75,7 +81,9 @@ for name in sys.argv[2:]:
     specs[name] = [[w, os.path.realpath(w)] for w in where]
 paths = sysconfig.get_paths()
 std = [os.path.realpath(paths[k]) for k in ("stdlib", "platstdlib") if paths.get(k)]
-print(sys.argv[1], json.dumps({"specs": specs, "errors": errors, "std": std}))
+own = [os.path.realpath(paths[k]) for k in ("purelib", "platlib") if paths.get(k)]
+answer = {"specs": specs, "errors": errors, "std": std, "own": own, "loaded": loaded}
+print(sys.argv[1], json.dumps(answer))
 """
 
 
@@ -97,10 +105,13 @@ class Found:
 @frozen
 class Probed:
     """What :func:`probe` found: the names resolving outside the room, and why the probe
-    failed (empty when it did not)."""
+    failed (empty when it did not); ``loaded``: the modules start-up left in
+    ``sys.modules`` from a file outside the room, the standard library and the
+    interpreter's own ``site-packages`` (``locations``: the file, then its real path)."""
 
     outside: tuple[Found, ...] = ()
     error: str = ""
+    loaded: tuple[Found, ...] = ()
 
 
 def room_names(room: str, rels: Sequence[str] = ()) -> dict[str, str]:
@@ -133,6 +144,7 @@ def probe(
         return Probed(error=f"{len(pythons)} Python interpreters to probe, more than {MAX_PYTHONS}")
     inside = os.path.realpath(room)
     outside: list[Found] = []
+    loaded: list[Found] = []
     with tempfile.TemporaryDirectory(prefix="gentle-probe-") as home:
         run_env = {**env, "HOME": home, "TMPDIR": home, "PWD": room}
         run_env["PYTHONDONTWRITEBYTECODE"] = "1"
@@ -142,12 +154,33 @@ def probe(
                 return Probed(error=f"the import probe of {python} failed: {error}")
             try:
                 found, error = _outside(answer, python, inside)
+                loaded += _loaded(answer, python, inside)
             except (AttributeError, TypeError, ValueError):
                 found, error = [], ": its answer is malformed"
             if error:
                 return Probed(error=f"the import probe of {python} failed{error}")
             outside += found
-    return Probed(tuple(outside))
+    return Probed(tuple(outside), loaded=tuple(loaded))
+
+
+def _loaded(answer: dict[str, Any], python: str, inside: str) -> list[Found]:
+    """The modules of one probe's ``answer`` that start-up loaded from a file outside
+    ``inside`` (the room's real path), the standard library and the interpreter's own
+    ``site-packages``.
+
+    Raises:
+        TypeError / ValueError: a malformed answer.
+    """
+    std = [s for s in answer.get("std", []) if isinstance(s, str)]
+    own = [s for s in answer.get("own", []) if isinstance(s, str)]
+    out = []
+    for name, file, real in answer.get("loaded") or []:
+        if not all(isinstance(x, str) for x in (name, file, real)):
+            raise TypeError("a loaded module is not three strings")
+        mine = any(under(real, o) is not None for o in (inside, *own))
+        if not mine and not _standard(real, std):
+            out.append(Found(name, python, (file, real)))
+    return out
 
 
 def _outside(answer: dict[str, Any], python: str, inside: str) -> tuple[list[Found], str]:

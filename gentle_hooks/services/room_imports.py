@@ -13,7 +13,9 @@ Room ``services``.
   :class:`RoomImports` saying what the room put there. Then checked by asking the
   interpreters (:mod:`~gentle_hooks.services.import_probe`): a top-level name of the room's
   tree found outside it is redirected the same way and asked again; one still found
-  outside, or a probe that failed, refuses every check (:attr:`RoomImports.unresolved`).
+  outside, a module start-up leaves in ``sys.modules`` from a file in a work tree (a
+  ``sitecustomize`` loading it by path: no guard can unload it), or a probe that failed,
+  refuses every check (:attr:`RoomImports.unresolved`).
 * :func:`room_argv` — what a check runs: its own ``PYTHONPATH=`` assignments with the
   room's entries in front (:func:`~gentle_hooks.policy.pythonpath_line.composed_argv`), or
   why it is refused: it starts a Python that ignores them (``-I``, ``-E``, ``-S``, ``env
@@ -46,7 +48,7 @@ from gentle_hooks.services.editable import (
 from gentle_hooks.services.editable_copies import copies_note, other_copies
 from gentle_hooks.services.import_guard import write_guard
 from gentle_hooks.services.import_probe import Found, Probed, probe, room_names
-from gentle_hooks.services.room_unheld import unguarded, unheld_kinds, unheld_note
+from gentle_hooks.services.room_unheld import unguarded, unheld_kinds, unheld_note, venv_site
 from gentle_hooks.values.frozen import frozen
 
 #: The most files of one side :func:`same_importable` compares.
@@ -103,9 +105,12 @@ def for_room(
     environment made so far, in ``room``); each name found outside the room (an installer
     whose ``.pth`` runs an ``import`` line, a ``build/__editable__`` farm) gets the room's
     directory holding it first on ``PYTHONPATH`` and the place it was found blocked by the
-    guard, and they are asked again. A name still found outside, or a probe that failed,
+    guard, and they are asked again. A name still found outside, a module the last probe
+    saw start-up load from a work tree's file (outside ``room``, ``skip`` and a virtual
+    environment's own ``site-packages``: :func:`_preloaded`), or a probe that failed,
     makes :attr:`RoomImports.unresolved` the line saying so: no check runs
-    (:func:`room_argv`), the verdict is ``blocked``.
+    (:func:`room_argv`), the verdict is ``blocked``. The probe's note names only the
+    names its redirect kept in the room.
 
     ``skip``: folders linked into ``room`` from a work tree (a spot check's checkout links
     the dependency folders and ignored paths in): what an install names there, and a name
@@ -144,13 +149,14 @@ def for_room(
     names = room_names(room, [r.rel for r in held])
     interpreters = pythons(env, programs, cwd=room)
     found = _beyond(probe(interpreters, list(names), out, room), skip)
+    last = found
     probed: list[Redirect] = []
-    if found.outside and not found.error:
+    redirected = found.outside if not found.error else ()
+    if redirected:
         fences = (*sites, os.path.dirname(os.path.realpath(room)))
-        probed = _probed_redirects(found.outside, names, fences)
+        probed = _probed_redirects(redirected, names, fences)
         held += probed
         rels = list(dict.fromkeys([*rels, *(r.rel for r in probed)]))
-        notes.append(_probed_note(found.outside, names))
     covered = [r.place for r in probed]
     hidden = [m for m in hidden if not any(under(m.place, c) is not None for c in covered)]
     if probed or guard is not None:
@@ -159,13 +165,24 @@ def for_room(
         fence = (trees, skip) if guard is not None else None
         out, own = _composed(env, room, rels, [*held, *hidden], trees, guard, fence)
         again = _beyond(probe(interpreters, list(names), out, room), skip)
+        last = again
         if probed or not found.error:
             found = again if again.error or again.outside else Probed()
+    # the probe's line only for the names the redirect keeps in the room (one still found
+    # outside is the unresolved line's, not a redirect that held)
+    still = {f.name for f in found.outside}
+    kept = [f for f in redirected if f.name not in still]
+    if kept:
+        notes.append(_probed_note(kept, names))
     if hidden:
         notes.append(unheld_note(hidden, guarded=guard is not None))
     if installed:
         notes.append(unheld_note(installed, guarded=False))
-    unresolved = _unresolved(found) or unguarded(fenced or (hidden if guard is None else []))
+    unresolved = (
+        _unresolved(found)
+        or _preloaded(last, trees, room, skip)
+        or unguarded(fenced or (hidden if guard is None else []))
+    )
     if unresolved:
         notes.append(unresolved)
     stands = tuple((r.place, os.path.normpath(os.path.join(room, r.rel))) for r in (*held, *hidden))
@@ -273,6 +290,28 @@ def _probed_note(found: Sequence[Found], names: Mapping[str, str]) -> str:
         f"import probe: {shown}{more} resolved outside the room: the room's {rels} first on "
         "PYTHONPATH and those places unimportable in its runs"
     )
+
+
+def _preloaded(found: Probed, trees: Sequence[str], room: str, skip: Sequence[str]) -> str:
+    """The line refusing every check because an interpreter's start-up left a module in
+    ``sys.modules`` from a file in one of the work trees ``trees`` (a ``sitecustomize`` or
+    a ``.pth`` ``import`` line loading it by path: no finder, so no guard, is asked when a
+    check imports it), outside ``room``, the folders ``skip`` linked into it and a virtual
+    environment's own ``site-packages``; empty when there is none."""
+    inside = [os.path.realpath(p) for p in (room, *skip) if p]
+    reals = [os.path.realpath(t) for t in trees if t]
+    for f in found.loaded:
+        real = f.locations[-1]
+        if any(under(real, x) is not None for x in inside) or venv_site(real):
+            continue
+        if any(under(real, t) is not None for t in reals):
+            return (
+                f"`{f.name}` is loaded from {f.locations[0]} in your work tree when {f.python} "
+                "starts (a sitecustomize or a .pth import line put it in sys.modules): the "
+                "room cannot keep that module out of its checks, which would test that "
+                "file, not the candidate's tree; no check ran"
+            )
+    return ""
 
 
 def _unresolved(found: Probed) -> str:

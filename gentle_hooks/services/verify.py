@@ -56,12 +56,8 @@ from gentle_hooks.services.brief_checks import check_of, command_fault
 from gentle_hooks.services.carried import carry_forward
 from gentle_hooks.services.cleanroom import (
     Room,
-    check_room,
-    check_room_brief,
-    check_room_root,
     make_base,
     make_room,
-    open_room,
     remove_aside,
     remove_room,
     room_brief_text,
@@ -72,6 +68,7 @@ from gentle_hooks.services.record import Binding, Bound, bind, open_store
 from gentle_hooks.services.room_bounds import check_room_parents
 from gentle_hooks.services.room_env import dropped_note, dropped_path, pointing_in, room_env
 from gentle_hooks.services.room_imports import for_room
+from gentle_hooks.services.room_open import check_room, check_room_brief, check_room_root, open_room
 from gentle_hooks.services.room_programs import ALLOW_FLAG, refuse_programs, resolve_programs
 from gentle_hooks.services.room_run import observe_all
 from gentle_hooks.services.runner import stopped_cleanly
@@ -367,12 +364,12 @@ def run(
     sweep_rooms()
     text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
     if room_path is not None:
-        room = open_room(room_path)
-        check_room_parents(os.path.dirname(room.path))
         flags = bound.binding.words()
+        room = open_room(room_path, flags, brief_file)
+        check_room_parents(os.path.dirname(room.path))
         check_room_brief(room, text, plan.brief_id, flags, brief_file)
-        check_room_root(room, flags)
-        notes = (*check_room(bound.repo, room, bound.candidate, flags), *said)
+        check_room_root(room, flags, brief_file)
+        notes = (*check_room(bound.repo, room, bound.candidate, flags, brief_file), *said)
         return _verify_in(
             bound, plan, room, env, caller, started, notes, kept=True, shared=allow_shared
         )
