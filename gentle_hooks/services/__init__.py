@@ -56,6 +56,8 @@ to the pure policy for one use case and returns values; nothing here prints.
   tree holds (a package only the candidate adds, in the base run) is not importable
 * :mod:`.import_probe` — where each interpreter a room's checks may start imports the
   room's top-level names from, asked of it (``find_spec``), not read from install files
+* :mod:`.room_unguarded` — what a room's check reaches when its Python starts without the
+  import guard (``-I``, ``-E``, ``env -u PYTHONPATH``, a ``#!`` line's flags)
 * :mod:`.carried` — the checks an earlier candidate of the change failed, re-run by a
   verify run of this one
 * :mod:`.room_programs` — which files a verify run's checks start, and whether they may

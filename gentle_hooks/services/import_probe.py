@@ -59,7 +59,8 @@ MAX_NAMES = 1000
 
 #: What each probe process runs: ``python -c _SCRIPT NONCE NAME...``. It prints one line,
 #: ``NONCE {"specs": {name: [[location, real location], ...]}, "errors": {...},
-#: "std": [...], "own": [...], "loaded": [[module, file, real file], ...]}``.
+#: "std": [...], "own": [...], "loaded": [[module, file, real file], ...],
+#: "entries": [[sys.path entry, real path], ...]}``.
 _SCRIPT = r"""
 import sys
 if sys.path and sys.path[0] == "" and not getattr(sys.flags, "safe_path", False):
@@ -82,7 +83,9 @@ for name in sys.argv[2:]:
 paths = sysconfig.get_paths()
 std = [os.path.realpath(paths[k]) for k in ("stdlib", "platstdlib") if paths.get(k)]
 own = [os.path.realpath(paths[k]) for k in ("purelib", "platlib") if paths.get(k)]
+entries = [[p, os.path.realpath(p)] for p in sys.path if isinstance(p, str) and p]
 answer = {"specs": specs, "errors": errors, "std": std, "own": own, "loaded": loaded}
+answer["entries"] = entries
 print(sys.argv[1], json.dumps(answer))
 """
 
@@ -107,11 +110,14 @@ class Probed:
     """What :func:`probe` found: the names resolving outside the room, and why the probe
     failed (empty when it did not); ``loaded``: the modules start-up left in
     ``sys.modules`` from a file outside the room, the standard library and the
-    interpreter's own ``site-packages`` (``locations``: the file, then its real path)."""
+    interpreter's own ``site-packages`` (``locations``: the file, then its real path);
+    ``entries``: the ``sys.path`` entries after start-up outside the room, the standard
+    library and the interpreter's own ``site-packages`` (``name``: ``sys.path``)."""
 
     outside: tuple[Found, ...] = ()
     error: str = ""
     loaded: tuple[Found, ...] = ()
+    entries: tuple[Found, ...] = ()
 
 
 def room_names(room: str, rels: Sequence[str] = ()) -> dict[str, str]:
@@ -133,40 +139,47 @@ def room_names(room: str, rels: Sequence[str] = ()) -> dict[str, str]:
 
 
 def probe(
-    pythons: Sequence[str], names: Sequence[str], env: Mapping[str, str], room: str
+    pythons: Sequence[str],
+    names: Sequence[str],
+    env: Mapping[str, str],
+    room: str,
+    flags: Sequence[str] = (),
 ) -> Probed:
-    """Ask each of ``pythons``, started with ``env`` in ``room`` (the room's tree), where
-    each of ``names`` imports from (module docstring); the names found outside ``room``
-    (symbolic links followed), or the first failure. Nothing to ask: nothing found."""
-    if not names or not pythons:
+    """Ask each of ``pythons``, started with ``flags`` (``-E``: as a check's ``python -E``
+    would start) and ``env`` in ``room`` (the room's tree), where each of ``names`` imports
+    from (module docstring); the names found outside ``room`` (symbolic links followed), or
+    the first failure. Nothing to ask: nothing found (``flags``: asked with no name)."""
+    if (not names and not flags) or not pythons:
         return Probed()
     if len(pythons) > MAX_PYTHONS:
         return Probed(error=f"{len(pythons)} Python interpreters to probe, more than {MAX_PYTHONS}")
     inside = os.path.realpath(room)
     outside: list[Found] = []
     loaded: list[Found] = []
+    entries: list[Found] = []
     with tempfile.TemporaryDirectory(prefix="gentle-probe-") as home:
         run_env = {**env, "HOME": home, "TMPDIR": home, "PWD": room}
         run_env["PYTHONDONTWRITEBYTECODE"] = "1"
         for python in pythons:
-            answer, error = _ask(python, names, run_env, room)
+            answer, error = _ask(python, names, run_env, room, flags)
             if answer is None:
                 return Probed(error=f"the import probe of {python} failed: {error}")
             try:
                 found, error = _outside(answer, python, inside)
                 loaded += _loaded(answer, python, inside)
+                entries += _loaded(answer, python, inside, "entries")
             except (AttributeError, TypeError, ValueError):
                 found, error = [], ": its answer is malformed"
             if error:
                 return Probed(error=f"the import probe of {python} failed{error}")
             outside += found
-    return Probed(tuple(outside), loaded=tuple(loaded))
+    return Probed(tuple(outside), loaded=tuple(loaded), entries=tuple(entries))
 
 
-def _loaded(answer: dict[str, Any], python: str, inside: str) -> list[Found]:
+def _loaded(answer: dict[str, Any], python: str, inside: str, key: str = "loaded") -> list[Found]:
     """The modules of one probe's ``answer`` that start-up loaded from a file outside
     ``inside`` (the room's real path), the standard library and the interpreter's own
-    ``site-packages``.
+    ``site-packages`` (``key`` ``entries``: the ``sys.path`` entries there).
 
     Raises:
         TypeError / ValueError: a malformed answer.
@@ -174,7 +187,10 @@ def _loaded(answer: dict[str, Any], python: str, inside: str) -> list[Found]:
     std = [s for s in answer.get("std", []) if isinstance(s, str)]
     own = [s for s in answer.get("own", []) if isinstance(s, str)]
     out = []
-    for name, file, real in answer.get("loaded") or []:
+    rows = answer.get(key) or []
+    if key == "entries":
+        rows = [["sys.path", *row] for row in rows]
+    for name, file, real in rows:
         if not all(isinstance(x, str) for x in (name, file, real)):
             raise TypeError("a loaded module is not three strings")
         mine = any(under(real, o) is not None for o in (inside, *own))
@@ -212,13 +228,13 @@ def _standard(real: str, std: Sequence[str]) -> bool:
 
 
 def _ask(
-    python: str, names: Sequence[str], env: Mapping[str, str], room: str
+    python: str, names: Sequence[str], env: Mapping[str, str], room: str, flags: Sequence[str]
 ) -> tuple[dict[str, Any] | None, str]:
     """(the answer of one probe process, or None and why it failed)."""
     nonce = secrets.token_hex(8)
     try:
         proc = subprocess.Popen(
-            [python, "-c", _SCRIPT, nonce, *names],
+            [python, *flags, "-c", _SCRIPT, nonce, *names],
             cwd=room,
             env=dict(env),
             stdin=subprocess.DEVNULL,

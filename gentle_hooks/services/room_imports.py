@@ -18,10 +18,12 @@ Room ``services``.
   refuses every check (:attr:`RoomImports.unresolved`).
 * :func:`room_argv` — what a check runs: its own ``PYTHONPATH=`` assignments with the
   room's entries in front (:func:`~gentle_hooks.policy.pythonpath_line.composed_argv`), or
-  why it is refused: it starts a Python that ignores them (``-I``, ``-E``, ``-S``, ``env
-  -i``: :func:`~gentle_hooks.policy.pythonpath_line.isolating`), or unsets or sets
-  ``PYTHONPATH`` where the room cannot reach, while the places redirected hold other
-  importable files than the room (:func:`same_importable`).
+  why it is refused: it starts a Python without them and the guard (``-I``, ``-E``,
+  ``-S``, ``env -i``, ``PYTHONPATH`` unset or set where the room cannot reach, a started
+  program's ``#!`` line: :func:`~gentle_hooks.services.room_unguarded.escape`) while the
+  places redirected hold other importable files than the room (:func:`same_importable`)
+  or such a start reaches a place outside the room that is not one of them
+  (:attr:`RoomImports.reach`).
 
 Not covered by the probe: an interpreter a check starts that is neither on the room's
 ``PATH`` nor named by a ``#!`` line (one ``tox``, ``nox`` or ``uv run`` makes), a name
@@ -34,7 +36,7 @@ import filecmp
 import os
 from collections.abc import Mapping, Sequence
 
-from gentle_hooks.policy.pythonpath_line import composed_argv, isolating
+from gentle_hooks.policy.pythonpath_line import composed_argv
 from gentle_hooks.services.editable import (
     Redirect,
     import_places,
@@ -48,6 +50,7 @@ from gentle_hooks.services.editable import (
 from gentle_hooks.services.editable_copies import copies_note, other_copies
 from gentle_hooks.services.import_guard import write_guard
 from gentle_hooks.services.import_probe import Found, Probed, probe, room_names
+from gentle_hooks.services.room_unguarded import escape, unguarded_reach
 from gentle_hooks.services.room_unheld import unguarded, unheld_kinds, unheld_note, venv_site
 from gentle_hooks.values.frozen import frozen
 
@@ -70,11 +73,15 @@ class RoomImports:
             it) for each place the room's tree holds.
         unresolved: why no check may run (a name the import probe still finds outside the
             room, or a failed probe); empty when they may.
+        reach: the places outside the room a check starting Python without the guard
+            reaches (:func:`~gentle_hooks.services.room_unguarded.unguarded_reach`), or why
+            that is not known (a ``str``: not asked, or the probe failed).
     """
 
     first: str = ""
     places: tuple[tuple[str, str], ...] = ()
     unresolved: str = ""
+    reach: tuple[str, ...] | str = "the room did not ask what such an interpreter imports"
 
 
 def for_room(
@@ -86,6 +93,7 @@ def for_room(
     guard: str | None = None,
     *,
     user_site: bool = False,
+    escaping: bool = False,
 ) -> tuple[dict[str, str], tuple[str, ...], RoomImports]:
     """A verify room's checks' environment ``env`` (a fresh ``HOME``: no user site) with
     the places that the interpreters of ``env`` and ``programs`` import from editably —
@@ -115,7 +123,10 @@ def for_room(
     ``skip``: folders linked into ``room`` from a work tree (a spot check's checkout links
     the dependency folders and ignored paths in): what an install names there, and a name
     found there, is already the copy the runs should import. ``user_site``: the runs keep
-    the user's ``HOME``, whose site directory's install files count too.
+    the user's ``HOME``, whose site directory's install files count too. ``escaping``: a
+    check starts Python without the guard (:func:`~.room_unguarded.escape`): the
+    interpreters are asked once more, started as it would be
+    (:attr:`RoomImports.reach`).
 
     ``guard``: a directory outside ``room`` (the same for every run) where
     :func:`~gentle_hooks.services.import_guard.write_guard` writes the ``sitecustomize``
@@ -186,7 +197,11 @@ def for_room(
     if unresolved:
         notes.append(unresolved)
     stands = tuple((r.place, os.path.normpath(os.path.join(room, r.rel))) for r in (*held, *hidden))
-    return out, tuple(notes), RoomImports(own, stands, unresolved)
+    reach = RoomImports.reach
+    if escaping and not unresolved:
+        reached, error = unguarded_reach(interpreters, list(names), out, room, trees, skip)
+        reach = f"{error}: the room cannot tell what it imports" if error else reached
+    return out, tuple(notes), RoomImports(own, stands, unresolved, reach)
 
 
 def _beyond(found: Probed, skip: Sequence[str]) -> Probed:
@@ -329,27 +344,39 @@ def _unresolved(found: Probed) -> str:
     )
 
 
-def room_argv(argv: tuple[str, ...], imports: RoomImports) -> tuple[tuple[str, ...], str | None]:
+def room_argv(
+    argv: tuple[str, ...], imports: RoomImports, programs: Sequence[str] = ()
+) -> tuple[tuple[str, ...], str | None]:
     """(what to run for a check whose argument vector is ``argv``, why it is refused or
     None). With no room entries (``imports.first`` empty) ``argv`` itself. Else its own
     ``PYTHONPATH=`` assignments with the room's entries in front; refused when it starts a
     Python that ignores them or the guard, or sets or unsets ``PYTHONPATH`` where the room
     cannot reach, unless every redirected place holds the same importable files as the
-    room's directory standing for it (then what it imports from there is the room's).
-    Every check is refused, with that line, when ``imports.unresolved`` says the room
-    cannot keep its imports in the candidate's tree."""
+    room's directory standing for it (then what it imports from there is the room's) and
+    every place such a start reaches (:attr:`RoomImports.reach`) is one of them.
+    ``programs``: the files the check starts, whose ``#!`` line counts
+    (:func:`~.room_unguarded.escape`). Every check is refused, with that line, when
+    ``imports.unresolved`` says the room cannot keep its imports in the candidate's
+    tree."""
     if imports.unresolved:
         return argv, imports.unresolved
     if not imports.first:
         return argv, None
-    composed, missed = composed_argv(argv, imports.first)
-    why = isolating(argv)
-    if why is None and missed:
-        shown = ", ".join(f"`{m}`" for m in missed[:2])
-        why = f"{shown} sets or unsets PYTHONPATH where the room cannot put its entries first"
+    composed, _ = composed_argv(argv, imports.first)
+    why = escape(argv, programs)
     if why is None:
         return composed, None
-    if all(same_importable(place, mine) for place, mine in imports.places):
+    same = all(same_importable(place, mine) for place, mine in imports.places)
+    if same and isinstance(imports.reach, str):
+        return composed, f"{why}: it starts without the room's import guard, and {imports.reach}"
+    redirected = [os.path.realpath(place) for place, _ in imports.places]
+    alien = [r for r in imports.reach if not any(under(r, p) is not None for p in redirected)]
+    if same and alien:
+        return composed, (
+            f"{why}: it starts without the room's import guard and imports from "
+            f"{', '.join(alien[:3])}, outside the candidate's tree; run the check without it"
+        )
+    if same:
         return composed, None
     return composed, (
         f"{why}: the room cannot keep your work tree's code (or another copy's) out of that "
