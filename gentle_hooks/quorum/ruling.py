@@ -203,6 +203,15 @@ _ONE_MORE = (
     "evidence itself; a majority of valid verdicts either way settles it"
 )
 
+#: The lenses a Q5L settle suggests, in order (seed 003 "a correctness refuter, a
+#: reproduction refuter, and an impact refuter catch three classes"), those in use left out.
+SUGGESTED_LENSES = ("correctness", "reproduction", "impact", "security", "performance")
+#: Q5L's settle in records written before it named the lenses in use (still read).
+_Q5L_BEFORE = (
+    "verifiers of the missing lenses (say correctness, reproduction, impact) re-open "
+    "the evidence, each naming its lens"
+)
+
 #: Seed 003 "Verdict meanings" as rows; first match wins.
 RULING_ROWS: tuple[RulingRow, ...] = (
     RulingRow(
@@ -234,8 +243,7 @@ RULING_ROWS: tuple[RulingRow, ...] = (
         "upheld by verifiers of fewer different lenses than the stakes need",
         lambda t: t.diverse and t.lenses < t.required,
         "PLAUSIBLE",
-        "verifiers of the missing lenses (say correctness, reproduction, impact) re-open "
-        "the evidence, each naming its lens",
+        _Q5L_BEFORE,
     ),
     RulingRow("Q6", "upheld, uncontested", lambda t: True, "CONFIRMED"),
 )
@@ -252,13 +260,15 @@ class Ruling:
     settle: str | None = None
 
 
-def rule(t: Tally) -> Ruling:
+def rule(t: Tally, lenses: Iterable[str] = ()) -> Ruling:
     """Rule a finding from its tally (seed 003 "Verdict meanings"; SPEC §9).
 
     CONFIRMED only when uncontested upheld by at least ``t.required`` valid verdicts (of
     as many lenses when ``t.diverse``); REFUTED when refutations outnumber upholdings;
     PLAUSIBLE for zero valid verdicts, a tie, any contest, too few valid verdicts or too
     few lenses, always with what would settle it. CONFIRMED exactly when ``t.survives``.
+    ``lenses``: the lenses the counted votes hold (:func:`counted_lenses`); too few of
+    them (Q5L), the settle names them and suggests only lenses not among them.
     """
     row = next(r for r in RULING_ROWS if r.matches(t))
     why, settle = row.when, row.settle
@@ -267,7 +277,30 @@ def rule(t: Tally) -> Ruling:
         settle = f"{t.required - t.valid} more valid verdict(s): {settle}"
     if row.id == "Q5L":
         why += f" ({t.lenses} of {t.required})"
+        settle = _missing_lenses(t, lenses)
     return Ruling(ruling=row.ruling, row=row.id, why=why, settle=settle)
+
+
+def counted_lenses(votes: Iterable[Vote]) -> tuple[str, ...]:
+    """The distinct lenses (casefolded, sorted) of the votes that count: not abstained,
+    a lens named (as :func:`tally_votes` counts them)."""
+    return tuple(
+        sorted({v.lens.casefold() for v in votes if v.vote is not VoteKind.ABSTAINED and v.lens})
+    )
+
+
+def _missing_lenses(t: Tally, lenses: Iterable[str]) -> str:
+    """Q5L's settle: how many verifiers of lenses not yet used, a few of
+    :data:`SUGGESTED_LENSES` not among ``lenses`` (those in use named)."""
+    used = sorted({x.casefold() for x in lenses})
+    need = max(t.required - t.lenses, 1)
+    fresh = [x for x in SUGGESTED_LENSES if x not in used][:need]
+    say = f"say {', '.join(fresh)}; " if fresh else ""
+    held = f"not {', '.join(used)}, already used" if used else "none is named yet"
+    return (
+        f"{need} more verifier(s), each of a lens not yet used ({say}{held}), re-open the "
+        "evidence, each naming its lens"
+    )
 
 
 class TallyRecord(QuorumModel):
@@ -339,11 +372,13 @@ class TallyRecord(QuorumModel):
         expected = tally_votes(self.votes, required, row.distinct_lenses)
         if self.tally != expected:
             raise ValueError("tally does not match the votes and stakes")
-        ruled = rule(self.tally)
+        ruled = rule(self.tally, counted_lenses(self.votes))
         if (self.ruling, self.row, self.why) != (ruled.ruling, ruled.row, ruled.why):
             raise ValueError(f"ruling must be {ruled.ruling} ({ruled.row}) for this tally")
         # a record written before ``settle`` existed has none; a given one must be right
-        if self.settle is not None and self.settle != ruled.settle:
+        # (or, Q5L, the wording of records written before it named the lenses in use)
+        old = ruled.row == "Q5L" and self.settle == _Q5L_BEFORE
+        if self.settle is not None and self.settle != ruled.settle and not old:
             raise ValueError(f"settle must be {ruled.settle!r} for this ruling")
         return self
 
@@ -405,7 +440,7 @@ def build_record(
     counted = tally_votes(
         votes, verifiers_required(level, critical), stakes_row(level).distinct_lenses
     )
-    ruled = rule(counted)
+    ruled = rule(counted, counted_lenses(votes))
     return TallyRecord(
         finding=finding,
         lens=lens,

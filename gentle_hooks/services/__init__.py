@@ -39,6 +39,7 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.artifact_home` — where a verdict's artifact pair is kept when the worktree it was
   made in is removed after it (``.git/gentle-hooks/reports/<identity>/``)
 * :mod:`.cleanroom` — the verifier's clean room on disk
+* :mod:`.room_open` — a prepared room opened for ``verify run --room``, or refused
 * :mod:`.room_run` — a verify run's checks run in its clean room, observed
 * :mod:`.room_env` — the environment a verify run's checks get in its clean room
 * :mod:`.editable` — where an editable install makes Python import a work tree's code, and
@@ -55,6 +56,8 @@ to the pure policy for one use case and returns values; nothing here prints.
   tree holds (a package only the candidate adds, in the base run) is not importable
 * :mod:`.import_probe` — where each interpreter a room's checks may start imports the
   room's top-level names from, asked of it (``find_spec``), not read from install files
+* :mod:`.room_unguarded` — what a room's check reaches when its Python starts without the
+  import guard (``-I``, ``-E``, ``env -u PYTHONPATH``, a ``#!`` line's flags)
 * :mod:`.carried` — the checks an earlier candidate of the change failed, re-run by a
   verify run of this one
 * :mod:`.room_programs` — which files a verify run's checks start, and whether they may

@@ -52,7 +52,9 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import shlex
 import shutil
+import sys
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 
@@ -420,12 +422,15 @@ def run_env(co: Checkout, env: Mapping[str, str]) -> dict[str, str]:
 def _way_out(cand: Candidate) -> str:
     """What gets past a checkout whose imports cannot be kept in the candidate's tree: a
     work tree that is the candidate's tree runs in place (no checkout), or an install that
-    does not import the work tree's code."""
+    does not import the work tree's code, by this run's own interpreter
+    (``sys.executable``, shell-quoted: the pasted command repairs the environment the run
+    used, not whatever ``python`` a shell finds first)."""
     staged = cand.projection is Projection.STAGED
     aside = "stage them (`git add -A`) or set them aside" if staged else "commit or set them aside"
+    pip = f"{shlex.quote(sys.executable)} -m pip install --no-deps --force-reinstall ."
     return (
-        "install the project into that interpreter without -e (from the repository's top: "
-        "`python -m pip install --no-deps --force-reinstall .`), or make the work tree the "
+        f"install the project into that interpreter without -e (from the repository's top: "
+        f"`{pip}`), or make the work tree the "
         f"candidate's tree so the run needs no checkout (its other changes: {aside})"
     )
 

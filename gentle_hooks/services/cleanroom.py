@@ -22,9 +22,10 @@ brief from passing a broken change is the full suite, which must run a recognise
 runner and pass on the candidate (:data:`~gentle_hooks.policy.testcount.RUNNER_ROWS`).
 
 The verifier gets the artifact, the criteria and the tools, never the implementation
-context (seed 001 "Rules"). :func:`check_room` proves a room still holds the candidate's
-tree before anything is run in it (a verifier never repairs the artifact it judges): an
-edited tracked file is refused, files earlier runs left are removed.
+context (seed 001 "Rules"). :func:`~gentle_hooks.services.room_open.check_room` proves a
+room still holds the candidate's tree before anything is run in it (a verifier never
+repairs the artifact it judges): an edited tracked file is refused, files earlier runs left
+are removed.
 """
 
 from __future__ import annotations
@@ -38,7 +39,6 @@ from collections.abc import Iterator
 
 from gentle_hooks.artifacts.observation import Check
 from gentle_hooks.bounded import InputFileError, read_regular
-from gentle_hooks.errors import UsageError, cli
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.services.room_bounds import SCRATCH
 from gentle_hooks.services.room_dirs import require_real_dirs
@@ -115,43 +115,6 @@ def room_brief_text(objective: str, brief_id: str, checks: tuple[Check, ...]) ->
         lines.append("")
     lines.append("Run these in `tree/`, read-only: never edit the tree you judge.")
     return "\n".join(lines) + "\n"
-
-
-def check_room_brief(
-    room: Room, brief_text: str, brief_id: str, flags: tuple[str, ...], brief_file: str | None
-) -> None:
-    """Make sure ``room`` was prepared for this brief: its ``BRIEF.md`` is ``brief_text``
-    (the same id, objective and checks), so the checks a run makes are the ones the room
-    hands the verifier.
-
-    ``flags``: the binding's flags; ``brief_file``: the brief's path, for the ``verify
-    prepare`` the error names (None: the error asks for it after the prefix).
-
-    Raises:
-        UsageError: ``BRIEF.md`` is missing, unreadable or says another brief.
-    """
-    try:
-        held = read_regular(room.brief, "cannot read").decode("utf-8", "replace")
-    except InputFileError:
-        held = ""
-    if held == brief_text:
-        return
-    first = held.split("\n", 1)[0]
-    held_id = first[len("# Brief `") : -1] if first.startswith("# Brief `") else ""
-    holds = f"brief `{held_id}`" if held_id else "no readable BRIEF.md"
-    what = "another version of this brief" if held_id == brief_id else f"brief `{brief_id}`"
-    if brief_file is None:
-        tail, commands = (
-            "your brief's path after the prefix",
-            (cli("verify", "prepare", *flags, "--brief", label="prefix"),),
-        )
-    else:
-        tail, commands = "", (cli("verify", "prepare", *flags, "--brief", brief_file),)
-    raise UsageError(
-        f"{room.path}: the room was prepared for {holds}, not {what}; prepare a room for "
-        f"this brief{': ' + tail if tail else ''}",
-        commands=commands,
-    )
 
 
 def room_message(cand: Candidate) -> str:
@@ -235,87 +198,6 @@ def sweep_rooms() -> int:
             remove_room(Room(path))
             removed += 1
     return removed
-
-
-def open_room(path: str) -> Room:
-    """The clean room at ``path`` (made by ``gentle-hook verify prepare``).
-
-    Raises:
-        UsageError: ``path`` is not a clean room (no ``tree/`` repository in it), or a part
-            of it is not the directory the room made (:func:`.room_dirs.require_real_dirs`).
-    """
-    room = Room(os.path.abspath(path))
-    if not os.path.isdir(os.path.join(room.tree, ".git")):
-        raise UsageError(
-            f"{path}: not a clean room (no tree/ repository); make one: your brief's path "
-            "after the prefix",
-            commands=(cli("verify", "prepare", "--brief", label="prefix"),),
-        )
-    require_real_dirs(room.path, LOGS, SCRATCH, ASIDE, must=(TREE, f"{TREE}/.git"))
-    os.makedirs(room.logs, exist_ok=True)
-    return room
-
-
-def check_room(
-    repo: Repository, room: Room, cand: Candidate, flags: tuple[str, ...] = ()
-) -> tuple[str, ...]:
-    """Make sure ``room`` holds exactly ``cand``'s tree before anything runs in it.
-
-    Files the verifier's own runs left (caches, outputs: paths git does not track) are
-    removed, so the run starts from the candidate's tree; a file of the candidate edited,
-    deleted or made (non-)executable is refused, never reverted: a verifier that changed
-    what it judges must be seen (seed 001 "Scope": "never repairs the artifact it judges").
-    The files are compared with the candidate's tree byte for byte, whatever the room's
-    index flags (``--assume-unchanged``, ``--skip-worktree``) or HEAD say.
-
-    ``flags``: the binding's flags (:meth:`~gentle_hooks.values.binding.Binding.words`),
-    kept by the ``verify prepare`` an error names.
-
-    Returns:
-        Notes for the user (how many untracked paths were removed), possibly empty.
-
-    Raises:
-        UsageError: the room was prepared for another candidate, a commit was made in it,
-            or a tracked file in it was edited or deleted.
-    """
-    tree, _, added = repo.room_state(room.tree)
-    if tree != cand.tree:
-        made = repo.room_commits(room.tree) - 1  # a room is exported with one commit
-        why = f"prepared for tree {tree[:12]}, not this candidate's tree {cand.tree[:12]}"
-        if made > 0:
-            why = f"tampered with: {made} commit(s) made in it since it was prepared"
-        raise UsageError(
-            f"{room.path}: the room was {why}; prepare a new room: your brief's path after "
-            "the prefix",
-            commands=(cli("verify", "prepare", *flags, "--brief", label="prefix"),),
-        )
-    # the files themselves against the candidate's tree: the room's index, HEAD and config
-    # are the verifier's to change (update-index --assume-unchanged, --skip-worktree)
-    edited = repo.room_changes(room.tree, cand.tree)
-    if edited:
-        shown = ", ".join(edited[:3]) + (f" and {len(edited) - 3} more" if len(edited) > 3 else "")
-        raise UsageError(
-            f"{room.path}: the room's tree was changed since it was prepared ({shown}); a "
-            "verifier never repairs what it judges: prepare a new room, your brief's path "
-            "after the prefix",
-            commands=(cli("verify", "prepare", *flags, "--brief", label="prefix"),),
-        )
-    notes: tuple[str, ...] = ()
-    if added:
-        require_real_dirs(room.path, must=(TREE, f"{TREE}/.git"))  # git clean never follows
-        repo.clear_room(room.tree)
-        notes = (f"removed {len(added)} untracked path(s) earlier runs left in the room",)
-    planted = repo.room_additions(room.tree, cand.tree)
-    if planted:  # what git clean leaves: ignore rules written to the room's info/exclude
-        raise UsageError(
-            f"{room.path}: the room was changed since it was prepared ({', '.join(planted)}); "
-            "prepare a new room, your brief's path after the prefix",
-            commands=(cli("verify", "prepare", *flags, "--brief", label="prefix"),),
-        )
-    held = repo.room_tree(room.tree)
-    if held != cand.tree:  # pragma: no cover - status and add -A disagree: a git defect
-        raise UsageError(f"{room.path}: the room holds tree {held[:12]}, not {cand.tree[:12]}")
-    return notes
 
 
 #: What a room's directory may hold: its parts.
@@ -415,27 +297,6 @@ def room_touched(room: Room, before: RoomStamp) -> tuple[str, ...]:
             touched.append(path)
     touched += [p for p in now if p not in then and not in_checkout(p)]
     return tuple(sorted(touched))
-
-
-def check_room_root(room: Room, flags: tuple[str, ...] = ()) -> None:
-    """A prepared room's directory holds only its parts: nothing a verifier put beside
-    ``tree/`` (a ``pytest.ini``, ``conftest.py``, ``setup.cfg`` there is read by tools run
-    in ``tree/`` and could change what they report).
-
-    ``flags``: the binding's flags, kept by the ``verify prepare`` the error names.
-
-    Raises:
-        UsageError: the room holds anything else.
-    """
-    extra = sorted(set(os.listdir(room.path)) - ROOM_ENTRIES)
-    if extra:
-        shown = ", ".join(extra[:3]) + (f" and {len(extra) - 3} more" if len(extra) > 3 else "")
-        raise UsageError(
-            f"{room.path}: the room holds files beside tree/ that it was not prepared with "
-            f"({shown}); tools run in tree/ read them: prepare a new room, your brief's path "
-            "after the prefix",
-            commands=(cli("verify", "prepare", *flags, "--brief", label="prefix"),),
-        )
 
 
 def make_base(repo: Repository, room: Room, cand: Candidate) -> None:

@@ -34,11 +34,15 @@ directory first) in front of its value, and a check starting Python with ``-I``,
 ``-S`` or under ``env -i`` is not run while the work tree holds other importable files than
 the room (:func:`~gentle_hooks.services.room_imports.room_argv`).
 
-Not covered: a ``PYTHONPATH`` set, or ``-I``/``-E``/``-S`` passed, where the command line
-does not show it (inside a Makefile, ``tox.ini``, a script the check runs, a ``#!`` line, a
-word built from variables), and ``-I``/``-E`` on the command line when no place is
-redirected: that run skips the guard and imports what the work tree's ``.pth`` lines add;
-a module an interpreter's ``sitecustomize`` puts in ``sys.modules`` itself.
+A check that starts Python without the guard where the command line (or a started
+program's ``#!`` line) shows it runs only when what that start reaches outside the room is
+the room's own copy (:mod:`~gentle_hooks.services.room_unguarded`). Not covered: a
+``PYTHONPATH`` set, or ``-I``/``-E``/``-S`` passed, where neither shows it (inside a
+Makefile, ``tox.ini``, a script the check runs, a word built from variables).
+A module an interpreter's ``sitecustomize`` (or a ``.pth`` ``import`` line) loads from the
+work tree by path and leaves in ``sys.modules`` is out of the guard's reach: the room's
+import probe finds it and no check runs
+(:func:`~gentle_hooks.services.room_imports.for_room`).
 """
 
 from __future__ import annotations

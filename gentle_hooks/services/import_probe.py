@@ -16,7 +16,11 @@ tree's code.
   the room's tree as a check's would be (normal start-up: ``site`` runs every ``.pth``
   line, ``import`` lines too, and the room's ``sitecustomize`` guard), running
   ``importlib.util.find_spec`` for each name; the places outside the room where one
-  resolves (symbolic links followed), or why the probe failed.
+  resolves (symbolic links followed), or why the probe failed. It also lists the modules
+  start-up left in ``sys.modules`` from a file outside the room and outside the
+  interpreter's own library and ``site-packages`` (:attr:`Probed.loaded`): one a
+  ``sitecustomize`` or a ``.pth`` ``import`` line loaded by path, which no finder (and no
+  guard) is asked about again.
 
 ``find_spec`` of a top-level name runs no code of the package: it only asks the finders.
 The probe drops the ``-c`` script's ``''`` entry of ``sys.path`` (a console script such as
@@ -55,12 +59,15 @@ MAX_NAMES = 1000
 
 #: What each probe process runs: ``python -c _SCRIPT NONCE NAME...``. It prints one line,
 #: ``NONCE {"specs": {name: [[location, real location], ...]}, "errors": {...},
-#: "std": [...]}``.
+#: "std": [...], "own": [...], "loaded": [[module, file, real file], ...],
+#: "entries": [[sys.path entry, real path], ...]}``.
 _SCRIPT = r"""
 import sys
 if sys.path and sys.path[0] == "" and not getattr(sys.flags, "safe_path", False):
     del sys.path[0]
+started = [(n, getattr(m, "__file__", None)) for n, m in list(sys.modules.items())]
 import importlib.util, json, os, sysconfig
+loaded = [[n, f, os.path.realpath(f)] for n, f in started if isinstance(f, str)]
 specs, errors = {}, {}
 for name in sys.argv[2:]:
     try:
@@ -75,7 +82,11 @@ for name in sys.argv[2:]:
     specs[name] = [[w, os.path.realpath(w)] for w in where]
 paths = sysconfig.get_paths()
 std = [os.path.realpath(paths[k]) for k in ("stdlib", "platstdlib") if paths.get(k)]
-print(sys.argv[1], json.dumps({"specs": specs, "errors": errors, "std": std}))
+own = [os.path.realpath(paths[k]) for k in ("purelib", "platlib") if paths.get(k)]
+entries = [[p, os.path.realpath(p)] for p in sys.path if isinstance(p, str) and p]
+answer = {"specs": specs, "errors": errors, "std": std, "own": own, "loaded": loaded}
+answer["entries"] = entries
+print(sys.argv[1], json.dumps(answer))
 """
 
 
@@ -97,10 +108,16 @@ class Found:
 @frozen
 class Probed:
     """What :func:`probe` found: the names resolving outside the room, and why the probe
-    failed (empty when it did not)."""
+    failed (empty when it did not); ``loaded``: the modules start-up left in
+    ``sys.modules`` from a file outside the room, the standard library and the
+    interpreter's own ``site-packages`` (``locations``: the file, then its real path);
+    ``entries``: the ``sys.path`` entries after start-up outside the room, the standard
+    library and the interpreter's own ``site-packages`` (``name``: ``sys.path``)."""
 
     outside: tuple[Found, ...] = ()
     error: str = ""
+    loaded: tuple[Found, ...] = ()
+    entries: tuple[Found, ...] = ()
 
 
 def room_names(room: str, rels: Sequence[str] = ()) -> dict[str, str]:
@@ -122,32 +139,64 @@ def room_names(room: str, rels: Sequence[str] = ()) -> dict[str, str]:
 
 
 def probe(
-    pythons: Sequence[str], names: Sequence[str], env: Mapping[str, str], room: str
+    pythons: Sequence[str],
+    names: Sequence[str],
+    env: Mapping[str, str],
+    room: str,
+    flags: Sequence[str] = (),
 ) -> Probed:
-    """Ask each of ``pythons``, started with ``env`` in ``room`` (the room's tree), where
-    each of ``names`` imports from (module docstring); the names found outside ``room``
-    (symbolic links followed), or the first failure. Nothing to ask: nothing found."""
-    if not names or not pythons:
+    """Ask each of ``pythons``, started with ``flags`` (``-E``: as a check's ``python -E``
+    would start) and ``env`` in ``room`` (the room's tree), where each of ``names`` imports
+    from (module docstring); the names found outside ``room`` (symbolic links followed), or
+    the first failure. Nothing to ask: nothing found (``flags``: asked with no name)."""
+    if (not names and not flags) or not pythons:
         return Probed()
     if len(pythons) > MAX_PYTHONS:
         return Probed(error=f"{len(pythons)} Python interpreters to probe, more than {MAX_PYTHONS}")
     inside = os.path.realpath(room)
     outside: list[Found] = []
+    loaded: list[Found] = []
+    entries: list[Found] = []
     with tempfile.TemporaryDirectory(prefix="gentle-probe-") as home:
         run_env = {**env, "HOME": home, "TMPDIR": home, "PWD": room}
         run_env["PYTHONDONTWRITEBYTECODE"] = "1"
         for python in pythons:
-            answer, error = _ask(python, names, run_env, room)
+            answer, error = _ask(python, names, run_env, room, flags)
             if answer is None:
                 return Probed(error=f"the import probe of {python} failed: {error}")
             try:
                 found, error = _outside(answer, python, inside)
+                loaded += _loaded(answer, python, inside)
+                entries += _loaded(answer, python, inside, "entries")
             except (AttributeError, TypeError, ValueError):
                 found, error = [], ": its answer is malformed"
             if error:
                 return Probed(error=f"the import probe of {python} failed{error}")
             outside += found
-    return Probed(tuple(outside))
+    return Probed(tuple(outside), loaded=tuple(loaded), entries=tuple(entries))
+
+
+def _loaded(answer: dict[str, Any], python: str, inside: str, key: str = "loaded") -> list[Found]:
+    """The modules of one probe's ``answer`` that start-up loaded from a file outside
+    ``inside`` (the room's real path), the standard library and the interpreter's own
+    ``site-packages`` (``key`` ``entries``: the ``sys.path`` entries there).
+
+    Raises:
+        TypeError / ValueError: a malformed answer.
+    """
+    std = [s for s in answer.get("std", []) if isinstance(s, str)]
+    own = [s for s in answer.get("own", []) if isinstance(s, str)]
+    out = []
+    rows = answer.get(key) or []
+    if key == "entries":
+        rows = [["sys.path", *row] for row in rows]
+    for name, file, real in rows:
+        if not all(isinstance(x, str) for x in (name, file, real)):
+            raise TypeError("a loaded module is not three strings")
+        mine = any(under(real, o) is not None for o in (inside, *own))
+        if not mine and not _standard(real, std):
+            out.append(Found(name, python, (file, real)))
+    return out
 
 
 def _outside(answer: dict[str, Any], python: str, inside: str) -> tuple[list[Found], str]:
@@ -179,13 +228,13 @@ def _standard(real: str, std: Sequence[str]) -> bool:
 
 
 def _ask(
-    python: str, names: Sequence[str], env: Mapping[str, str], room: str
+    python: str, names: Sequence[str], env: Mapping[str, str], room: str, flags: Sequence[str]
 ) -> tuple[dict[str, Any] | None, str]:
     """(the answer of one probe process, or None and why it failed)."""
     nonce = secrets.token_hex(8)
     try:
         proc = subprocess.Popen(
-            [python, "-c", _SCRIPT, nonce, *names],
+            [python, *flags, "-c", _SCRIPT, nonce, *names],
             cwd=room,
             env=dict(env),
             stdin=subprocess.DEVNULL,

@@ -13,13 +13,17 @@ Room ``services``.
   :class:`RoomImports` saying what the room put there. Then checked by asking the
   interpreters (:mod:`~gentle_hooks.services.import_probe`): a top-level name of the room's
   tree found outside it is redirected the same way and asked again; one still found
-  outside, or a probe that failed, refuses every check (:attr:`RoomImports.unresolved`).
+  outside, a module start-up leaves in ``sys.modules`` from a file in a work tree (a
+  ``sitecustomize`` loading it by path: no guard can unload it), or a probe that failed,
+  refuses every check (:attr:`RoomImports.unresolved`).
 * :func:`room_argv` — what a check runs: its own ``PYTHONPATH=`` assignments with the
   room's entries in front (:func:`~gentle_hooks.policy.pythonpath_line.composed_argv`), or
-  why it is refused: it starts a Python that ignores them (``-I``, ``-E``, ``-S``, ``env
-  -i``: :func:`~gentle_hooks.policy.pythonpath_line.isolating`), or unsets or sets
-  ``PYTHONPATH`` where the room cannot reach, while the places redirected hold other
-  importable files than the room (:func:`same_importable`).
+  why it is refused: it starts a Python without them and the guard (``-I``, ``-E``,
+  ``-S``, ``env -i``, ``PYTHONPATH`` unset or set where the room cannot reach, a started
+  program's ``#!`` line: :func:`~gentle_hooks.services.room_unguarded.escape`) while the
+  places redirected hold other importable files than the room (:func:`same_importable`)
+  or such a start reaches a place outside the room that is not one of them
+  (:attr:`RoomImports.reach`).
 
 Not covered by the probe: an interpreter a check starts that is neither on the room's
 ``PATH`` nor named by a ``#!`` line (one ``tox``, ``nox`` or ``uv run`` makes), a name
@@ -32,7 +36,7 @@ import filecmp
 import os
 from collections.abc import Mapping, Sequence
 
-from gentle_hooks.policy.pythonpath_line import composed_argv, isolating
+from gentle_hooks.policy.pythonpath_line import composed_argv
 from gentle_hooks.services.editable import (
     Redirect,
     import_places,
@@ -46,7 +50,8 @@ from gentle_hooks.services.editable import (
 from gentle_hooks.services.editable_copies import copies_note, other_copies
 from gentle_hooks.services.import_guard import write_guard
 from gentle_hooks.services.import_probe import Found, Probed, probe, room_names
-from gentle_hooks.services.room_unheld import unguarded, unheld_kinds, unheld_note
+from gentle_hooks.services.room_unguarded import escape, unguarded_reach
+from gentle_hooks.services.room_unheld import unguarded, unheld_kinds, unheld_note, venv_site
 from gentle_hooks.values.frozen import frozen
 
 #: The most files of one side :func:`same_importable` compares.
@@ -68,11 +73,15 @@ class RoomImports:
             it) for each place the room's tree holds.
         unresolved: why no check may run (a name the import probe still finds outside the
             room, or a failed probe); empty when they may.
+        reach: the places outside the room a check starting Python without the guard
+            reaches (:func:`~gentle_hooks.services.room_unguarded.unguarded_reach`), or why
+            that is not known (a ``str``: not asked, or the probe failed).
     """
 
     first: str = ""
     places: tuple[tuple[str, str], ...] = ()
     unresolved: str = ""
+    reach: tuple[str, ...] | str = "the room did not ask what such an interpreter imports"
 
 
 def for_room(
@@ -84,6 +93,7 @@ def for_room(
     guard: str | None = None,
     *,
     user_site: bool = False,
+    escaping: bool = False,
 ) -> tuple[dict[str, str], tuple[str, ...], RoomImports]:
     """A verify room's checks' environment ``env`` (a fresh ``HOME``: no user site) with
     the places that the interpreters of ``env`` and ``programs`` import from editably —
@@ -103,14 +113,20 @@ def for_room(
     environment made so far, in ``room``); each name found outside the room (an installer
     whose ``.pth`` runs an ``import`` line, a ``build/__editable__`` farm) gets the room's
     directory holding it first on ``PYTHONPATH`` and the place it was found blocked by the
-    guard, and they are asked again. A name still found outside, or a probe that failed,
+    guard, and they are asked again. A name still found outside, a module the last probe
+    saw start-up load from a work tree's file (outside ``room``, ``skip`` and a virtual
+    environment's own ``site-packages``: :func:`_preloaded`), or a probe that failed,
     makes :attr:`RoomImports.unresolved` the line saying so: no check runs
-    (:func:`room_argv`), the verdict is ``blocked``.
+    (:func:`room_argv`), the verdict is ``blocked``. The probe's note names only the
+    names its redirect kept in the room.
 
     ``skip``: folders linked into ``room`` from a work tree (a spot check's checkout links
     the dependency folders and ignored paths in): what an install names there, and a name
     found there, is already the copy the runs should import. ``user_site``: the runs keep
-    the user's ``HOME``, whose site directory's install files count too.
+    the user's ``HOME``, whose site directory's install files count too. ``escaping``: a
+    check starts Python without the guard (:func:`~.room_unguarded.escape`): the
+    interpreters are asked once more, started as it would be
+    (:attr:`RoomImports.reach`).
 
     ``guard``: a directory outside ``room`` (the same for every run) where
     :func:`~gentle_hooks.services.import_guard.write_guard` writes the ``sitecustomize``
@@ -144,13 +160,14 @@ def for_room(
     names = room_names(room, [r.rel for r in held])
     interpreters = pythons(env, programs, cwd=room)
     found = _beyond(probe(interpreters, list(names), out, room), skip)
+    last = found
     probed: list[Redirect] = []
-    if found.outside and not found.error:
+    redirected = found.outside if not found.error else ()
+    if redirected:
         fences = (*sites, os.path.dirname(os.path.realpath(room)))
-        probed = _probed_redirects(found.outside, names, fences)
+        probed = _probed_redirects(redirected, names, fences)
         held += probed
         rels = list(dict.fromkeys([*rels, *(r.rel for r in probed)]))
-        notes.append(_probed_note(found.outside, names))
     covered = [r.place for r in probed]
     hidden = [m for m in hidden if not any(under(m.place, c) is not None for c in covered)]
     if probed or guard is not None:
@@ -159,17 +176,32 @@ def for_room(
         fence = (trees, skip) if guard is not None else None
         out, own = _composed(env, room, rels, [*held, *hidden], trees, guard, fence)
         again = _beyond(probe(interpreters, list(names), out, room), skip)
+        last = again
         if probed or not found.error:
             found = again if again.error or again.outside else Probed()
+    # the probe's line only for the names the redirect keeps in the room (one still found
+    # outside is the unresolved line's, not a redirect that held)
+    still = {f.name for f in found.outside}
+    kept = [f for f in redirected if f.name not in still]
+    if kept:
+        notes.append(_probed_note(kept, names))
     if hidden:
         notes.append(unheld_note(hidden, guarded=guard is not None))
     if installed:
         notes.append(unheld_note(installed, guarded=False))
-    unresolved = _unresolved(found) or unguarded(fenced or (hidden if guard is None else []))
+    unresolved = (
+        _unresolved(found)
+        or _preloaded(last, trees, room, skip)
+        or unguarded(fenced or (hidden if guard is None else []))
+    )
     if unresolved:
         notes.append(unresolved)
     stands = tuple((r.place, os.path.normpath(os.path.join(room, r.rel))) for r in (*held, *hidden))
-    return out, tuple(notes), RoomImports(own, stands, unresolved)
+    reach = RoomImports.reach
+    if escaping and not unresolved:
+        reached, error = unguarded_reach(interpreters, list(names), out, room, trees, skip)
+        reach = f"{error}: the room cannot tell what it imports" if error else reached
+    return out, tuple(notes), RoomImports(own, stands, unresolved, reach)
 
 
 def _beyond(found: Probed, skip: Sequence[str]) -> Probed:
@@ -275,6 +307,28 @@ def _probed_note(found: Sequence[Found], names: Mapping[str, str]) -> str:
     )
 
 
+def _preloaded(found: Probed, trees: Sequence[str], room: str, skip: Sequence[str]) -> str:
+    """The line refusing every check because an interpreter's start-up left a module in
+    ``sys.modules`` from a file in one of the work trees ``trees`` (a ``sitecustomize`` or
+    a ``.pth`` ``import`` line loading it by path: no finder, so no guard, is asked when a
+    check imports it), outside ``room``, the folders ``skip`` linked into it and a virtual
+    environment's own ``site-packages``; empty when there is none."""
+    inside = [os.path.realpath(p) for p in (room, *skip) if p]
+    reals = [os.path.realpath(t) for t in trees if t]
+    for f in found.loaded:
+        real = f.locations[-1]
+        if any(under(real, x) is not None for x in inside) or venv_site(real):
+            continue
+        if any(under(real, t) is not None for t in reals):
+            return (
+                f"`{f.name}` is loaded from {f.locations[0]} in your work tree when {f.python} "
+                "starts (a sitecustomize or a .pth import line put it in sys.modules): the "
+                "room cannot keep that module out of its checks, which would test that "
+                "file, not the candidate's tree; no check ran"
+            )
+    return ""
+
+
 def _unresolved(found: Probed) -> str:
     """The line saying why the room's checks do not run (:attr:`RoomImports.unresolved`),
     or empty."""
@@ -290,27 +344,39 @@ def _unresolved(found: Probed) -> str:
     )
 
 
-def room_argv(argv: tuple[str, ...], imports: RoomImports) -> tuple[tuple[str, ...], str | None]:
+def room_argv(
+    argv: tuple[str, ...], imports: RoomImports, programs: Sequence[str] = ()
+) -> tuple[tuple[str, ...], str | None]:
     """(what to run for a check whose argument vector is ``argv``, why it is refused or
     None). With no room entries (``imports.first`` empty) ``argv`` itself. Else its own
     ``PYTHONPATH=`` assignments with the room's entries in front; refused when it starts a
     Python that ignores them or the guard, or sets or unsets ``PYTHONPATH`` where the room
     cannot reach, unless every redirected place holds the same importable files as the
-    room's directory standing for it (then what it imports from there is the room's).
-    Every check is refused, with that line, when ``imports.unresolved`` says the room
-    cannot keep its imports in the candidate's tree."""
+    room's directory standing for it (then what it imports from there is the room's) and
+    every place such a start reaches (:attr:`RoomImports.reach`) is one of them.
+    ``programs``: the files the check starts, whose ``#!`` line counts
+    (:func:`~.room_unguarded.escape`). Every check is refused, with that line, when
+    ``imports.unresolved`` says the room cannot keep its imports in the candidate's
+    tree."""
     if imports.unresolved:
         return argv, imports.unresolved
     if not imports.first:
         return argv, None
-    composed, missed = composed_argv(argv, imports.first)
-    why = isolating(argv)
-    if why is None and missed:
-        shown = ", ".join(f"`{m}`" for m in missed[:2])
-        why = f"{shown} sets or unsets PYTHONPATH where the room cannot put its entries first"
+    composed, _ = composed_argv(argv, imports.first)
+    why = escape(argv, programs)
     if why is None:
         return composed, None
-    if all(same_importable(place, mine) for place, mine in imports.places):
+    same = all(same_importable(place, mine) for place, mine in imports.places)
+    if same and isinstance(imports.reach, str):
+        return composed, f"{why}: it starts without the room's import guard, and {imports.reach}"
+    redirected = [os.path.realpath(place) for place, _ in imports.places]
+    alien = [r for r in imports.reach if not any(under(r, p) is not None for p in redirected)]
+    if same and alien:
+        return composed, (
+            f"{why}: it starts without the room's import guard and imports from "
+            f"{', '.join(alien[:3])}, outside the candidate's tree; run the check without it"
+        )
+    if same:
         return composed, None
     return composed, (
         f"{why}: the room cannot keep your work tree's code (or another copy's) out of that "

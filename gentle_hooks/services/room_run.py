@@ -236,6 +236,7 @@ def observe_all(
     *,
     operands: bool = True,
     imports: RoomImports | None = None,
+    programs: Sequence[Sequence[str]] = (),
 ) -> tuple[Outcome, ...]:
     """Run the plan's checks in order; each criterion and negative test also on the
     candidate's base tree (when the candidate changes files: :attr:`Room.base`), and a
@@ -279,7 +280,8 @@ def observe_all(
     (:func:`~gentle_hooks.services.skip_ties.counted_skip_marks`).
     ``imports``: what the room put first on ``PYTHONPATH``; a check that would drop it is
     composed or not run (:func:`~gentle_hooks.services.room_imports.room_argv`), decided
-    once on the candidate's tree for all its runs."""
+    once on the candidate's tree for all its runs; ``programs``: per check, the files it
+    starts (a ``#!`` line's flags count there)."""
     with_base = os.path.isdir(room.base)
     by_unittest = any(c.kind == "suite" and _runs_unittest(c.command) for c in checks)
     steering = discovery_steered(bound) if by_unittest else ()
@@ -293,7 +295,8 @@ def observe_all(
         if own:  # the writer's definition: not run (row C1-own)
             outcomes.append(Outcome(check, None, 0, None, error=_own_words(own), defined_by=own))
             continue
-        argv, refused = room_argv(check.argv, imports or RoomImports())
+        started = programs[n - 1] if n <= len(programs) else ()
+        argv, refused = room_argv(check.argv, imports or RoomImports(), started)
         if refused is not None:  # it would import the work tree's code: not run
             outcomes.append(Outcome(check, None, 0, None, error=refused, room_refused=True))
             continue

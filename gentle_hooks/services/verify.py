@@ -56,12 +56,8 @@ from gentle_hooks.services.brief_checks import check_of, command_fault
 from gentle_hooks.services.carried import carry_forward
 from gentle_hooks.services.cleanroom import (
     Room,
-    check_room,
-    check_room_brief,
-    check_room_root,
     make_base,
     make_room,
-    open_room,
     remove_aside,
     remove_room,
     room_brief_text,
@@ -72,8 +68,10 @@ from gentle_hooks.services.record import Binding, Bound, bind, open_store
 from gentle_hooks.services.room_bounds import check_room_parents
 from gentle_hooks.services.room_env import dropped_note, dropped_path, pointing_in, room_env
 from gentle_hooks.services.room_imports import for_room
+from gentle_hooks.services.room_open import check_room, check_room_brief, check_room_root, open_room
 from gentle_hooks.services.room_programs import ALLOW_FLAG, refuse_programs, resolve_programs
 from gentle_hooks.services.room_run import observe_all
+from gentle_hooks.services.room_unguarded import escape
 from gentle_hooks.services.runner import stopped_cleanly
 from gentle_hooks.services.verdict_filing import (
     ArtifactPair,
@@ -367,12 +365,12 @@ def run(
     sweep_rooms()
     text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
     if room_path is not None:
-        room = open_room(room_path)
-        check_room_parents(os.path.dirname(room.path))
         flags = bound.binding.words()
+        room = open_room(room_path, flags, brief_file)
+        check_room_parents(os.path.dirname(room.path))
         check_room_brief(room, text, plan.brief_id, flags, brief_file)
-        check_room_root(room, flags)
-        notes = (*check_room(bound.repo, room, bound.candidate, flags), *said)
+        check_room_root(room, flags, brief_file)
+        notes = (*check_room(bound.repo, room, bound.candidate, flags, brief_file), *said)
         return _verify_in(
             bound, plan, room, env, caller, started, notes, kept=True, shared=allow_shared
         )
@@ -407,8 +405,10 @@ def _verify_in(
         checks_env = {**room_env(env, *_pointers(bound)), **(plan.brief.env or {})}
         resolved = resolve_programs(plan.checks, checks_env.get("PATH", os.defpath), room.tree)
         ran = [x.path for p in resolved for x in p]  # an editable install imports the room's
+        paths = [[x.path for x in p] for p in resolved]
+        out = any(escape(c.argv, p) for c, p in zip(plan.checks, paths, strict=True))
         checks_env, mapped, imports = for_room(
-            checks_env, ran, bound.repo.worktree_paths(), room.tree, guard=room.guard
+            checks_env, ran, bound.repo.worktree_paths(), room.tree, guard=room.guard, escaping=out
         )
         allowed = refuse_programs(
             resolved, plan.checks, _pointers(bound), room.path, allow_shared=shared
@@ -432,6 +432,7 @@ def _verify_in(
                 checks_env,
                 operands=plan.declared is None,
                 imports=imports,
+                programs=paths,
             )
         finally:
             remove_aside(room)

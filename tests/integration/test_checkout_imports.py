@@ -11,6 +11,8 @@ is real.
 from __future__ import annotations
 
 import os
+import shlex
+import sys
 from pathlib import Path
 
 from tests.conftest import gh
@@ -42,5 +44,8 @@ def test_a_checkout_that_cannot_keep_imports_in_its_tree_says_what_to_do(tmp_pat
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr
     (line,) = [x for x in proc.stderr.splitlines() if "still resolves to" in x]
-    assert "pip install --no-deps --force-reinstall ." in line, line
+    # the way out names the run's own interpreter, so the pasted command repairs the
+    # environment the run used (a bare `python` was whichever one the shell found first)
+    pip = f"`{shlex.quote(sys.executable)} -m pip install --no-deps --force-reinstall .`"
+    assert pip in line, line
     assert "(`git add -A`)" in line, line

@@ -616,11 +616,14 @@ def test_run_refuses_a_room_whose_tree_was_changed(env: Env) -> None:
     write(tree / "src" / "app.py", "def add(a, b):\n    return 4\n")  # "repaired"
     proc = env.gh("verify", "run", "--brief", str(env.brief_path), "--room", prepared["room"])
     assert (proc.returncode, proc.stdout) == (2, "")
+    # the way out names the brief's path: runnable as printed (it was a prefix to finish)
+    again = f"gentle-hook verify prepare --brief {shlex.quote(str(env.brief_path))}"
     assert proc.stderr == (
         f"gentle-hook: error: {prepared['room']}: the room's tree was changed since it was "
-        "prepared (src/app.py); a verifier never repairs what it judges: prepare a new room, "
-        "your brief's path after the prefix; prefix: gentle-hook verify prepare --brief\n"
+        "prepared (src/app.py); a verifier never repairs what it judges: prepare a new room; "
+        f"run: {again}\n"
     )
+    _pasted_prepare(env, proc.stderr)
     assert env.rows("SELECT count(*) FROM verify_run") == [(0,)]
     # a room made for another candidate
     fresh = env.json("verify", "prepare", "--brief", str(env.brief_path))
@@ -637,11 +640,22 @@ def test_run_refuses_a_room_whose_tree_was_changed(env: Env) -> None:
     assert (committed.returncode, committed.stderr) == (
         2,
         f"gentle-hook: error: {mine['room']}: the room was tampered with: 1 commit(s) made in "
-        "it since it was prepared; prepare a new room: your brief's path after the prefix; "
-        "prefix: gentle-hook verify prepare --brief\n",
+        f"it since it was prepared; prepare a new room; run: {again}\n",
     )
+    _pasted_prepare(env, other.stderr)
     not_a_room = env.gh("verify", "run", "--brief", str(env.brief_path), "--room", str(env.tmp))
     assert not_a_room.returncode == 2 and "not a clean room" in not_a_room.stderr
+    assert not_a_room.stderr.endswith(f"make one; run: {again}\n"), not_a_room.stderr
+    _pasted_prepare(env, not_a_room.stderr)
+
+
+def _pasted_prepare(env: Env, stderr: str) -> None:
+    """The ``verify prepare`` a refusal ends with, pasted: it makes a room (exit 0)."""
+    printed = stderr.rstrip("\n").rsplit("; run: ", 1)[-1]
+    words = shlex.split(printed)
+    assert words[:3] == ["gentle-hook", "verify", "prepare"], printed
+    made = env.gh(*words[1:])
+    assert made.returncode == 0 and "clean room: " in made.stdout, made.stdout + made.stderr
 
 
 @pytest.mark.parametrize("flag", ["--assume-unchanged", "--skip-worktree", None])
@@ -1212,6 +1226,7 @@ def test_a_prepared_room_with_files_beside_its_tree_is_refused(env: Env, planted
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert f"files beside tree/ that it was not prepared with ({planted})" in proc.stderr
     assert "Traceback" not in proc.stderr
+    _pasted_prepare(env, proc.stderr)
     assert env.rows("SELECT status FROM verify_run") == []
 
 
@@ -1347,6 +1362,7 @@ def test_a_prepared_room_with_ignore_rules_planted_in_its_git_dir_is_refused(env
     proc = env.gh("verify", "run", "--brief", str(env.brief_path), "--room", prepared["room"])
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "was changed since it was prepared (.git/info/exclude)" in proc.stderr
+    _pasted_prepare(env, proc.stderr)
 
 
 def test_a_brief_of_checks_that_check_nothing_gets_no_pass(env: Env) -> None:

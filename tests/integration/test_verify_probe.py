@@ -192,4 +192,7 @@ def test_a_name_still_found_in_the_work_tree_blocks_the_verdict(tmp_path: Path) 
     assert {o["exit_code"] for o in out["outcomes"]} == {None}
     (line,) = [n for n in out["notes"] if n.startswith("`calc` still resolves to ")]
     assert str(work / "src" / "calc") in line and "no check ran" in line
+    # the notes are true: none says the redirect made the work tree's `calc` unimportable
+    # (it said so beside this line)
+    assert not [n for n in out["notes"] if n.startswith("import probe: `calc`")], out["notes"]
     assert os.path.isfile(venv / "bin" / "python")

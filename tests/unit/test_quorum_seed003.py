@@ -357,7 +357,35 @@ def test_lens_diverse_settle_names_the_missing_lenses() -> None:
     assert (
         record.why == "upheld by verifiers of fewer different lenses than the stakes need (1 of 3)"
     )
-    assert record.settle is not None and "verifiers of the missing lenses" in record.settle
+    assert (
+        record.settle is not None
+        and "more verifier(s), each of a lens not yet used" in record.settle
+    )
+
+
+def test_lens_diverse_settle_suggests_only_lenses_not_present() -> None:
+    """Seed 003 "3, each with a different lens": the settle of a correctness-only tally
+    suggests two other lenses and never correctness itself (it said "say correctness,
+    reproduction, impact" whatever lens the votes held); a stored record reads back."""
+    record = build_record(LENS_ROWS[1][1], CLAIM, stakes="lens-diverse")
+    assert record.settle == (
+        "2 more verifier(s), each of a lens not yet used (say reproduction, impact; not "
+        "correctness, already used), re-open the evidence, each naming its lens"
+    )
+    two = [_lensed("reproduction", 1), _lensed("Impact", 2), _lensed("impact", 3)]
+    settle = build_record(two, CLAIM, stakes="lens-diverse").settle or ""
+    suggested = settle.split("(say ", 1)[1].split(";", 1)[0]
+    assert suggested == "correctness", settle
+    unnamed = build_record(LENS_ROWS[2][1], CLAIM, stakes="lens-diverse")
+    assert "(say correctness, reproduction, impact; none is named yet)" in (unnamed.settle or "")
+    assert parse_tally_records(record.model_dump_json(by_alias=True), "t")[0] == record
+    # a record stored before the settle named the lenses in use still reads
+    old = record.model_dump(mode="json", by_alias=True)
+    old["settle"] = (
+        "verifiers of the missing lenses (say correctness, reproduction, impact) re-open "
+        "the evidence, each naming its lens"
+    )
+    assert parse_tally_records(json.dumps(old), "t")[0].row == "Q5L"
 
 
 # --- "Look for verdicts returned faster than the evidence could have been opened" -------------

@@ -1,0 +1,48 @@
+"""A room's check that starts Python without the import guard (issue 18; SPEC §9: "the
+candidate's exact tree"): :func:`~gentle_hooks.services.room_unguarded.escape` reads the
+command line and a started program's ``#!`` line; :func:`~gentle_hooks.services.
+room_imports.room_argv` runs such a check only when what that start reaches is the room's
+own copy."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gentle_hooks.services.room_imports import RoomImports, room_argv
+from gentle_hooks.services.room_unguarded import escape
+
+
+def _script(tmp_path: Path, first: str) -> str:
+    path = tmp_path / "runtests"
+    path.write_text(f"{first}\nprint('hi')\n")
+    return str(path)
+
+
+def test_escape_reads_the_command_line() -> None:
+    assert escape(("python3", "-E", "-m", "pytest")) == "`python3 -E` (PYTHON* variables ignored)"
+    assert "PYTHONPATH" in (escape(("env", "-u", "PYTHONPATH", "python3", "-m", "pytest")) or "")
+    assert escape(("python3", "-m", "pytest")) is None
+
+
+def test_escape_reads_a_started_programs_shebang_flags(tmp_path: Path) -> None:
+    flagged = _script(tmp_path, "#!/venv/bin/python -I")
+    why = escape(("runtests",), [flagged])
+    assert why is not None and why.startswith(f"{flagged}'s #! line `/venv/bin/python -I`"), why
+    via_env = _script(tmp_path, "#!/usr/bin/env -S python3 -E")
+    assert escape(("runtests",), [via_env]) is not None
+    plain = _script(tmp_path, "#!/venv/bin/python")
+    assert escape(("runtests",), [plain]) is None
+    assert escape(("runtests",), [str(tmp_path / "missing")]) is None
+
+
+def test_an_escaping_check_runs_only_when_its_reach_is_known_and_the_rooms() -> None:
+    argv = ("python3", "-I", "-m", "pytest")
+    unknown = RoomImports(first="/guard")
+    _, why = room_argv(argv, unknown)
+    assert why is not None and "did not ask" in why, why
+    assert room_argv(argv, RoomImports(first="/guard", reach=()))[1] is None
+    alien = RoomImports(first="/guard", reach=("/w/extra",))
+    _, why = room_argv(argv, alien)
+    assert why is not None and "/w/extra" in why, why
+    # a guarded check is not asked about: it runs
+    assert room_argv(("python3", "-m", "pytest"), unknown)[1] is None
