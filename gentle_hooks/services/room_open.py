@@ -17,6 +17,7 @@ known).
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 
 from gentle_hooks.bounded import InputFileError, read_regular
 from gentle_hooks.errors import Command, UsageError, cli
@@ -128,10 +129,10 @@ def check_room(
     # are the verifier's to change (update-index --assume-unchanged, --skip-worktree)
     edited = repo.room_changes(room.tree, cand.tree)
     if edited:
-        shown = ", ".join(edited[:3]) + (f" and {len(edited) - 3} more" if len(edited) > 3 else "")
         tail, commands = _prepare_again(flags, brief_file)
         raise UsageError(
-            f"{room.path}: the room's tree was changed since it was prepared ({shown}); a "
+            f"{room.path}: the room's tree was changed since it was prepared "
+            f"({_first_three(edited)}); a "
             f"verifier never repairs what it judges: prepare a new room{tail}",
             commands=commands,
         )
@@ -167,10 +168,15 @@ def check_room_root(room: Room, flags: tuple[str, ...] = (), brief_file: str | N
     """
     extra = sorted(set(os.listdir(room.path)) - ROOM_ENTRIES)
     if extra:
-        shown = ", ".join(extra[:3]) + (f" and {len(extra) - 3} more" if len(extra) > 3 else "")
         tail, commands = _prepare_again(flags, brief_file)
         raise UsageError(
             f"{room.path}: the room holds files beside tree/ that it was not prepared with "
-            f"({shown}); tools run in tree/ read them: prepare a new room{tail}",
+            f"({_first_three(extra)}); tools run in tree/ read them: prepare a new room{tail}",
             commands=commands,
         )
+
+
+def _first_three(names: Sequence[str]) -> str:
+    """At most three of ``names``, ``, ``-joined, then how many more there are."""
+    more = f" and {len(names) - 3} more" if len(names) > 3 else ""
+    return ", ".join(names[:3]) + more
