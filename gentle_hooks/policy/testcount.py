@@ -25,6 +25,7 @@ import re
 import shlex
 from collections.abc import Callable
 
+from gentle_hooks.policy.wrappers import MAX_DEPTH, SHELLS, shell_script
 from gentle_hooks.values.frozen import frozen
 
 
@@ -285,11 +286,19 @@ NO_RUN_FLAGS: frozenset[str] = frozenset(
 )
 
 
-def _words(command: str) -> tuple[str, ...]:
+def _words(command: str, depth: int = 0) -> tuple[str, ...]:
+    """The words of ``command``, and after them the words of the ``-c`` script a shell
+    runs (``sh -c 'python -m unittest'`` runs unittest: its count decides as the bare
+    command's does), to :data:`~gentle_hooks.policy.wrappers.MAX_DEPTH` shells deep."""
     try:
-        return tuple(shlex.split(command))
+        words = tuple(shlex.split(command))
     except ValueError:
-        return tuple(command.split())
+        words = tuple(command.split())
+    if words and _program(words[0]) in SHELLS and depth < MAX_DEPTH:
+        script, _ = shell_script(words)
+        if script is not None:
+            return words + _words(script, depth + 1)
+    return words
 
 
 def runner_of(command: str) -> RunnerRow | None:

@@ -542,6 +542,10 @@ RUNNER_CASES: list[tuple[str, str | None]] = [
     ("wc -c app.py", None),
     ("make build", None),
     ("npm install", None),
+    # a shell's -c script runs what its words name
+    ("sh -c 'python3 -m unittest'", "T-unittest"),
+    ("bash -c 'cd tests && pytest -q'", "T-pytest"),
+    ("sh -c 'python3 -c print'", None),
 ]
 
 
@@ -570,6 +574,7 @@ COUNT_CASES: list[tuple[str, str, int | None]] = [
     ("node --test", "# tests 2\n# pass 1\n# skipped 1\n# todo 0\n", 1),
     ("npx jest", "Tests:       1 skipped, 1 todo, 1 passed, 3 total\n", 1),
     ("tox", "Ran 2 tests in 0.0s\n\nOK (skipped=2)\n", 0),
+    ("sh -c 'python3 -m unittest'", "Ran 0 tests in 0.000s\n\nNO TESTS RAN\n", 0),
 ]
 
 #: (runner command, output, tests skipped, expected to fail or left to do).
