@@ -16,10 +16,11 @@ words, not sentences, tell when it was not (:func:`copy_of`):
   container must be what the object ends on ("in the message handler" is code);
 * another tree than the candidate's (:data:`_OTHER_PLACE`: "in a stale checkout", "in an
   old clone", "on the previous commit", "in the miner's clone") or named by an indefinite
-  article alone (:data:`_SOME_TREE`: "in a checkout", "from some clone"), for any act, a
-  command too;
-* a hosted view (:data:`_HOSTED`: "on GitHub", "in the browser", "online") for a reading
-  act.
+  article alone (:data:`_SOME_TREE`: "in a checkout", "from some clone") or by its
+  revision (:data:`_OTHER_VERSION`: "at HEAD~3", "on the main branch", "in v1.2", "before
+  the change"), for any act, a command too;
+* a hosted or review view (:data:`_HOSTED`: "on GitHub", "in the browser", "online", "in
+  Gerrit", "in the code review tool", "in the PR diff") for a reading act.
 
 A copy that only points to the file ("Opened workflow.js:142 cited in the ticket",
 :data:`_POINTER`) was not read through; "my clone", "the worktree the writer produced" and
@@ -84,8 +85,9 @@ _VIA_COPY: Final = re.compile(
     rf"(?:\s+(?:description|text|body))?|(?:in|from|inside|within|via|through)\s+{_OWNER}{_COPY}"
     rf"(?!'|\w)(?={_ENDS})"
     rf"|(?:in|from|inside|within|via|through|\()\s*{_OWNER}{_HANDED}"
-    rf"|(?:in|from|inside|within|via|through)\s+(?:the\s+)?{_WHO}(?:'s|s')\s+(?:{_WHAT}|clone"
-    r"|checkout|worktree|work\s+tree|sandbox|machine|workspace|environment|branch|copy)s?(?!\w))"
+    rf"|(?:in|from|of|inside|within|via|through)\s+(?:the\s+)?{_WHO}(?:'s|s')\s+(?:{_WHAT}|clone"
+    r"|checkout|worktree|work\s+tree|sandbox|machine|workspace|environment|branch|copy|session"
+    r"|editor|ide|screen|terminal)s?(?!\w))"
 )
 #: Containers other than the repository a file can be read in or from, by kind: archives,
 #: pastes, pictures, tickets and documents, messages, copies.
@@ -94,7 +96,8 @@ CONTAINER: Final = (
     r"|backup|dump|export|paste|pastebin|gist|snippet|excerpt|extract|quote|screen-?shot"
     r"|image|photo|picture|scan|recording|video|printout|print-?out|ticket|issue|card|wiki"
     r"|page|doc|document|pdf|spreadsheet|slide|message|thread|chat|dm|e-?mail|mail|post"
-    r"|reply|tweet|channel|conversation|comment|copy|mirror|fork|cache)(?:s|es)?"
+    r"|reply|tweet|channel|conversation|comment|copy|mirror|fork|cache|preview|build|bundle"
+    r"|artifact)(?:s|es)?"
 )
 _CONTAINER_END: Final = rf"(?={_ENDS})"
 #: The file read in, from, on or through a container: "from the tarball the writer sent".
@@ -106,13 +109,24 @@ _VIA_CONTAINER: Final = re.compile(
 )
 #: Another tree than the candidate's: "in a stale checkout", "on the previous commit".
 _OTHER_PLACE: Final = re.compile(
-    r"(?<!\w)(?:in|from|on|inside|within|via|through|under)\s+"
+    r"(?<!\w)(?:in|from|on|at|inside|within|via|through|under)\s+"
     r"(?:(?:the|a|an|my|our|some|this|that)\s+)?(?:[\w'-]+\s+)?"
     r"(?:stale|old|older|outdated|out-of-date|cached|previous|prior|earlier|another|other"
     r"|different|separate|unrelated|archived|expired|obsolete|legacy|someone\s+else's)\s+"
     r"(?:[\w-]+\s+)?(?:checkout|clone|worktree|work\s+tree|copy|version|build|branch|tree"
     r"|repo|repository|commit|revision|snapshot|install|installation|environment|sandbox"
-    r"|container|machine|mirror|fork)s?(?!\w)"
+    r"|container|machine|mirror|fork|release|tag)s?(?!\w)"
+)
+#: Another version of the file than the candidate's, named by its revision: "at HEAD~3",
+#: "on main instead of the candidate", "in v1.2", "before the change".
+_OTHER_VERSION: Final = re.compile(
+    r"(?<!\w)(?:(?:at|on|in|from|of)\s+head(?:[~^]\d*)+"
+    r"|(?:at|on|in|from)\s+(?:the\s+)?(?:main|master|develop|trunk)(?:\s+branch)?"
+    r"(?=\s*(?:[,.;:)\u2014]|$)|\s+(?:instead|rather)(?!\w))"
+    r"|(?:at|on|in|from)\s+(?:the\s+)?(?:main|master|develop|trunk)\s+branch"
+    r"|(?:in|at|on|from)\s+(?:the\s+)?(?:v\d+(?:\.\d+)+|version\s+\d[\w.]*|release\s+\d[\w.]*)"
+    r"|before\s+(?:the|this|his|her|their|its|that)\s+(?:change|patch|commit|fix|edit|diff"
+    r"|rewrite|refactor))(?![\w.])"
 )
 #: A tree named by an indefinite article alone, "in a checkout", "from some clone": which
 #: tree is unsaid, so by seed 003 ("Default to refuted when uncertain") not the candidate's
@@ -125,7 +139,9 @@ _SOME_TREE: Final = re.compile(
 _HOSTED: Final = re.compile(
     r"(?<!\w)(?:(?:on|in|via|through|from|at)\s+(?:the\s+)?(?:github|gitlab|bitbucket|gitea"
     r"|codeberg|sourcehut|sourcegraph|web|website|browser|web\s+ui|web\s+interface|internet"
-    r"|remote|upstream|origin)(?:\.com|\.org)?|online)(?![\w.])"
+    r"|remote|upstream|origin|gerrit|phabricator|review\s*board"
+    r"|(?:code\s+)?review\s+(?:tool|ui|page|site)|(?:pr|pull\s+request|mr|merge\s+request)\s+diff)"
+    r"(?:\.com|\.org)?|online)(?![\w.])"
 )
 #: Words before a preposition that make the copy a pointer to the file, not what was read.
 _POINTER: Final = re.compile(
@@ -160,7 +176,7 @@ def copy_of(verb: str, thing: str) -> str | None:
     """The copy or other source a reading act's object ``thing`` is read through or is, or
     another place any act was done in (:data:`_OTHER_PLACE`, :data:`_SOME_TREE`); None for
     the repository's own file (module docstring)."""
-    place = _unpointed((_OTHER_PLACE, _SOME_TREE), thing)
+    place = _unpointed((_OTHER_PLACE, _SOME_TREE, _OTHER_VERSION), thing)
     if place is not None or not _READS.fullmatch(verb):
         return place
     via = _unpointed((_HOSTED, _VIA_CONTAINER, _VIA_COPY), thing)

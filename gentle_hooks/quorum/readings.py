@@ -16,9 +16,9 @@ commands blanked, whitespace collapsed) and returns the words that met the class
 * :func:`modal` — an epistemic modal or verb (``G-hedged``): "may" (not a date: "May 14",
   "in May"), "might", "could have", "seems", "appears to" (not "appears twice"),
   "apparently", "presumably", "probably", "possibly", "perhaps", "maybe", "ostensibly",
-  "untested", "unconfirmed", "it looks like", "I'd bet", "not sure", or a ``?`` ending
-  the text or a parenthesis (a question, not a report; "Any cap? None: …" asks and
-  answers, it counts).
+  "untested", "unconfirmed", "it looks (to me) like", "from what I can see", "if I read
+  it right", "I gather", "I'd bet", "not sure", or a ``?`` ending the text or a
+  parenthesis (a question, not a report; "Any cap? None: …" asks and answers, it counts).
 * :func:`framed` — an imperative or hypothetical frame (``G-negated``): "Pretend I opened",
   "Assume I opened", "Imagine", "Suppose", "Let's say", "as if I had opened",
   "hypothetically", "(simulated)", "I simulated …" ("the test simulated 41 spawns" is what
@@ -156,7 +156,11 @@ _MODAL: Final = _class(
     r"untested",
     r"unconfirmed",
     r"not (?:yet )?(?:tested|confirmed|verified)",
-    r"(?:it |this |that )?looks? like",
+    r"(?:it |this |that )?looks? (?:to me )?like",
+    r"from what (?:i|we) (?:can )?(?:see|tell|gather|read)",
+    r"if (?:i|we) (?:read|understand|understood) (?:it |this |that )?(?:right|correctly)",
+    r"as (?:i|we) understand it",
+    r"(?:i|we) gather",
     r"(?:i|we)(?:'d| would)? (?:bet|wager)",
     r"not sure",
 )

@@ -241,6 +241,27 @@ REFUTED_ROWS: list[tuple[str, str, str]] = [
     ("Opened workflow.js:142: it looks like there is no budget check", "G-hedged", "it looks like"),
     ("Opened workflow.js:142: I'd bet there is no budget check", "G-hedged", "i'd bet"),
     ("Opened workflow.js:142: not sure, but no budget check", "G-hedged", "not sure"),
+    # refuter r18m: another version named by its revision, review tools, builds, hedges.
+    ("Opened workflow.js:142 at an older commit: no budget check", "G-finding", "older commit"),
+    ("Opened workflow.js:142 at HEAD~3: no budget check", "G-finding", "at head~3"),
+    ("Opened workflow.js:142 on main instead of the candidate: no cap", "G-finding", "on main"),
+    ("Opened workflow.js:142 on the main branch: no budget check", "G-finding", "main branch"),
+    ("Opened workflow.js:142 in the previous release: no cap", "G-finding", "previous release"),
+    ("Opened workflow.js:142 in v1.2: no budget check", "G-finding", "in v1.2"),
+    ("Opened workflow.js:142 before the change: no budget check", "G-finding", "before the"),
+    ("Opened workflow.js:142 in Gerrit: no budget check", "G-finding", "in gerrit"),
+    ("Opened workflow.js:142 in the code review tool: no cap", "G-finding", "review tool"),
+    ("Opened workflow.js:142 in the PR diff: no budget check", "G-finding", "pr diff"),
+    ("Opened workflow.js:142 in the minified build: no budget check", "G-finding", "build"),
+    (
+        "Opened workflow.js:142 in the IDE preview of the writer's session: no budget check",
+        "G-finding",
+        "preview",
+    ),
+    ("Opened workflow.js:142: looks to me like no budget check", "G-hedged", "looks to me like"),
+    ("Opened workflow.js:142: from what I can see, no budget check", "G-hedged", "from what i"),
+    ("Opened workflow.js:142: no budget check, if I read it right", "G-hedged", "if i read"),
+    ("Opened workflow.js:142: I gather there is no budget check", "G-hedged", "i gather"),
     # (a) the reading attributed to someone else; "we" is not the verifier alone:
     (
         "Opened workflow.js:142 as the writer described it: no budget check",
@@ -346,6 +367,10 @@ UPHELD_ROWS: list[str] = [
     "Opened workflow.js:142 in a fresh clone of the candidate: the loop has no budget check",
     "Opened workflow.js:142 in the online_users module: the loop has no budget check",
     "Opened github_client.py:42 and workflow.js:142: the loop has no budget check",
+    "Opened workflow.js:142 in the main loop: spawnAgent is called with no budget check",
+    "Opened main.py:12 and workflow.js:142: the loop has no budget check",
+    "Opened workflow.js:142 in the build script section: the loop has no budget check",
+    "Opened workflow.js:142: the loop looks up no budget before calling spawnAgent",
 ]
 
 
