@@ -34,7 +34,12 @@ from gentle_hooks.report.shortfall_text import NO_RECEIPT as NO_RECEIPT
 from gentle_hooks.report.shortfall_text import PREFIX_NOTE as PREFIX_NOTE
 from gentle_hooks.report.shortfall_text import headline as headline
 from gentle_hooks.report.shortfall_text import reason as reason
-from gentle_hooks.report.worktree_text import GIT_SHARE_NOTES, to_remote
+from gentle_hooks.report.worktree_text import (
+    GIT_SHARE_NOTES,
+    RANGE_REMOTE,
+    SERVER_REMOTE,
+    to_remote,
+)
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
 from gentle_hooks.values.frozen import replace
@@ -103,7 +108,8 @@ def steps(
         )
         last.insert(0, ("then", f"either way{once}, put back the staged changes set aside above"))
     fix = _steps(s, binding, commit, share, at_top, writer or share)
-    return first + to_remote(fix, remote, _on_server()) + last
+    words = SERVER_REMOTE if _on_server() else RANGE_REMOTE if share else ""
+    return first + to_remote(fix, remote, words) + last
 
 
 def _steps(

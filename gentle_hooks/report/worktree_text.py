@@ -42,18 +42,28 @@ SERVER_REMOTE = (
 )
 
 
-def to_remote(fix: Sequence[Step], remote: str, on_server: bool = False) -> list[Step]:
+#: Where a range gate's (CI's) ``sync push`` must send the notes: the repository the range
+#: is judged in, which a pull request from a fork's clone does not push to by default.
+RANGE_REMOTE = (
+    "share the notes with the repository this range is judged in: in the clone the commits "
+    "were pushed from, put that repository's remote name after sync push when the branch "
+    "pushes to another (a pull request from a fork: git remote -v)"
+)
+
+
+def to_remote(fix: Sequence[Step], remote: str, words: str = "") -> list[Step]:
     """``fix`` with ``remote`` (quoted for a POSIX shell) after each ``sync push``: the
     notes go where a push sent the commits, not to the branch's default remote (the one
-    it pushes to, else the only one). ``remote`` empty: ``fix`` as it is, with
-    ``on_server`` :data:`SERVER_REMOTE` before each ``sync push``."""
+    it pushes to, else the only one). ``remote`` empty: ``fix`` as it is, with ``words``
+    (:data:`SERVER_REMOTE` on a server, :data:`RANGE_REMOTE` in a range gate; empty:
+    none) before each ``sync push``."""
     from gentle_hooks.policy.shellwords import quote
 
     end = f" {quote(remote)}" if remote else ""
     out: list[Step] = []
     for k, t in fix:
         if t.endswith(" sync push") and k == "run":
-            out.extend([("do", SERVER_REMOTE)] if on_server and not remote else [])
+            out.extend([("do", words)] if words and not remote else [])
             t += end
         out.append((k, t))
     return out

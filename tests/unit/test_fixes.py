@@ -42,7 +42,13 @@ from gentle_hooks.report.fixes import (
     steps,
 )
 from gentle_hooks.report.refuted_text import refuted_steps
-from gentle_hooks.report.worktree_text import GIT_SHARE_NOTES, PATH_LINE, PATH_WORDS, path_steps
+from gentle_hooks.report.worktree_text import (
+    GIT_SHARE_NOTES,
+    PATH_LINE,
+    PATH_WORDS,
+    RANGE_REMOTE,
+    path_steps,
+)
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
 
@@ -215,6 +221,8 @@ def test_a_commit_judged_elsewhere_is_checked_out_for_its_fix() -> None:
             f"git worktree add -f -q --detach {where} {'c' * 40}",
         ),
         ("run", f"gentle-hook spot-check --committed --cwd {where}"),
+        # a pull request from a fork: its clone's default remote is the fork (refuter r14l)
+        ("do", RANGE_REMOTE),
         ("run", "gentle-hook sync push"),
         ("run", f"git worktree remove --force {where}"),
     ]
