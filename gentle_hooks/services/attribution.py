@@ -161,12 +161,8 @@ def carried_by_change(
     if not live:
         return out
     # imported here: only live writer work is compared (a push of recorded commits has none)
-    from gentle_hooks.policy.attribution import (
-        CONTENT_ROWS,
-        carries_row,
-        carries_row_across,
-        holds_own_lines,
-    )
+    from gentle_hooks.policy.across import carries_row_across
+    from gentle_hooks.policy.attribution import CONTENT_ROWS, carries_row, holds_own_lines
     from gentle_hooks.services.across import AcrossIndex, path_change, renamed_changes
     from gentle_hooks.services.settle import (
         content_away,
