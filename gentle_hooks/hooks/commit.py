@@ -140,13 +140,22 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
         # typing: a discard claims it
         back = returned_ids(facts.entries, repo)
         here = repo.paths.toplevel
+        # another worktree's work this change holds only at paths of its own (a person's
+        # file holding a writer line): a discard run here takes it, claimed at those paths
+        across = {
+            e.id
+            for e in facts.entries
+            if e.root != here
+            and (at := {w for p, w in facts.held_at if p == e.path})
+            and e.path not in at
+        }
         writers = frozenset(  # the writer's blob, or its own lines: no discard launders them
             e.path
             for e in facts.entries
             if e.id not in back
             and (
                 (e.blob and staged.get(e.path) == e.blob)
-                or e.id in facts.own_lines
+                or (e.id in facts.own_lines and e.id not in across)
                 # this work tree's own open work its change carries: a discard refuses it
                 or (e.state == "open" and e.root == here)
             )
