@@ -34,7 +34,8 @@ X6     anything else distinctive: D2 by its literal words alone (``raise        
 =====  ==========================================================================  =======
 
 A line of row X6 still counts with a second writer line (:data:`MIN_ACROSS`): two of the
-writer's lines at one other path are its content moved. File calls (``os.remove``,
+writer's lines at one other path are its content moved, the second brought by an earlier
+commit too (one line per commit delivers them all the same). File calls (``os.remove``,
 ``open``) are X6: everybody writes them, and the builtin assessment (SPEC §4) does not rate
 them high either; process execution is what it rates high.
 """
@@ -113,10 +114,42 @@ def carries_row_across(change: PathChange, entry: WriterEntry) -> str:
     from gentle_hooks.policy.wholefile import holds_whole_new_file
 
     new = introduced_lines(change.old, change.new)  # once per change, not per entry
-    found = {k for k, boiler in new if k in d.added and not boiler}
+    found = _held_with(change, d.added, new)
     whole = holds_whole_new_file(entry.before is None, d.added, d.telling, new)  # moved whole
     tails = introduced_parts(change.old, change.new) if d.telling else ()
     one = {k for k, boiler in (*new, *tails) if k in d.telling and not boiler}
     if one:  # the change's lines are read for their row only when one is telling
         one &= alone_keys(change.new, one)
     return "A2" if len(found) >= MIN_ACROSS or whole or one else "A5"
+
+
+def _held_with(
+    change: PathChange, added: Set[str], new: tuple[tuple[str, bool], ...]
+) -> frozenset[str]:
+    """The writer's added lines (of no boilerplate row) the change's new side holds, when it
+    introduces one of them (``new``: its introduced lines), else none: a writer line an
+    earlier commit brought there counts toward :data:`MIN_ACROSS` once one more arrives
+    (one writer line per commit into another file still delivers the writer's content),
+    while a change that introduces none never carries."""
+    from gentle_hooks.policy.boilerplate import introduced_lines
+
+    if not any(k in added and not boiler for k, boiler in new):
+        return frozenset()
+    everything = introduced_lines(None, change.new or b"")
+    return frozenset(k for k, boiler in everything if k in added and not boiler)
+
+
+def by_one_line(change: PathChange, entry: WriterEntry) -> bool:
+    """Whether ``change`` carries ``entry`` at another path by one writer line alone (rows
+    X2-X5): not the writer's blob, not two of its lines, not its new file whole. A person's
+    claim of their own path (:func:`gentle_hooks.services.attribution.carried_by_change`)
+    takes only that; more of the writer's content there is the writer's again."""
+    if carries_row_across(change, entry) != "A2" or change.new_blob == entry.blob:
+        return False
+    from gentle_hooks.policy.boilerplate import introduced_lines
+    from gentle_hooks.policy.wholefile import holds_whole_new_file
+
+    d, new = entry.delta, introduced_lines(change.old, change.new or b"")
+    found = _held_with(change, d.added, new)
+    whole = holds_whole_new_file(entry.before is None, d.added, d.telling, new)
+    return len(found) < MIN_ACROSS and not whole

@@ -270,3 +270,17 @@ def test_two_writer_lines_of_row_x6_at_another_path_carry() -> None:
     assert carries_row_across(copied, rec) == "A2"
     one = G.replace(b"():\n", b"():\n" + lines.splitlines(keepends=True)[0])
     assert carries_row_across(PathChange("g.py", "g" * 40, "o" * 40, G, one), rec) == "A5"
+
+
+def test_a_second_writer_line_after_an_earlier_commit_brought_one_carries() -> None:
+    """One writer line per commit into another file: the second counts with the first the
+    old side already holds (two writer lines there), while a change adding no writer line
+    never carries."""
+    first, second = b'    raise ValueError("invalid input")\n', b"    audit_log.record(user)\n"
+    writer = APP.replace(b"user):\n", b"user):\n" + first + second)
+    rec = WriterEntry("app.py", "w" * 40, "a" * 40, writer_delta(APP, writer))
+    one = G.replace(b"():\n", b"():\n" + first)
+    two = PathChange("g.py", "o" * 40, "t" * 40, one, one + second)
+    assert carries_row_across(two, rec) == "A2"
+    mine = PathChange("g.py", "o" * 40, "m" * 40, one, one + b"    return 2\n")
+    assert carries_row_across(mine, rec) == "A5"
