@@ -121,6 +121,7 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
     note = ""
     prepare: tuple[Command, ...] = ()
     after: tuple[Command, ...] = ()
+    claims: tuple[str, ...] = ()
     if result.decision.applies and result.decision.shortfalls:
         # Which flag binds outside the hook costs a scan of the work tree (``add -A`` in a
         # private index): paid only when fix commands are printed, never on a pass.
@@ -140,30 +141,34 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
         # typing: a discard claims it
         back = returned_ids(facts.entries, repo)
         here = repo.paths.toplevel
-        # another worktree's work this change holds only at paths of its own (a person's
-        # file holding a writer line): a discard run here takes it, claimed at those paths
-        across = {
-            e.id
-            for e in facts.entries
-            if e.root != here
-            and (at := {w for p, w in facts.held_at if p == e.path})
-            and e.path not in at
-        }
         writers = frozenset(  # the writer's blob, or its own lines: no discard launders them
             e.path
             for e in facts.entries
             if e.id not in back
             and (
                 (e.blob and staged.get(e.path) == e.blob)
-                or (e.id in facts.own_lines and e.id not in across)
+                or e.id in facts.own_lines
                 # this work tree's own open work its change carries: a discard refuses it
                 or (e.state == "open" and e.root == here)
             )
         )
+        # a person's own file holding one writer line of work pending elsewhere
+        others = sorted({w for p, w in facts.held_at if w != p} - {e.path for e in facts.entries})
+        if others:
+            from gentle_hooks.services.discard import held_alone_here
+
+            claims = tuple(sorted(held_alone_here(repo, facts.entries, others)))
     else:
         writers = frozenset()
     judged = Judged(
-        "the staged change", None, result, note, prepare=prepare, after=after, writers_blob=writers
+        "the staged change",
+        None,
+        result,
+        note,
+        prepare=prepare,
+        after=after,
+        writers_blob=writers,
+        claims=claims,
     )
     return conclude(call, env, repo, config, [judged], told)
 

@@ -350,7 +350,7 @@ def claimed_notes(
     from gentle_hooks.services.commit_steps import commit_changes
     from gentle_hooks.services.delivered import commit_record_of
 
-    claims = led.discards()
+    claims = [d for d in led.discards() if d.entries]  # a claim of paths ends no entry
     ids = {i for d in claims for i in d.entries}
     entries = [e for e in discarded if e.id in ids]
     if not entries:

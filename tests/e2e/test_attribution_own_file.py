@@ -108,3 +108,49 @@ def test_the_writers_dangerous_one_liner_moved_to_another_file_is_blocked(
     forced = w.git("push", "-q", "--no-verify", "origin", "main", "refs/notes/gentle-hooks")
     assert forced.code != 0 and f"BLOCKED {bad[:12]}" in forced.err, forced
     assert w.remote_ref("main") != bad
+
+
+RUN = '    subprocess.run(["python", "-m", "pytest", "-q", "tests/"], check=True)\n'
+AUDIT = '    audit_log.record(user, "pytest suite ran")\n'
+
+
+def test_a_persons_own_file_with_one_dangerous_writer_line_has_a_human_way_out(
+    served: World,
+) -> None:
+    """The one line still counts alone (row X5: a process call), so the person's own file
+    is blocked in the writer's worktree; the block prints a ``human:`` discard naming the
+    person's path, which claims that line there (the writer's ``app.py`` stays pending and
+    blocked). Pasted as printed, the person's commit passes with no trailer and is pushed;
+    a second writer line brought into that file is the writer's again."""
+    w = served
+    _writes(w, RUN + AUDIT)
+    own = "import subprocess\n\n\ndef ci(user):\n" + RUN
+    w.write("tasks.py", own)
+    w.ok("add", "tasks.py")
+    r = w.git("commit", "-qm", "human: tasks")
+    assert r.code == 1 and "tasks.py (was app.py)" in r.err, r
+    human = [ln.split("human: ", 1)[1] for ln in r.said if "human: " in ln]
+    assert len(human) == 1 and human[0].endswith(" -- tasks.py"), r
+    done = w.run(["sh", "-c", human[0]], cwd=w.work)  # pasted as printed
+    assert done.code == 0 and "claimed:" in done.out, done
+    r = w.git("commit", "-qm", "human: tasks")
+    assert r.code == 0 and not [ln for ln in r.said if "BLOCKED" in ln], r
+    assert "Gentle-Writer:" not in w.ok("log", "-1", "--format=%B")
+    push = w.git("push", "-q", "origin", "main")
+    assert push.code == 0, push
+    writer = w.git("commit", "-qam", "writer")  # the writer's own work: pending, blocked
+    assert writer.code == 1 and "in app.py" in writer.err, writer
+    w.ok("reset", "-q")
+    w.write("tasks.py", own + AUDIT)  # a second writer line there: the writer's again
+    w.ok("add", "tasks.py")
+    again = w.git("commit", "-qm", "more")
+    assert again.code == 1 and "tasks.py (was app.py)" in again.err, again
+
+
+def test_a_discard_of_a_path_holding_no_writer_line_is_refused(served: World) -> None:
+    w = served
+    _writes(w, RUN)
+    w.write("notes.py", "def own():\n    return 2\n")
+    w.ok("add", "notes.py")
+    r = w.gh("discard", "--reason", "mine", "--", "notes.py")
+    assert r.code == 2 and "no pending writer work on notes.py" in r.err, r

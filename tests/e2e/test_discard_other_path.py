@@ -1,6 +1,7 @@
 """A person in linked worktree B whose own file holds one line of the writer's pending work in
-worktree A discards it with the ``human:`` line the block prints, and then commits and
-pushes as a human from either worktree, while the writer's own path stays the writer's
+worktree A discards it (``--all``, or the claim the block prints in a ``human:`` line), and
+then commits and pushes as a human from either worktree, while the writer's own path stays
+the writer's
 (SPEC §3 "Pending work ends cleanly"; issue 13; :func:`gentle_hooks.services.change_facts.
 across_only`): real git, ``gentle-hook install --share origin``, a bare remote with the
 server gate.
@@ -23,10 +24,11 @@ RUN = '    subprocess.run(["python", "-m", "pytest", "-q", "tests/"], check=True
 TASKS = "import subprocess\n\n\ndef ci():\n" + RUN
 
 
-def _person_in_b(w: World) -> Path:
+def _person_in_b(w: World, printed: bool = False) -> Path:
     """The writer's edit of ``app.py`` pending in the first worktree; linked worktree ``b``
     (branch ``topic``) where a person writes ``tasks.py`` holding the writer's line; the
-    commit there blocked, the ``human:`` line it prints run there."""
+    commit there blocked, then ``discard --all`` run there (the refuter's way), or with
+    ``printed`` the ``human:`` line the block prints (a claim of ``tasks.py``)."""
     w.write("app.py", APP + "\n\ndef run_tests():\n" + RUN)
     record(w)
     b = w.base / "b"
@@ -36,8 +38,11 @@ def _person_in_b(w: World) -> Path:
     r = w.git("commit", "-qm", "human: tasks", cwd=b)
     assert r.code == 1 and "tasks.py (was app.py)" in r.err, r
     human = [ln.split("human: ", 1)[1] for ln in r.said if "human: " in ln]
-    assert len(human) == 1 and " discard " in human[0], r
-    done = w.run(["sh", "-c", human[0]], cwd=b)  # pasted as printed
+    assert len(human) == 1 and human[0].endswith(" -- tasks.py"), r
+    if printed:
+        done = w.run(["sh", "-c", human[0]], cwd=b)  # pasted as printed
+    else:
+        done = w.gh("discard", "--all", "--reason", "my own line", cwd=b)
     assert done.code == 0, done
     r = w.git("commit", "-qm", "human: tasks", cwd=b)
     assert r.code == 0 and not [ln for ln in r.said if "BLOCKED" in ln], r
@@ -45,17 +50,19 @@ def _person_in_b(w: World) -> Path:
     return b
 
 
-def _delivered(w: World, b: Path, cwd: Path) -> None:
+def _delivered(w: World, b: Path, cwd: Path, noted: bool = True) -> None:
     """The person's commit passes ``gate --range`` and the push (its gate and the server's)
-    from ``cwd``; its note carries the discard as an override line and no writer line."""
+    from ``cwd``; its note carries no writer line, and (``noted``: a discard that ended the
+    writer's entry) the discard as an override line naming where it is held."""
     gate = w.gh("gate", "--range", "origin/main..topic", cwd=cwd)
     assert gate.code == 0, gate
-    push = w.git("push", "origin", "topic", "refs/notes/gentle-hooks", cwd=cwd)
+    push = w.git("push", "origin", "topic", cwd=cwd)
     assert push.code == 0, push
     assert w.remote_ref("topic") == w.rev("HEAD", cwd=b)
-    note = w.ok("notes", "--ref", "gentle-hooks", "show", "topic", cwd=cwd)
-    assert '"hook":"discard"' in note and "tasks.py" in note, note
-    assert '"kind":"writer"' not in note and "Gentle-Writer" not in note, note
+    note = w.git("notes", "--ref", "gentle-hooks", "show", "topic", cwd=cwd)
+    assert '"kind":"writer"' not in note.out and "Gentle-Writer" not in note.out, note
+    if noted:
+        assert '"hook":"discard"' in note.out and "tasks.py (was app.py)" in note.out, note
 
 
 def test_a_persons_file_in_a_linked_worktree_discarded_there_is_pushed_from_there(
@@ -91,3 +98,12 @@ def test_the_writers_own_path_stays_the_writers_after_the_persons_discard(
     forced = w.git("push", "-q", "--no-verify", "origin", "main", "refs/notes/gentle-hooks")
     assert forced.code != 0 and f"BLOCKED {bad[:12]}" in forced.err, forced
     assert w.remote_ref("main") != bad
+
+
+def test_the_printed_claim_in_a_linked_worktree_is_pushed_from_there(served: World) -> None:
+    """The ``human:`` line the block prints in B claims the one writer line ``tasks.py``
+    holds; the writer's work in the first worktree stays pending."""
+    w = served
+    b = _person_in_b(w, printed=True)
+    _delivered(w, b, b, noted=False)
+    assert "app.py" in w.gh("status").out
