@@ -22,12 +22,19 @@ def discard(cwd: str | None, everything: bool, reason: str | None, paths: tuple[
     """Abandon pending writer work on purpose, recorded like an override.
 
     The writer's content on the named paths (root-relative), or on every path with --all,
-    no longer makes a change delegated; the files themselves are not touched.
+    no longer makes a change delegated; the files themselves are not touched. A path of
+    your own holding one line of the writer's pending work elsewhere is claimed as yours.
     """
     rec = do_discard(cwd, paths, everything, reason)
     from gentle_hooks.policy.shellwords import shown_paths
 
     named = ", ".join(shown_paths(rec.paths)) if rec.paths else "every path"
+    if not rec.entries:  # a claim of one's own paths: the writer's work stays pending
+        click.echo(
+            f"claimed: the writer line {named} holds is yours, by {rec.who} ({rec.reason!r}); "
+            "the writer's own work stays pending"
+        )
+        return EXIT_OK
     entries = (
         "1 pending writer entry"
         if len(rec.entries) == 1

@@ -121,6 +121,7 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
     note = ""
     prepare: tuple[Command, ...] = ()
     after: tuple[Command, ...] = ()
+    claims: tuple[str, ...] = ()
     if result.decision.applies and result.decision.shortfalls:
         # Which flag binds outside the hook costs a scan of the work tree (``add -A`` in a
         # private index): paid only when fix commands are printed, never on a pass.
@@ -151,10 +152,23 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
                 or (e.state == "open" and e.root == here)
             )
         )
+        # a person's own file holding one writer line of work pending elsewhere
+        others = sorted({w for p, w in facts.held_at if w != p} - {e.path for e in facts.entries})
+        if others:
+            from gentle_hooks.services.discard import held_alone_here
+
+            claims = tuple(sorted(held_alone_here(repo, facts.entries, others)))
     else:
         writers = frozenset()
     judged = Judged(
-        "the staged change", None, result, note, prepare=prepare, after=after, writers_blob=writers
+        "the staged change",
+        None,
+        result,
+        note,
+        prepare=prepare,
+        after=after,
+        writers_blob=writers,
+        claims=claims,
     )
     return conclude(call, env, repo, config, [judged], told)
 

@@ -53,7 +53,9 @@ class Judged:
             content in the change is a writer's blob byte for byte, or holds a writer's own lines
             (no ``discard`` is offered for them: it would not make them a human's), except content
             that had expired and came back (a human's typing of it, which a discard claims); remote:
-            the remote a pre-push sends it to (its ``sync push`` names it), or empty.
+            the remote a pre-push sends it to (its ``sync push`` names it), or empty; claims:
+            paths of the change holding one line of writer work pending elsewhere, alone (a
+            person's own file): a ``discard`` naming them claims that line there.
     """
 
     label: str
@@ -65,6 +67,7 @@ class Judged:
     after: tuple[Command, ...] = ()
     writers_blob: frozenset[str] = frozenset()
     remote: str = ""
+    claims: tuple[str, ...] = ()
 
 
 #: How many refs a block printed once for several refs names before "and N more refs".
@@ -186,6 +189,8 @@ def block_lines(
     }
     if alike:  # one discard, run where the block is, reaches every worktree's open work
         lines.extend(discard_lines(sorted(alike)))
+    if j.claims:  # a person's own file holding one writer line: claimed there, recorded
+        lines.extend(discard_lines(j.claims, claim=True))
     lines.append(
         f"  candidate {cand.identity[:19]}… ({cand.projection.value} tree {short(cand.tree)} "
         f"vs {base})"

@@ -345,23 +345,26 @@ def claimed_notes(
     """
     from gentle_hooks.notes.lines import OverrideLine
     from gentle_hooks.policy.shellwords import shown_paths
-    from gentle_hooks.services.attribution import carried_by_change
+    from gentle_hooks.services.attribution import carried_by_change, held_paths
+    from gentle_hooks.services.change_facts import across_only, claimed_elsewhere
     from gentle_hooks.services.commit_steps import commit_changes
     from gentle_hooks.services.delivered import commit_record_of
 
-    claims = led.discards()
+    claims = [d for d in led.discards() if d.entries]  # a claim of paths ends no entry
     ids = {i for d in claims for i in d.entries}
     entries = [e for e in discarded if e.id in ids]
     if not entries:
         return {}
     out: dict[str, list[NoteLine]] = {}
     works = carried_by_change(repo, led, commit_changes(repo, infos), entries)
+    others = claimed_elsewhere(led, entries)
     for info in infos:
         work = works[info.id]
+        mine = across_only(work, others)  # claimed at the other path a person's change holds
         # claimed content whatever it holds; the rest only where no own line stays the
         # writer's (those are in the commit's writer lines already)
         own = {e.id for e in work.entries} - work.by_shape - work.claimable
-        took = {i for d in claims for i in d.claimed}
+        took = {i for d in claims for i in d.claimed} | mine
         held = {e.id: e.path for e in work.entries if e.id not in own or e.id in took}
         if not held:
             continue
@@ -370,12 +373,14 @@ def claimed_notes(
         for d in claims:
             # the writer's own content claimed; an edit a human makes alike (the shape of
             # the writer's change, a removal) is a writer edit discarded, claimed or not
-            claimed = sorted({p for i, p in held.items() if i in d.claimed and i in own})
+            ours = {*d.claimed, *(i for i in d.entries if i in mine)}
+            claimed = sorted({p for i, p in held.items() if i in ours and i in own})
             edited = sorted(
-                {p for i, p in held.items() if i in d.entries and not (i in d.claimed and i in own)}
+                {p for i, p in held.items() if i in d.entries and not (i in ours and i in own)}
             )
+            at = held_paths(claimed, work.held_at)  # where the commit holds it
             for what in (
-                f"writer content claimed: {', '.join(shown_paths(claimed))}" if claimed else "",
+                f"writer content claimed: {', '.join(at)}" if claimed else "",
                 f"writer edit discarded: {', '.join(shown_paths(edited))}" if edited else "",
             ):
                 if what:

@@ -429,8 +429,9 @@ class PendingWork(LedgerConnection):
         return [e for e in found if e.id in untaken or e.id in claimed]
 
     def claimed_entry_ids(self) -> frozenset[int]:
-        """The ids of the entries every discard claimed (:attr:`DiscardRecord.claimed`)."""
-        return frozenset(i for d in self.discards() for i in d.claimed)
+        """The ids of the entries every discard claimed (:attr:`DiscardRecord.claimed`); a
+        claim of paths (no entries ended) claims its entries only at those paths."""
+        return frozenset(i for d in self.discards() if d.entries for i in d.claimed)
 
     def discards(self) -> list[DiscardRecord]:
         """Every discard, oldest first."""

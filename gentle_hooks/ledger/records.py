@@ -396,7 +396,8 @@ class DiscardRecord:
         root: the work tree root; who: the committer ident; reason: why;
         paths: the paths named (empty: ``--all``); entries: the entry ids discarded;
         claimed: of those, the ids whose writer content the work tree or index held again
-            after it had gone (a human's retyping, claimed: it delegates no change).
+            after it had gone (a human's retyping, claimed: it delegates no change); with no
+            ``entries``: live entries one line of which ``paths`` hold alone, claimed there.
     """
 
     root: str

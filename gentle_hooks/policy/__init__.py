@@ -82,8 +82,10 @@ One module per table or rule set:
 * :mod:`.renames` — which deleted and added paths of a change are one path renamed
 * :mod:`.boilerplate` — lines every project writes alike: idioms are nobody's evidence alone
 * :mod:`.wholefile` — a file the writer created, moved or copied whole to another path
-* :mod:`.distinctive` — lines nobody types alike by chance: one of the writer's counts at
-  another path, and brings expired writer work back at its own
+* :mod:`.distinctive` — lines nobody types alike by chance: one of the writer's counts in
+  another worktree, and brings expired writer work back at its own
+* :mod:`.across` — a change of another path: the writer's content moved or copied there
+  (one line counts alone only where it runs or reaches something)
 * :mod:`.writer` — writer profile resolution (seed 000)
 * :mod:`.review` — review outcome resolution (seed 000)
 * :mod:`.escalation` — naming one Task Size high-risk item raises the plan to ``high``

@@ -14,8 +14,9 @@ A1     Y is exactly the writer's blob (a deletion, when the writer deleted the f
 A2     text: Y adds one of the lines the writer added, and holds ``min(2, |added|)``  yes
        of them (a short one counts where it sits among the writer's lines, below);
        or Y adds one *telling* writer line (significant, and of no trivial row
-       L1-L6 of :mod:`gentle_hooks.policy.linekeys`); in another worktree or
-       path, one *distinctive* one (rows D2-D4 of :mod:`.distinctive`)
+       L1-L6 of :mod:`gentle_hooks.policy.linekeys`); in another worktree, one
+       *distinctive* one (rows D2-D4 of :mod:`.distinctive`); at another path,
+       rows X2-X5 of :mod:`.across`
 A6     text: Y makes one of the writer's edits: it removes a line the writer         yes
        removed and adds a line the writer added, any line of two words or more
        (short and trivial ones too: ``return False`` -> ``return True``)
@@ -64,13 +65,10 @@ everybody's: on the writer's path they never count toward A2 nor as its telling 
 elsewhere; only for A7, beside a distinctive line. A change of the path the writer wrote (or of
 the path it was renamed to: :mod:`gentle_hooks.policy.renames`) is read with every row above. A
 change of *another* path carries the entry only when the writer's content moved or was copied
-there (:func:`carries_row_across`): its new blob is the writer's blob (A1: a ``git mv``), or it
-adds two of the writer's *distinctive* lines (A2: no line of the boilerplate table), or every
-line of a file the writer created, a telling one among them (A2: :mod:`.wholefile`), or one
-telling writer line that is *distinctive* (A2: :mod:`.distinctive`, a literal with content, a
-command, two names of its own), copied or moved, in any worktree, whether or not the writer's
-path still holds it; a common one (``print("done")``) never. Rows A3, A4, A6 never apply across
-paths.
+there (:func:`gentle_hooks.policy.across.carries_row_across`): the writer's blob (A1: a ``git
+mv``), two of its lines, its new file whole, or one line that runs or reaches something (A2:
+a URL, a shell command, a process or network call; ``raise ValueError("invalid input")`` alone
+is anybody's there). Rows A3, A4, A6 never apply across paths.
 
 Why lines, not "the next commit": a commit that re-delivers writer content after ``reset
 --soft``, an amend, a rebase that resolved a conflict, a cherry-pick or a commit in another
@@ -412,43 +410,6 @@ def reproduces_edit(
         return False
     old, new = any_line_keys(change.old), any_line_keys(change.new)
     return bool((new - old) & added - idioms) and bool((old - new) & removed)
-
-
-#: Writer lines a change of another path must add to carry an entry (row A2 across paths):
-#: one only when distinctive, so a human writing one common line the writer also wrote
-#: elsewhere (``print("done")``) is not carrying the writer's work.
-MIN_ACROSS = 2
-
-
-def carries_row_across(change: PathChange, entry: WriterEntry) -> str:
-    """The row that decides whether a change of *another* path carries ``entry`` (the
-    writer's content moved or copied there, in any worktree): A1 when its new blob is the
-    writer's blob (a rename; never for a deletion), A2 when it adds :data:`MIN_ACROSS` of
-    the writer's added lines of no row of
-    :data:`~gentle_hooks.policy.boilerplate.BOILERPLATE_ROWS`, or one telling writer line
-    that is *distinctive* (:mod:`~gentle_hooks.policy.distinctive`: rows D2-D4; a line
-    whose code part is one, ``  # noqa`` or ``;`` appended, too), or the
-    whole file the writer created (:mod:`~gentle_hooks.policy.wholefile`), else A5. Read
-    from the two contents alone, so every gate that judges one change answers alike.
-    """
-    if change.path == entry.path or change.old_blob == change.new_blob:
-        return "A5"
-    if entry.blob is not None and change.new_blob == entry.blob:
-        return "A1"
-    d = entry.delta
-    if d.binary or not (d.added or d.telling) or not change.new:
-        return "A5"
-    from gentle_hooks.policy.boilerplate import introduced_lines, introduced_parts
-    from gentle_hooks.policy.wholefile import holds_whole_new_file
-
-    new = introduced_lines(change.old, change.new)  # once per change, not per entry
-    found = {k for k, boiler in new if k in d.added and not boiler}
-    whole = holds_whole_new_file(entry.before is None, d.added, d.telling, new)  # moved whole
-    tails = introduced_parts(change.old, change.new) if d.telling else ()
-    one = {k for k, boiler in (*new, *tails) if k in d.telling and not boiler}
-    if one:  # the change's lines are read for distinctiveness only when one is telling
-        one &= distinctive_keys(change.new, one)
-    return "A2" if len(found) >= MIN_ACROSS or whole or one else "A5"
 
 
 #: Rows where the change's new side holds the writer's own content (its blob, its lines,

@@ -4,7 +4,7 @@ holds a writer's content (SPEC §3 "Attribution follows content").
 Room ``policy`` (pure: bytes in, answers out). A human writing their own module writes
 ``import logging``, ``logger = logging.getLogger(__name__)`` and ``if __name__ ==
 "__main__":`` as the writer did in its own: such lines are nobody's in particular. Row A2
-across paths (:func:`gentle_hooks.policy.attribution.carries_row_across`) counts only the
+across paths (:func:`gentle_hooks.policy.across.carries_row_across`) counts only the
 writer's *distinctive* lines — those of no row here; on the writer's own path (in another
 worktree, or in the writer's after ``git stash``) they count neither toward A2's number
 nor as its one telling line, nor as an edit made elsewhere (A6): only where the writer put
@@ -99,7 +99,7 @@ def introduced_parts(old: bytes | None, new: bytes) -> tuple[tuple[str, bool], .
     trailing comment or ``;``, but for those whose key ``old`` holds: a writer's line with
     ``  # noqa`` or ``;`` appended, as row A2 across paths reads its one telling line.
     Apart from :func:`introduced_lines`, so that no line counts twice toward
-    :data:`~gentle_hooks.policy.attribution.MIN_ACROSS`. Read once per change however many
+    :data:`~gentle_hooks.policy.across.MIN_ACROSS`. Read once per change however many
     entries it is compared with, as :func:`introduced_lines`."""
     return _introduced_parts(old, new)
 

@@ -1,6 +1,7 @@
 """Which lines nobody types the same way by chance (SPEC §3 "Attribution follows content"):
-one of them, a writer's, found at another path is the writer's content copied or moved
-there (row A2 across paths of :mod:`gentle_hooks.policy.attribution`).
+one of them, a writer's, found in another worktree is the writer's content copied there
+(row A2 of :mod:`gentle_hooks.policy.attribution`); at another path only those that run or
+reach something count alone (rows X2-X5 of :mod:`gentle_hooks.policy.across`).
 
 Room ``policy`` (pure: bytes in, answers out).
 
@@ -130,12 +131,24 @@ def _is_command(text: bytes) -> bool:
     return len(words) >= 2 and words[0] in SHELL_COMMANDS and is_action(text.strip())
 
 
-def _literal_content(literals: list[bytes]) -> bool:
+def _literal_kind(literals: list[bytes]) -> str:
     text = b" ".join(literals)
+    if b"://" in text:
+        return "url"
+    if any(_is_command(lit) for lit in literals) or _is_command(text):
+        return "command"
     words = _WORD.findall(text)
-    if b"://" in text or any(_is_command(lit) for lit in literals) or _is_command(text):
-        return True
-    return len(words) >= MIN_LITERAL_WORDS and sum(map(len, words)) >= MIN_LITERAL_CHARS
+    if len(words) >= MIN_LITERAL_WORDS and sum(map(len, words)) >= MIN_LITERAL_CHARS:
+        return "words"
+    return ""
+
+
+def literal_kind(stripped: bytes) -> str:
+    """What makes a stripped line's literals content (row D2): ``"url"`` (``://``),
+    ``"command"`` (a shell command with arguments), ``"words"`` (enough words alone:
+    ``"invalid input"``), or ``""`` (none: no literal, or one anyone types)."""
+    literals = _parts(stripped)[0]
+    return _literal_kind(literals) if literals else ""
 
 
 @lru_cache(maxsize=LINES_KEPT)
@@ -144,7 +157,7 @@ def distinctive_row(stripped: bytes) -> str:
     if trivial_row(stripped) is not None:
         return "D1"
     literals, names = _parts(stripped)
-    if literals and _literal_content(literals):
+    if literals and _literal_kind(literals):
         return "D2"
     if _is_command(stripped):
         return "D3"
@@ -165,19 +178,17 @@ def distinctive_keys(data: bytes | None, among: Set[str] | None = None) -> froze
         return frozenset()
     if among is None:
         return _distinctive_keys(data)
-    lines = _keyed_lines(data)
+    lines = keyed_lines(data)
     return frozenset(k for k in among if any(map(is_distinctive, lines.get(k, ()))))
 
 
 @lru_cache(maxsize=64)
 def _distinctive_keys(data: bytes) -> frozenset[str]:
-    return frozenset(
-        k for k, lines in _keyed_lines(data).items() if any(map(is_distinctive, lines))
-    )
+    return frozenset(k for k, lines in keyed_lines(data).items() if any(map(is_distinctive, lines)))
 
 
 @lru_cache(maxsize=64)
-def _keyed_lines(data: bytes) -> dict[str, list[bytes]]:
+def keyed_lines(data: bytes) -> dict[str, list[bytes]]:
     """The judged lines of ``data`` (:func:`_judged_lines`) by key, read once per content:
     a change compared with many entries (across paths) splits its content once."""
     out: dict[str, list[bytes]] = {}

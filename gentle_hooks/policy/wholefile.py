@@ -9,7 +9,7 @@ distinctive lines, which a small new file may not have (``import subprocess`` an
 whole when it introduces *every* line the writer added and at least one of them is telling
 and of no boilerplate row: nobody writes all of a file's lines, a telling one among them,
 the same way by chance. :func:`holds_whole_new_file` says so for
-:func:`~gentle_hooks.policy.attribution.carries_row_across`.
+:func:`~gentle_hooks.policy.across.carries_row_across`.
 """
 
 from __future__ import annotations

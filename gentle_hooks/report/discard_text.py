@@ -14,19 +14,26 @@ from gentle_hooks.report.program_text import program
 DISCARD_REASON = "a human change, not the writer work"
 
 
-def discard_lines(paths: Sequence[str], indent: str = "  ") -> list[str]:
+def discard_lines(paths: Sequence[str], indent: str = "  ", claim: bool = False) -> list[str]:
     """The way out for a human blocked by pending writer work that is not in the change
     (the writer's edit was thrown away and a human changed the same place): abandon it on
     purpose, recorded (SPEC §6 ``discard``). Labelled ``human:``, not ``run:``: it is not a
     step of the writer's way through; it runs exactly as printed from the work tree root,
     where git runs hooks, in any worktree of the clone (a discard there reaches the open
-    work of the others that its own change carries, checked against its own files)."""
+    work of the others that its own change carries, checked against its own files).
+    ``claim``: ``paths`` are a person's own files holding one line of writer work pending
+    elsewhere: the discard claims that line there and leaves the writer's work pending."""
     # off the gates' pass path: only a block renders it
     from gentle_hooks.policy.shellwords import quote
 
     named = " ".join(quote(p) for p in paths)  # one line, runnable, whatever a name holds
+    what = (
+        "claims the one writer line each of these files holds as theirs (the writer's own "
+        "work stays pending), recorded"
+        if claim
+        else "abandons the writer's pending work on it, recorded"
+    )
     return [
-        f"{indent}a human whose own change this is (not the writer's) abandons the writer's "
-        "pending work on it, recorded, with:",
+        f"{indent}a human whose own change this is (not the writer's) {what}, with:",
         f"{indent}human: {program()} discard --reason {quote(DISCARD_REASON)} -- {named}",
     ]

@@ -7,7 +7,7 @@ added one, as git pairs them) as a change of the path it came from;
 path; :func:`path_change` turns a blob change into what the pure rule reads.
 :class:`AcrossIndex` indexes the entries by the writer's blob and by the
 lines it added, so each change is compared (by
-:func:`gentle_hooks.policy.attribution.carries_row_across`) only with the entries it shares a
+:func:`gentle_hooks.policy.across.carries_row_across`) only with the entries it shares a
 blob or an introduced line with: a change of thousands of paths against thousands of entries
 stays linear in their sizes, not their product.
 """
@@ -19,13 +19,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from gentle_hooks.git.delta import BlobChange
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import WriterEntryRecord
+from gentle_hooks.policy.across import MIN_ACROSS, carries_row_across
 from gentle_hooks.policy.attribution import (
     CONTENT_ROWS,
-    MIN_ACROSS,
     PathChange,
     WriterEntry,
     carries_row,
-    carries_row_across,
 )
 from gentle_hooks.policy.linekeys import any_line_keys
 from gentle_hooks.policy.renames import Side, rename_pairs

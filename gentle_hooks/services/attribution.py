@@ -161,12 +161,8 @@ def carried_by_change(
     if not live:
         return out
     # imported here: only live writer work is compared (a push of recorded commits has none)
-    from gentle_hooks.policy.attribution import (
-        CONTENT_ROWS,
-        carries_row,
-        carries_row_across,
-        holds_own_lines,
-    )
+    from gentle_hooks.policy.across import carries_row_across
+    from gentle_hooks.policy.attribution import CONTENT_ROWS, carries_row, holds_own_lines
     from gentle_hooks.services.across import AcrossIndex, path_change, renamed_changes
     from gentle_hooks.services.settle import (
         content_away,
@@ -216,6 +212,19 @@ def carried_by_change(
         found.setdefault(key, []).append(rec)
         at.setdefault(key, set()).add((rec.id, where))
 
+    claims: set[tuple[int, str]] | None = None  # read once, when a change holds one
+
+    def claimed(entry_id: int, where: str, change: PathChange) -> bool:
+        """A person claimed the one writer line their own path holds (discard PATH)."""
+        nonlocal claims
+        if claims is None:
+            claims = path_claims(led)
+        if (entry_id, where) not in claims:
+            return False
+        from gentle_hooks.policy.across import by_one_line
+
+        return by_one_line(change, rules[entry_id])
+
     for key, cs in relevant.items():
         renamed = renamed_changes(changes[key], set(by_path), contents)
         for c in cs:
@@ -234,7 +243,7 @@ def carried_by_change(
                     find(key, rec, where)
             for rec in index.candidates(change):
                 row = carries_row_across(change, rules[rec.id])
-                if row in CONTENT_ROWS:
+                if row in CONTENT_ROWS and not claimed(rec.id, where, change):
                     hold(key, rec, row)
                     find(key, rec, where)
     shaped = [  # open work a change carries only by the shape of its change (rows A3, A4)
@@ -251,6 +260,13 @@ def carried_by_change(
         places = [(path[i], where) for i, where in at.get(key, ()) if i in path]
         out[key] = carried_of(led, kept, held, own.get(key, set()), places)
     return out
+
+
+def path_claims(led: Ledger) -> set[tuple[int, str]]:
+    """(entry id, path) of each claim a person made of their own path holding one line of
+    that live entry (``gentle-hook discard PATH``: a discard record ending no entry, its
+    ``claimed`` the entries, its ``paths`` the paths)."""
+    return {(i, p) for d in led.discards() if not d.entries for i in d.claimed for p in d.paths}
 
 
 def back_row(change: PathChange, rule: WriterEntry, contents: Mapping[str, bytes]) -> str:

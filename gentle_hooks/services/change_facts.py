@@ -42,7 +42,8 @@ def held_discarded(
     lines (rows A1, A2:
     :func:`~gentle_hooks.policy.attribution.holds_own_lines`), as holding work. Claimed
     entries (:attr:`~gentle_hooks.ledger.records.DiscardRecord.claimed`) are not: a human
-    typed that content again and claimed it.
+    typed that content again and claimed it; nor another worktree's entries a discard
+    ended, held only at a person's other path (:func:`across_only`).
 
     Raises:
         GitError: a blob cannot be read; StoreError: the ledger cannot be read.
@@ -53,11 +54,46 @@ def held_discarded(
         discarded = [e for e in discarded if e.id not in claimed]
     if not discarded:
         return dict.fromkeys(changes, NOTHING)
+    others = claimed_elsewhere(led, discarded)
     out = {}
     for key, work in carried_by_change(repo, led, changes, discarded).items():
-        held = [e for e in work.entries if e.id not in work.by_shape | work.claimable]
+        gone = work.by_shape | work.claimable | across_only(work, others)
+        held = [e for e in work.entries if e.id not in gone]
         out[key] = carried_of(led, held, {e.id for e in held}) if held else NOTHING
     return out
+
+
+def claimed_elsewhere(led: Ledger, discarded: Sequence[WriterEntryRecord]) -> frozenset[int]:
+    """The ids of ``discarded`` entries a ``discard`` run in another worktree than the
+    entry's ended: :func:`~gentle_hooks.services.discard.discard` reaches another worktree's
+    work only where that worktree's change carries it, and not where it holds the writer's
+    own lines at the writer's path, so what it ended there is the writer's line at a path of
+    the person's own (their file holding a line the writer also wrote: issue 13).
+
+    Raises:
+        StoreError: the ledger cannot be read.
+    """
+    roots = {e.id: e.root for e in discarded}
+    return frozenset(
+        i for d in led.discards() for i in d.entries if i in roots and roots[i] != d.root
+    )
+
+
+def across_only(work: Carried, ids: frozenset[int]) -> frozenset[int]:
+    """Of ``ids`` (:func:`claimed_elsewhere`), those ``work`` holds only at other paths than
+    the entry's own (:attr:`~gentle_hooks.services.attribution.Carried.held_at`): the person
+    who discarded them claimed that content, in every worktree and at every gate alike (a
+    commit's note carries the discard as an override line:
+    :func:`~gentle_hooks.hooks.recorders.claimed_notes`). At the writer's own path they
+    stay the writer's: a writer commit of it is noted as one."""
+    if not ids:
+        return frozenset()
+    at: dict[str, set[str]] = {}
+    for path, where in work.held_at:
+        at.setdefault(path, set()).add(where)
+    return frozenset(
+        e.id for e in work.entries if e.id in ids and e.path not in at.get(e.path, {e.path})
+    )
 
 
 def delivery_changes(repo: Repository, cand: Candidate, *, amend: bool = False) -> list[BlobChange]:

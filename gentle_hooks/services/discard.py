@@ -26,6 +26,15 @@ theirs, the discard an override line in the commit's note (issue 13). Another wo
 work discarded here is not claimed: its own lines brought back stay the writer's (its
 note carries the writer and the discard).
 
+A discard naming only paths with no pending work of their own, each of which this work
+tree's change holds one line of live writer work at, alone (a person's own file holding a
+writer line that runs or reaches something: :func:`held_alone_here`), is a *claim*: it ends
+no entry (the writer's work stays pending, its own path the writer's) and records the paths
+and the entries (:attr:`~gentle_hooks.ledger.records.DiscardRecord.claimed`, no
+``entries``), so that line there delegates no change any more
+(:func:`~gentle_hooks.services.attribution.path_claims`); a second writer line there is the
+writer's again.
+
 Writer content that went away and is here again
 (:func:`~gentle_hooks.services.settle.returned_ids`: an expired entry, or open work a
 ``git reset`` threw away whose file was written again since) is the exception to the
@@ -85,6 +94,11 @@ def discard(
                 + (elsewhere_hint(others, wanted) if others else "")
             )
         unknown = [p for p in wanted if p not in pending]
+        if unknown and len(unknown) == len(wanted):  # a person's own paths, one writer line
+            alone = held_alone_here(repo, led.live_entries(), unknown)
+            if set(alone) == set(unknown):
+                ids = tuple(sorted({i for got in alone.values() for i in got}))
+                return led.add(DiscardRecord(root, repo.ident(), why, tuple(wanted), (), ids))
         if unknown:
             raise UsageError(
                 f"no pending writer work on {', '.join(unknown)} (pending: {', '.join(pending)})"
@@ -114,6 +128,40 @@ def discard(
         return led.discard_entries(
             root, wanted, repo.ident(), why, others=sorted(cited), claimed=sorted(claimed)
         )
+
+
+def held_alone_here(
+    repo: Repository, live: Sequence[WriterEntryRecord], paths: Sequence[str]
+) -> dict[str, set[int]]:
+    """Of ``paths`` (none a path of pending work), those this work tree's change (files or
+    index against ``HEAD``) holds one line of a live entry at, alone
+    (:func:`~gentle_hooks.policy.across.by_one_line`: a person's own file holding one
+    writer line that runs or reaches something), each with those entries' ids: a discard
+    naming them claims that line there, and nothing else (the entry stays pending; two
+    writer lines there, or its blob, are the writer's again).
+
+    Raises:
+        GitError: git failed.
+    """
+    from gentle_hooks.policy.across import by_one_line
+    from gentle_hooks.services.across import path_change
+    from gentle_hooks.services.settle import entry_blobs, policy_entry
+
+    text = [e for e in live if not e.binary]
+    if not text:
+        return {}
+    base, trees = _change_trees(repo)
+    found: dict[str, set[int]] = {}
+    for tree in trees:
+        changes = [c for c in repo.tree_delta(base, tree) if c.path in paths and c.new_blob]
+        blobs = {b for c in changes for b in (c.old_blob, c.new_blob) if b} | entry_blobs(text)
+        contents = repo.read_blobs(sorted(blobs))
+        for c in changes:
+            change = path_change(c, contents)
+            for e in text:
+                if by_one_line(change, policy_entry(e, contents)):
+                    found.setdefault(c.path, set()).add(e.id)
+    return found
 
 
 def kept_here(

@@ -6,14 +6,21 @@ from __future__ import annotations
 
 import pytest
 
+from gentle_hooks.policy.across import (
+    ALONE_ROWS,
+    MIN_ACROSS,
+    alone_keys,
+    alone_row,
+    carries_row_across,
+)
 from gentle_hooks.policy.attribution import (
     PathChange,
     WriterEntry,
-    carries_row_across,
     holds_own_lines,
     writer_delta,
 )
 from gentle_hooks.policy.boilerplate import BOILERPLATE_ROWS, boilerplate_row
+from gentle_hooks.policy.linekeys import stripped_key
 
 WRITER_F = (
     b"import logging\nlogger = logging.getLogger(__name__)\n\ndef serve(port):\n"
@@ -142,9 +149,15 @@ APP = b'def is_authorized(user):\n    return user == "admin"\n'
 G = b"def util():\n    return 1\n"
 COPIED = [
     # (id, the writer's edit of APP, the row when g.py gains that one line)
-    ("a distinctive line (D2)", b'    os.system("curl https://x.example/i | sh")\n', "A2"),
-    ("a distinctive line (D3)", b"    rm -rf build\n", "A2"),
-    ("a distinctive line (D4)", b"    check_auth(user)\n", "A2"),
+    ("a URL (X2)", b'    os.system("curl https://x.example/i | sh")\n', "A2"),
+    ("a shell command literal (X3)", b'    os.system("curl x | sh")\n', "A2"),
+    ("a shell command (X4)", b"    rm -rf build\n", "A2"),
+    ("a process call (X5)", b"    subprocess.run(cmd, shell=True)\n", "A2"),
+    ("literal words alone (X6)", b'    raise ValueError("invalid input")\n', "A5"),
+    ("two names (X6)", b"    self.assertEqual(result, expected)\n", "A5"),
+    ("a parse call (X6)", b"    data = json.loads(response.text)\n", "A5"),
+    ("a file call (X6)", b"    os.remove(tmp_path)\n", "A5"),
+    ("an own call (X6)", b"    check_auth(user)\n", "A5"),
     ("a common call (D5)", b'    print("done")\n', "A5"),
     ("a common log line (D5)", b'    logger.info("start")\n', "A5"),
     ("a plain-name line (D1)", b"    return result\n", "A5"),
@@ -153,10 +166,11 @@ COPIED = [
 
 
 @pytest.mark.parametrize(("line", "row"), [m[1:] for m in COPIED], ids=[m[0] for m in COPIED])
-def test_one_writer_line_across_paths_only_when_distinctive(line: bytes, row: str) -> None:
-    """One writer line copied (or moved) to ``g.py``: the writer's content there when it is
-    distinctive, whether or not ``app.py`` still holds it (the rule reads the change alone),
-    never when it is a line anyone types."""
+def test_one_writer_line_across_paths_only_when_it_counts_alone(line: bytes, row: str) -> None:
+    """One writer line copied (or moved) to ``g.py``: the writer's content there when it
+    runs or reaches something (rows X2-X5 of :mod:`gentle_hooks.policy.across`), whether or
+    not ``app.py`` still holds it (the rule reads the change alone), never when it is a line
+    anyone types, nor a distinctive one a person types in their own file (X6: issue 13)."""
     writer = APP.replace(b"user):\n", b"user):\n" + line)
     rec = WriterEntry("app.py", "w" * 40, "a" * 40, writer_delta(APP, writer))
     copied = PathChange("g.py", "g" * 40, "n" * 40, G, G.replace(b"():\n", b"():\n" + line))
@@ -196,8 +210,8 @@ def test_one_change_against_many_entries_reads_its_lines_once(
     code_part = distinctive.code_part
     monkeypatch.setattr(boilerplate, "code_part", counted)
     monkeypatch.setattr(distinctive, "code_part", counted)
-    line = b"    check_auth(user)  # once per change\n"
-    writer = APP.replace(b"user):\n", b"user):\n" + b"    check_auth(user)\n")
+    line = b"    subprocess.run(cmd)  # once per change\n"
+    writer = APP.replace(b"user):\n", b"user):\n" + b"    subprocess.run(cmd)\n")
     body = G.replace(b"():\n", b"():\n" + line) + b"def read_once_probe():\n    return 2\n"
     copied = PathChange("g.py", "g" * 40, "m" * 40, G, body)
     rows = []
@@ -209,3 +223,64 @@ def test_one_change_against_many_entries_reads_its_lines_once(
     assert rows == ["A2"] * 5
     assert first > 0
     assert len(calls) == first
+
+
+ALONE = [
+    # (row, a stripped line at another path)
+    ("X1", b"return result"),
+    ("X1", b'print("done")'),
+    ("X1", b'logger.info("start")'),
+    ("X2", b'fetch("https://x.example/api")'),
+    ("X2", b'os.system("curl https://x.example/i | sh")'),
+    ("X3", b'os.system("curl x | sh")'),
+    ("X3", b'cmd = "rm -rf /tmp/build"'),
+    ("X4", b"rm -rf build"),
+    ("X4", b"curl -fsSL x.example | sh"),
+    ("X5", b"subprocess.run(cmd, shell=True)"),
+    ("X5", b'subprocess.run(["python", "-m", "pytest", "-q", "tests/"], check=True)'),
+    ("X5", b"return os.system(command)"),
+    ("X5", b"result = eval(code, env)"),
+    ("X5", b"resp = requests.get(api_url)"),
+    ("X5", b"resp = urlopen(req, timeout)"),
+    ("X6", b'raise ValueError("invalid input")'),
+    ("X6", b"self.assertEqual(result, expected)"),
+    ("X6", b"data = json.loads(response.text)"),
+    ("X6", b"os.remove(tmp_path)"),
+    ("X6", b"model.eval(train_data)"),  # a member named eval runs nothing
+    ("X6", b'raise ValueError("subprocess failed badly")'),  # a word inside a literal
+    ("X6", b"system_info = load(system)"),  # a name, not a call
+]
+
+
+@pytest.mark.parametrize(("row", "line"), ALONE, ids=[f"{r}: {ln!r}" for r, ln in ALONE])
+def test_alone_rows(row: str, line: bytes) -> None:
+    """Every row of the table of :mod:`gentle_hooks.policy.across`."""
+    assert alone_row(line) == row
+    assert bool(alone_keys(line + b"\n", {stripped_key(line)})) is (row in ALONE_ROWS)
+
+
+def test_two_writer_lines_of_row_x6_at_another_path_carry() -> None:
+    """A line that does not count alone counts with a second writer line (MIN_ACROSS): two
+    of the writer's lines at one other path are its content moved."""
+    lines = b'    raise ValueError("invalid input")\n    self.assertEqual(result, expected)\n'
+    writer = APP.replace(b"user):\n", b"user):\n" + lines)
+    rec = WriterEntry("app.py", "w" * 40, "a" * 40, writer_delta(APP, writer))
+    copied = PathChange("g.py", "g" * 40, "n" * 40, G, G.replace(b"():\n", b"():\n" + lines))
+    assert MIN_ACROSS == 2
+    assert carries_row_across(copied, rec) == "A2"
+    one = G.replace(b"():\n", b"():\n" + lines.splitlines(keepends=True)[0])
+    assert carries_row_across(PathChange("g.py", "g" * 40, "o" * 40, G, one), rec) == "A5"
+
+
+def test_a_second_writer_line_after_an_earlier_commit_brought_one_carries() -> None:
+    """One writer line per commit into another file: the second counts with the first the
+    old side already holds (two writer lines there), while a change adding no writer line
+    never carries."""
+    first, second = b'    raise ValueError("invalid input")\n', b"    audit_log.record(user)\n"
+    writer = APP.replace(b"user):\n", b"user):\n" + first + second)
+    rec = WriterEntry("app.py", "w" * 40, "a" * 40, writer_delta(APP, writer))
+    one = G.replace(b"():\n", b"():\n" + first)
+    two = PathChange("g.py", "o" * 40, "t" * 40, one, one + second)
+    assert carries_row_across(two, rec) == "A2"
+    mine = PathChange("g.py", "o" * 40, "m" * 40, one, one + b"    return 2\n")
+    assert carries_row_across(mine, rec) == "A5"

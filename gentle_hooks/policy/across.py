@@ -1,0 +1,155 @@
+"""A change of *another* path than the writer's: does it carry the writer's content, moved
+or copied there (SPEC §3 "Attribution follows content"; row A2 across paths of
+:mod:`gentle_hooks.policy.attribution`)?
+
+Room ``policy`` (pure: bytes in, answers out). :func:`carries_row_across` reads a change of
+a path with no entry of its own against one writer entry, from the two contents alone (so
+every gate that judges one change answers alike): A1 when its new blob is the writer's blob
+(a ``git mv``; never for a deletion); A2 when it adds :data:`MIN_ACROSS` of the writer's
+added lines of no row of :data:`~gentle_hooks.policy.boilerplate.BOILERPLATE_ROWS`, every
+line of a file the writer created, a telling one among them (:mod:`.wholefile`), or *one*
+telling writer line that counts alone (:func:`alone_row`); else A5. Rows A3, A4, A6, A7
+never apply across paths: removing, or editing alike, is nobody's signature elsewhere.
+
+One line at another path is weak evidence: a person writing their own new file types
+``raise ValueError("invalid input")`` or ``self.assertEqual(result, expected)`` the way a
+writer did elsewhere, and blocking them (with no discard that fits: the writer's own path
+still holds its change) is a false block. Yet a writer's dangerous one-liner moved to
+another file (``os.system("curl x | sh")``, ``subprocess.run(cmd, shell=True)``, a URL)
+must stay the writer's. So a distinctive line (rows D2-D4 of :mod:`.distinctive`) counts
+alone only where it runs or reaches something, the first row that matches deciding:
+
+=====  ==========================================================================  =======
+row    the writer's line, as the change's new side holds it (stripped)             alone
+=====  ==========================================================================  =======
+X1     not distinctive (D1, D5: ``return result``, ``print("done")``)              no
+X2     D2 by a URL in its literals (``fetch("https://x.example/api")``)            yes
+X3     D2 by a shell command in its literals (``os.system("curl x | sh")``)        yes
+X4     D3: the line is a shell command with arguments (``rm -rf build``)           yes
+X5     a process, code or network call outside its literals (:data:`REACHING`:     yes
+       ``subprocess.run(cmd, shell=True)``, ``eval(code)``, ``urlopen(req)``)
+X6     anything else distinctive: D2 by its literal words alone (``raise           no
+       ValueError("invalid input")``), D4 (``self.assertEqual(result,
+       expected)``, ``data = json.loads(response.text)``, ``os.remove(tmp_path)``)
+=====  ==========================================================================  =======
+
+A line of row X6 still counts with a second writer line (:data:`MIN_ACROSS`): two of the
+writer's lines at one other path are its content moved, the second brought by an earlier
+commit too (one line per commit delivers them all the same). File calls (``os.remove``,
+``open``) are X6: everybody writes them, and the builtin assessment (SPEC §4) does not rate
+them high either; process execution is what it rates high.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Set
+
+from gentle_hooks.policy.attribution import PathChange, WriterEntry
+from gentle_hooks.policy.distinctive import distinctive_row, keyed_lines, literal_kind
+
+#: Writer lines a change of another path must add to carry an entry (row A2 across paths),
+#: unless one of them counts alone (rows X2-X5).
+MIN_ACROSS = 2
+
+#: Calls that run a process, run code or reach the network (row X5), searched in a line
+#: with its literals blanked: a process or network module named, a bare spawn word called
+#: (a member of another value, ``db.exec(``, ``model.eval()``, is not one), or a member
+#: call that exists only as one. The process words are upstream's
+#: ``processBoundaryPattern`` (SPEC §4, :data:`~gentle_hooks.config.settings.
+#: DEFAULT_PROCESS_PATTERNS`), fixed here: attribution is not configurable.
+REACHING = re.compile(
+    rb"(?a)(?:^|[^A-Za-z0-9_.])(?:(?:subprocess|child_process|socket)(?:[^A-Za-z0-9_]|$)"
+    rb"|(?:execute_process|exec|eval|system|spawn|popen|urlopen|fetch)\s*\()"
+    rb"|execSync\(|getRuntime\(\)\.exec\(|ProcessBuilder|os\.system\(|os\.popen\("
+    rb"|os\.exec[lv]p?e?\(|os\.spawn\w*\(|posix_spawn|proc_open\(|shell_exec\(|passthru\("
+    rb"|Process\.Start\(|urllib\.request|http\.client|requests\.\w+\(|httpx\.\w+\("
+    rb"|socket\.\w+\(|axios[.(]|XMLHttpRequest|Net::HTTP|http\.(?:Get|Post)\("
+)
+_LITERAL = re.compile(rb'"(?:\\.|[^"\\])*"?|\'(?:\\.|[^\'\\])*\'?|`[^`]*`?')
+
+#: Rows whose line counts alone at another path.
+ALONE_ROWS = ("X2", "X3", "X4", "X5")
+
+
+def alone_row(stripped: bytes) -> str:
+    """The row (X1-X6 of the module table) of a stripped line at another path."""
+    row = distinctive_row(stripped)
+    if row not in ("D2", "D3", "D4"):
+        return "X1"
+    kind = literal_kind(stripped) if row == "D2" else ""
+    if kind == "url":
+        return "X2"
+    if kind == "command":
+        return "X3"
+    if row == "D3":
+        return "X4"
+    if REACHING.search(_LITERAL.sub(b'""', stripped)):
+        return "X5"
+    return "X6"
+
+
+def alone_keys(data: bytes | None, among: Set[str]) -> frozenset[str]:
+    """The keys of ``among`` that a line of ``data`` with that key (a line, its code part
+    or a wrapped statement joined: :func:`~gentle_hooks.policy.distinctive.keyed_lines`)
+    makes count alone at another path (rows X2-X5)."""
+    if not data or not among:
+        return frozenset()
+    lines = keyed_lines(data)
+    return frozenset(k for k in among if any(alone_row(s) in ALONE_ROWS for s in lines.get(k, ())))
+
+
+def carries_row_across(change: PathChange, entry: WriterEntry) -> str:
+    """The row that decides whether a change of *another* path carries ``entry`` (the
+    writer's content moved or copied there, in any worktree): A1, A2 or A5 as the module
+    docstring says. Read from the two contents alone."""
+    if change.path == entry.path or change.old_blob == change.new_blob:
+        return "A5"
+    if entry.blob is not None and change.new_blob == entry.blob:
+        return "A1"
+    d = entry.delta
+    if d.binary or not (d.added or d.telling) or not change.new:
+        return "A5"
+    from gentle_hooks.policy.boilerplate import introduced_lines, introduced_parts
+    from gentle_hooks.policy.wholefile import holds_whole_new_file
+
+    new = introduced_lines(change.old, change.new)  # once per change, not per entry
+    found = _held_with(change, d.added, new)
+    whole = holds_whole_new_file(entry.before is None, d.added, d.telling, new)  # moved whole
+    tails = introduced_parts(change.old, change.new) if d.telling else ()
+    one = {k for k, boiler in (*new, *tails) if k in d.telling and not boiler}
+    if one:  # the change's lines are read for their row only when one is telling
+        one &= alone_keys(change.new, one)
+    return "A2" if len(found) >= MIN_ACROSS or whole or one else "A5"
+
+
+def _held_with(
+    change: PathChange, added: Set[str], new: tuple[tuple[str, bool], ...]
+) -> frozenset[str]:
+    """The writer's added lines (of no boilerplate row) the change's new side holds, when it
+    introduces one of them (``new``: its introduced lines), else none: a writer line an
+    earlier commit brought there counts toward :data:`MIN_ACROSS` once one more arrives
+    (one writer line per commit into another file still delivers the writer's content),
+    while a change that introduces none never carries."""
+    from gentle_hooks.policy.boilerplate import introduced_lines
+
+    if not any(k in added and not boiler for k, boiler in new):
+        return frozenset()
+    everything = introduced_lines(None, change.new or b"")
+    return frozenset(k for k, boiler in everything if k in added and not boiler)
+
+
+def by_one_line(change: PathChange, entry: WriterEntry) -> bool:
+    """Whether ``change`` carries ``entry`` at another path by one writer line alone (rows
+    X2-X5): not the writer's blob, not two of its lines, not its new file whole. A person's
+    claim of their own path (:func:`gentle_hooks.services.attribution.carried_by_change`)
+    takes only that; more of the writer's content there is the writer's again."""
+    if carries_row_across(change, entry) != "A2" or change.new_blob == entry.blob:
+        return False
+    from gentle_hooks.policy.boilerplate import introduced_lines
+    from gentle_hooks.policy.wholefile import holds_whole_new_file
+
+    d, new = entry.delta, introduced_lines(change.old, change.new or b"")
+    found = _held_with(change, d.added, new)
+    whole = holds_whole_new_file(entry.before is None, d.added, d.telling, new)
+    return len(found) < MIN_ACROSS and not whole
