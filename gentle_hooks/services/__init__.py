@@ -99,6 +99,9 @@ to the pure policy for one use case and returns values; nothing here prints.
   spent, swept
 * :mod:`.shell_commits` — what a shell command wrote into commits it made (branches, stash
   entries)
+* :mod:`.shell_trees` — the other worktrees of a shell call's repository (a command may
+  ``cd`` into one) and the call id its write there is recorded under
+* :mod:`.shell_notes` — the lines a shell call's recording says about what it could not see
 * :mod:`.doctor` — health checks of the store and the installed hooks
 * :mod:`.doctor_hooks` — whether every worktree reaches the gate's hooks, and whether the
   pre-commit framework or prek runs them (its own install line for a missing stage)

@@ -86,7 +86,7 @@ from collections.abc import Mapping, Sequence
 
 from gentle_hooks.agents.event import RuntimeEvent, derived_call_id
 from gentle_hooks.bounded import WriteError, write_whole
-from gentle_hooks.errors import GentleError
+from gentle_hooks.errors import GentleError, GitError
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.location import STATE_DIR
 from gentle_hooks.services.shell_commits import (
@@ -108,6 +108,14 @@ from gentle_hooks.services.shell_files import (
     sweep,
     unlink,
 )
+from gentle_hooks.services.shell_notes import (
+    no_snapshot_note,
+    outside,
+    over_note,
+    restored_note,
+    trees_note,
+)
+from gentle_hooks.services.shell_trees import other_trees
 from gentle_hooks.values.frozen import frozen, replace
 
 #: The directory of the snapshots, under the state directory.
@@ -120,6 +128,8 @@ MAX_STATS = 100000
 #: The most ``<commit>:<path>`` names one post-tool event looks up; the changed paths past
 #: it are not looked up (they stay the writer's: fail closed).
 MAX_LOOKUPS = 20000
+#: The changed paths a snapshot holds at most (hashed or listed).
+_BOUND = MAX_PATHS + MAX_STATS
 
 
 @frozen
@@ -328,18 +338,31 @@ def spent(root: str, runtime: str, event: RuntimeEvent) -> bool:
 
 def before(runtime: str, title: str, event: RuntimeEvent, root: str | None) -> str:
     """Keep the snapshot before ``event``'s shell call (:func:`take`) in the work tree
-    ``root`` (None: outside any); returns the line said (nothing is recorded yet).
+    ``root`` (None: outside any) and in each other worktree of its repository
+    (:func:`.shell_trees.other_trees`: a command may ``cd`` into one); returns the line said
+    (nothing is recorded yet). A worktree git cannot read is named in that line.
 
     Raises:
-        GentleError / GitError: as :func:`take`.
+        GentleError / GitError: as :func:`take` in ``root``.
     """
     call = f"the {event.tool or 'shell'} call of {title}"
     if root is None:
-        return _outside(event)
+        return outside(event)
     held = take(root, runtime, event)
-    if held is None:
-        return f"{call}: {_over_note(root)}"
-    return f"kept the work tree before {call}: what the command changes is recorded after it"
+    trees, past = other_trees(root)
+    over, failed = [], []
+    for tree in trees:
+        try:
+            if take(tree, runtime, event) is None:
+                over.append(tree)
+        except (GentleError, GitError):
+            failed.append(tree)
+    said = (
+        f"{call}: {over_note(root, _BOUND)}"
+        if held is None
+        else f"kept the work tree before {call}: what the command changes is recorded after it"
+    )
+    return said + trees_note(len(trees) - len(failed), [*failed, *past], over, _BOUND)
 
 
 class Starts(dict[str, str | None]):
@@ -373,9 +396,11 @@ def after(
     """
     call = f"the {event.tool or 'shell'} call of {title}"
     if root is None:
-        return event, {}, f"{call} ran outside a repository: {_outside(event)}"
+        return event, {}, f"{call} ran outside a repository: {outside(event)}"
     changed = compare(root, runtime, event)
-    if changed is None and spent(root, runtime, event):
+    trees = [(root, changed)] if changed is not None else []
+    trees += [(t, c) for t in other_trees(root)[0] if (c := compare(t, runtime, event))]
+    if not trees and spent(root, runtime, event):
         # a replay: what the call changed was recorded (or found empty) when its first
         # post-tool input read the snapshot; nothing to install, nothing to record again
         said = event.hook_event or "post-tool"
@@ -388,26 +413,50 @@ def after(
                 "what it changed is not recorded again"
             ),
         )
-    if changed is None:
-        return event, {}, f"{call} {event.not_written}"
-    back = _restored_note(changed.restored)
-    if not changed.paths and not changed.committed:
-        if back:
-            return event, {}, f"{call} changed no file in {root} with content of its own: {back}"
-        if changed.over:
-            return event, {}, f"{call} changed no tracked file: {_over_note(root)}"
-        return event, {}, f"{call} changed no file in {root} (git status shows the same)"
-    if event.shell_key is not None and changed.nonce is not None:
+    if not trees:
+        return event, {}, f"{call} {event.not_written}{no_snapshot_note(root)}"
+    if not any(c.paths or c.committed for _, c in trees):
+        tree, first = trees[0]
+        if back := restored_note(first.restored):
+            return event, {}, f"{call} changed no file in {tree} with content of its own: {back}"
+        if first.over:
+            return event, {}, f"{call} changed no tracked file: {over_note(tree, _BOUND)}"
+        return event, {}, f"{call} changed no file in {tree} (git status shows the same)"
+    nonce = next((c.nonce for _, c in trees if c.nonce is not None), None)
+    if event.shell_key is not None and nonce is not None:
         # a runtime that names no call id: the same command run again is another call,
         # told apart by its snapshot's nonce (a replayed post-tool input finds none left)
-        event = replace(event, tool_call_id=derived_call_id(event.tool_call_id, changed.nonce))
+        event = replace(event, tool_call_id=derived_call_id(event.tool_call_id, nonce))
+    paths: list[str] = []
+    starts = Starts()
+    notes = event.notes
+    for tree, changed in trees:
+        where = call if tree == root else f"{call} in the worktree {tree}"
+        notes += _gather(where, tree, changed, paths, starts)
+    if event.failed is not None:
+        notes += (
+            f"{call} {event.failed}, but changed {len(paths)} file(s) before it ended: what it "
+            "changed is recorded (content decides, not the exit status)",
+        )
+    done = replace(
+        event, paths=tuple(paths), writes=True, not_written=None, failed=None, notes=notes
+    )
+    return done, starts, None
+
+
+def _gather(
+    call: str, root: str, changed: Changed, paths: list[str], starts: Starts
+) -> tuple[str, ...]:
+    """Add what ``changed`` (of the work tree ``root``) holds to ``paths`` (absolute) and
+    ``starts``; returns its notes (restored, staged, committed content, over the bound)."""
     real = os.path.realpath(root)
     wrote = sorted({*changed.paths, *(p for p, _, _ in changed.committed)})
-    paths = tuple(os.path.join(real, p) for p in wrote)
-    starts = Starts((os.path.join(real, p), blob) for p, blob in changed.starts)
+    paths.extend(os.path.join(real, p) for p in wrote)
+    starts.update((os.path.join(real, p), blob) for p, blob in changed.starts)
     for p, blob, start in changed.committed:
         starts.committed.setdefault(os.path.join(real, p), []).append((blob, start))
-    notes = event.notes + ((f"{call}: {back}",) if back else ())
+    back = restored_note(changed.restored)
+    notes: tuple[str, ...] = (f"{call}: {back}",) if back else ()
     if changed.staged:
         notes += (
             f"{call} staged content of its own that the work tree does not hold (git apply "
@@ -418,49 +467,7 @@ def after(
             f"{call} left content of its own in commits it made (a branch, tag or stash "
             f"entry: {shown}): recorded as the writer's wherever it goes",
         )
-    notes += (f"{call}: {_over_note(root)}",) if changed.over else ()
-    if event.failed is not None:
-        notes += (
-            f"{call} {event.failed}, but changed {len(paths)} file(s) before it ended: what it "
-            "changed is recorded (content decides, not the exit status)",
-        )
-    done = replace(event, paths=paths, writes=True, not_written=None, failed=None, notes=notes)
-    return done, starts, None
-
-
-def _over_note(root: str) -> str:
-    """The one line saying a snapshot was over :data:`MAX_STATS` (fail closed)."""
-    return (
-        f"{root} has more than {MAX_PATHS + MAX_STATS} changed paths, too many to snapshot: "
-        "every tracked file that differs from HEAD after the command is recorded as the "
-        "writer's (a person's unsaved edits too: fail closed), untracked files are not; "
-        "ignore the generated directories (.gitignore) to record only what it writes"
-    )
-
-
-def _outside(event: RuntimeEvent) -> str:
-    """Why a shell call whose directory is in no git work tree is not snapshot or recorded
-    (a workspace opened on the folder above a repository: ``cd proj && sed -i ...``)."""
-    where = event.cwd or os.getcwd()
-    return (
-        f"{where} is not in a git work tree, so no snapshot is kept there and what a command "
-        "changes in a repository below it is not recorded (open the repository itself as "
-        "the workspace)"
-    )
-
-
-def _restored_note(restored: tuple[str, ...]) -> str | None:
-    """The one line saying which changed paths hold restored content (None: none)."""
-    if not restored:
-        return None
-    more = f" and {len(restored) - 5} more" if len(restored) > 5 else ""
-    shown = ", ".join(restored[:5]) + more
-    return (
-        f"{len(restored)} file(s) it changed ({shown}) now hold what a branch, tag or stash "
-        "entry, or another path moved away, held before it ran, or gave theirs up to another "
-        "path (git checkout/restore --source, stash pop, mv, git mv): restored or moved "
-        "content, not the writer's, so not recorded"
-    )
+    return notes + ((f"{call}: {over_note(root, _BOUND)}",) if changed.over else ())
 
 
 def committed_in(
