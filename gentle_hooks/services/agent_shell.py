@@ -82,7 +82,7 @@ import hashlib
 import os
 import secrets
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 from gentle_hooks.agents.event import RuntimeEvent, derived_call_id
 from gentle_hooks.bounded import WriteError, write_whole
@@ -91,7 +91,9 @@ from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.location import STATE_DIR
 from gentle_hooks.services.shell_commits import (
     Written,
+    clean_stashes,
     new_commits,
+    restored_in,
     written_in,
     written_in_index,
 )
@@ -125,9 +127,6 @@ MAX_PATHS = 2000
 #: The most changed paths a snapshot lists by ``lstat``; above it only ``HEAD`` is kept
 #: (:attr:`Changed.over`).
 MAX_STATS = 100000
-#: The most ``<commit>:<path>`` names one post-tool event looks up; the changed paths past
-#: it are not looked up (they stay the writer's: fail closed).
-MAX_LOOKUPS = 20000
 #: The changed paths a snapshot holds at most (hashed or listed).
 _BOUND = MAX_PATHS + MAX_STATS
 
@@ -263,33 +262,21 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     index = written_in_index(repo.blobs_staged(tracked), kept.staged, before, old, after, at_now)
     # a stash entry the call made of content that existed before it (a person's work an
     # agent stashed) is a source a later call restores from; any other new one is not
-    clean = _clean_stashes(repo, [c for c in now_stashes if c in new], wrote)
+    clean = clean_stashes(repo, [c for c in now_stashes if c in new], wrote)
     note_made(listed, known, [c for c in new if c not in clean and c not in known])
     made = {*known, *new} - clean
     tips, stashes = [t for t in tips if t not in made], [t for t in stashes if t not in made]
-    back = {p for p, _ in _restored(repo, [(p, after[p]) for p in changed], tips, stashes)}
+    back = {p for p, _ in restored_in(repo, [(p, after[p]) for p in changed], tips, stashes)}
     back |= _moved(changed, held, after)
     paths = [p for p in changed if p not in back]
     starts = tuple((p, held.get(p)) for p in paths)
     ours = {(p, b, s) for ws in wrote.values() for p, b, s in ws if p not in after or after[p] != b}
     ours |= set(index)
-    olden = _restored(repo, [(p, b) for p, b, _ in ours], tips, stashes)
+    olden = restored_in(repo, [(p, b) for p, b, _ in ours], tips, stashes)
     committed = tuple(sorted((w for w in ours if (w[0], w[1]) not in olden), key=str))
     staged = tuple(sorted({p for p, b, s in committed if (p, b, s) in index}))
     over = kept.over
     return Changed(tuple(paths), starts, tuple(sorted(back)), nonce, committed, over, staged)
-
-
-def _clean_stashes(
-    repo: Repository, made: list[str], wrote: Mapping[str, list[Written]]
-) -> set[str]:
-    """The stash entries of ``made`` (new in this call) whose commits, each of them and its
-    index and untracked commits, wrote nothing new (``wrote``, :func:`written_in`): content
-    the work tree or index held before the call, so a person's."""
-    if not made:
-        return set()
-    infos = repo.read_commits(made)
-    return {i.id for i in infos if not any(wrote.get(c) for c in (i.id, *i.parents[1:]))}
 
 
 def _moved(
@@ -303,31 +290,6 @@ def _moved(
     to = {p for p in changed if (b := after.get(p)) is not None and left.get(b, p) != p}
     gone = {after[t] for t in to}
     return to | {p for p in changed if after.get(p) is None and held.get(p) in gone}
-
-
-def _restored(
-    repo: Repository,
-    now: Sequence[tuple[str, str | None]],
-    tips: list[str],
-    stashes: list[str],
-) -> set[tuple[str, str | None]]:
-    """The ``(path, blob)`` of ``now`` (None: gone) whose blob one of ``tips`` or
-    ``stashes`` (with a stash entry's index and untracked commits, ``^2`` and ``^3``) holds
-    at that path: one ``cat-file --batch-check``, at most :data:`MAX_LOOKUPS` names (the
-    paths past it are not looked up)."""
-    commits = [*tips, *(f"{s}{p}" for s in stashes for p in ("", "^2", "^3"))]
-    names: list[str] = []
-    wanted: list[tuple[str, str]] = []
-    for path, blob in now:
-        if blob is None or "\n" in path or not commits:
-            continue
-        if len(names) + len(commits) > MAX_LOOKUPS:
-            break
-        for c in commits:
-            names.append(f"{c}:{path}")
-            wanted.append((path, blob))
-    found = repo.blobs_named(names)
-    return {(path, blob) for (path, blob), got in zip(wanted, found, strict=True) if got == blob}
 
 
 def spent(root: str, runtime: str, event: RuntimeEvent) -> bool:
