@@ -116,8 +116,10 @@ from gentle_hooks.services.shell_notes import (
     over_note,
     restored_note,
     trees_note,
+    unseen_note,
 )
 from gentle_hooks.services.shell_trees import other_trees
+from gentle_hooks.services.shell_unseen import bound, mark_first, untouched
 from gentle_hooks.values.frozen import frozen, replace
 
 #: The directory of the snapshots, under the state directory.
@@ -154,6 +156,9 @@ class Changed:
             all the tracked paths differing from the commit ``HEAD`` was at (fail closed).
         staged: the paths of ``committed`` whose content the call wrote into the index
             alone (``git apply --cached``: :func:`.shell_commits.written_in_index`), sorted.
+        unseen: the paths the snapshot did not see (ignored) that the call tracked or
+            unignored and that hold what they held before any agent shell call
+            (:mod:`.shell_unseen`): not the writer's, left out of ``paths``, sorted.
     """
 
     paths: tuple[str, ...]
@@ -163,6 +168,7 @@ class Changed:
     committed: tuple[Written, ...] = ()
     over: bool = False
     staged: tuple[str, ...] = ()
+    unseen: tuple[str, ...] = ()
 
 
 def _file(repo: Repository, runtime: str, event: RuntimeEvent) -> str:
@@ -211,6 +217,7 @@ def take(root: str, runtime: str, event: RuntimeEvent) -> int | None:
     data, over = encode(doc, bounded)
     try:
         os.makedirs(where, exist_ok=True)
+        mark_first(where)
         write_whole(path, data)
     except (OSError, WriteError) as exc:
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
@@ -232,13 +239,15 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
         if not is_spent(path):
             unlink(path)
         return None
+    unseen_before = bound(os.path.dirname(path), path)
     spend(path)
     before, head, nonce, tips, stashes = kept.blobs, kept.head, kept.nonce, kept.tips, kept.stashes
     tracked, untracked = repo.dirty_split()
     # over the bound: every tracked path differing from HEAD's commit (fail closed); else a
     # listed path whose lstat is as it was holds what it held, and is not hashed again
     dirty = tracked if kept.over else [*tracked, *untracked]
-    now = listing(repo.paths.toplevel or root, list(kept.stats))
+    top = repo.paths.toplevel or root
+    now = listing(top, list(kept.stats))
     same = {p for p, st in kept.stats.items() if now.get(p) == st}
     look = {*dirty, *before, *kept.stats} - same
     fresh = [p for p in look if p not in before]
@@ -249,6 +258,11 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
         old.update(repo.blobs_in(head, list(old)))
     held = {**{p: old[p] for p in fresh}, **before}
     after = repo.hash_worktree(look)
+    # a file the snapshot did not see (ignored) that an agent tracked or unignored: one whose
+    # inode no shell call changed held what it holds (a person's long-ignored file)
+    unseen = [p for p in fresh if old[p] is None and after.get(p) and p not in kept.stats]
+    quiet = untouched(top, unseen, unseen_before)
+    held.update({p: after[p] for p in quiet})
     changed = sorted(p for p, blob in after.items() if held.get(p) != blob)
     listed = os.path.join(os.path.dirname(path), MADE_FILE)
     known = known_made(listed)
@@ -276,7 +290,8 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     committed = tuple(sorted((w for w in ours if (w[0], w[1]) not in olden), key=str))
     staged = tuple(sorted({p for p, b, s in committed if (p, b, s) in index}))
     over = kept.over
-    return Changed(tuple(paths), starts, tuple(sorted(back)), nonce, committed, over, staged)
+    back_, quiet_ = tuple(sorted(back)), tuple(sorted(quiet))
+    return Changed(tuple(paths), starts, back_, nonce, committed, over, staged, quiet_)
 
 
 def _moved(
@@ -379,6 +394,8 @@ def after(
         return event, {}, f"{call} {event.not_written}{no_snapshot_note(root)}"
     if not any(c.paths or c.committed for _, c in trees):
         tree, first = trees[0]
+        if first.unseen:
+            return event, {}, f"{call} changed no file in {tree}: {unseen_note(first.unseen)}"
         if back := restored_note(first.restored):
             return event, {}, f"{call} changed no file in {tree} with content of its own: {back}"
         if first.over:
@@ -419,6 +436,7 @@ def _gather(
         starts.committed.setdefault(os.path.join(real, p), []).append((blob, start))
     back = restored_note(changed.restored)
     notes: tuple[str, ...] = (f"{call}: {back}",) if back else ()
+    notes += (f"{call}: {unseen_note(changed.unseen)}",) if changed.unseen else ()
     if changed.staged:
         notes += (
             f"{call} staged content of its own that the work tree does not hold (git apply "

@@ -79,3 +79,14 @@ def no_snapshot_note(root: str) -> str:
         "of that repository, so a command that went into another repository (cd ../other) "
         "is not recorded there)"
     )
+
+
+def unseen_note(paths: tuple[str, ...]) -> str:
+    """The one line naming the files a shell call tracked or unignored that held the same
+    content before any agent shell call (:attr:`.agent_shell.Changed.unseen`)."""
+    more = f" and {len(paths) - 5} more" if len(paths) > 5 else ""
+    return (
+        f"it tracked or unignored {len(paths)} file(s) ({', '.join(paths[:5])}{more}) that "
+        "held the same content before any agent shell call in this repository (unchanged "
+        "since: ignored files are not in the snapshot): not the writer's, so not recorded"
+    )
