@@ -43,6 +43,12 @@ git stash``, on a branch and back) never shows in the work tree: those commits a
 (:mod:`.shell_commits`) and what they hold that no version the snapshot held has is
 :attr:`Changed.committed`, recorded as the writer's with the blob the commit holds.
 
+A snapshot is kept in every worktree of the repository (:mod:`.shell_trees`: a command may
+``cd ../b`` into a linked one) and each is compared at the post-tool event, whichever
+worktree its ``cwd`` is in: a write is recorded in the worktree it landed in. An ignored
+file (never in a snapshot) that the call tracked or unignored and that no agent shell call
+changed (:mod:`.shell_unseen`) is measured from itself (:attr:`Changed.unseen`).
+
 Each snapshot holds a random nonce. A runtime that names no call id both events share
 (:attr:`RuntimeEvent.shell_key`: Gemini CLI, Cursor) gets a call id of its derived id and
 the nonce, so the same command run again is another call, while a replayed post-tool input
