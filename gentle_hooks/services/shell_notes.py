@@ -88,5 +88,6 @@ def unseen_note(paths: tuple[str, ...]) -> str:
     return (
         f"it tracked or unignored {len(paths)} file(s) ({', '.join(paths[:5])}{more}) that "
         "held the same content before any agent shell call in this repository (unchanged "
-        "since: ignored files are not in the snapshot): not the writer's, so not recorded"
+        "since: ignored files are not in the snapshot): this call did not write them, so it "
+        "records nothing for them (a record of an earlier write of them still applies)"
     )

@@ -89,7 +89,9 @@ def test_a_persons_long_ignored_file_an_agent_tracks_stays_theirs(
     assert w.ok("show", f"HEAD:{SETTINGS}") == MINE
 
 
-@pytest.mark.parametrize("when", ["same call", "earlier call", "person's file changed"])
+@pytest.mark.parametrize(
+    "when", ["same call", "earlier call", "person's file changed", "earlier Write"]
+)
 def test_what_an_agent_writes_under_an_ignored_path_and_tracks_is_the_writers(
     ignoring: World, when: str
 ) -> None:
@@ -104,13 +106,31 @@ def test_what_an_agent_writes_under_an_ignored_path_and_tracks_is_the_writers(
         assert said.startswith("nothing recorded"), said
         time.sleep(WAIT)  # older than this call's snapshot, not than the first call
         command = f"git add -f {path}"
+    elif when == "earlier Write":
+        # Claude Code's Write tool (hooks reference, "PostToolUse input") recorded it by
+        # path; the shell call that tracks it later records nothing, the Write's record counts
+        w.write(path, EVIL)
+        data = {
+            "session_id": "s1",
+            "transcript_path": "",
+            "cwd": str(w.work),
+            "hook_event_name": "PostToolUse",
+            "tool_name": "Write",
+            "tool_input": {"file_path": str(w.work / path), "content": EVIL},
+            "tool_response": {"type": "create", "filePath": str(w.work / path), "content": EVIL},
+            "tool_use_id": "toolu_w0",
+        }
+        r = w.gh("record", "--from", "claude-code", input=json.dumps(data).encode(), env=MODEL)
+        assert "recorded: pending mutation #1" in r.err, r
+        time.sleep(WAIT)
+        command = f"git add -f {path}"
     else:
         path = SETTINGS
         w.write(SETTINGS, MINE)
         time.sleep(WAIT)
         command = f"printf '%s' '{EVIL}' >> {SETTINGS} && git add -f {SETTINGS}"
     said = _bash(w, command, "toolu_g2")
-    assert "recorded: pending mutation #" in said, said
+    assert when == "earlier Write" or "recorded: pending mutation #" in said, said
     r = w.git("commit", "-qm", "human: tidy")
     assert r.code == 1, r
     assert (
