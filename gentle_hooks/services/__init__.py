@@ -99,6 +99,11 @@ to the pure policy for one use case and returns values; nothing here prints.
   spent, swept
 * :mod:`.shell_commits` — what a shell command wrote into commits it made (branches, stash
   entries)
+* :mod:`.shell_trees` — the other worktrees of a shell call's repository (a command may
+  ``cd`` into one) and the call id its write there is recorded under
+* :mod:`.shell_notes` — the lines a shell call's recording says about what it could not see
+* :mod:`.shell_unseen` — ignored files a shell call tracked that no agent shell call changed
+  (a person's, by their inode's times)
 * :mod:`.doctor` — health checks of the store and the installed hooks
 * :mod:`.doctor_hooks` — whether every worktree reaches the gate's hooks, and whether the
   pre-commit framework or prek runs them (its own install line for a missing stage)

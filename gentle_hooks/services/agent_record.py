@@ -48,6 +48,7 @@ from gentle_hooks.policy.inputs import label_problem
 from gentle_hooks.services import agent_shell
 from gentle_hooks.services.mutation import MutationRequest, not_a_file, record_mutation
 from gentle_hooks.services.record import Recorded
+from gentle_hooks.services.shell_trees import call_id_in
 from gentle_hooks.values.frozen import frozen, replace
 
 
@@ -228,7 +229,7 @@ def record_from_runtime(
     done = [
         _record_in(
             None if child else rt.settings_writer,
-            event,
+            replace(event, tool_call_id=call_id_in(event.tool_call_id, root, top)),
             top,
             rels,
             None if child else model,

@@ -43,6 +43,12 @@ git stash``, on a branch and back) never shows in the work tree: those commits a
 (:mod:`.shell_commits`) and what they hold that no version the snapshot held has is
 :attr:`Changed.committed`, recorded as the writer's with the blob the commit holds.
 
+A snapshot is kept in every worktree of the repository (:mod:`.shell_trees`: a command may
+``cd ../b`` into a linked one) and each is compared at the post-tool event, whichever
+worktree its ``cwd`` is in: a write is recorded in the worktree it landed in. An ignored
+file (never in a snapshot) that the call tracked or unignored and that no agent shell call
+changed (:mod:`.shell_unseen`) is measured from itself (:attr:`Changed.unseen`).
+
 Each snapshot holds a random nonce. A runtime that names no call id both events share
 (:attr:`RuntimeEvent.shell_key`: Gemini CLI, Cursor) gets a call id of its derived id and
 the nonce, so the same command run again is another call, while a replayed post-tool input
@@ -82,16 +88,18 @@ import hashlib
 import os
 import secrets
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 from gentle_hooks.agents.event import RuntimeEvent, derived_call_id
 from gentle_hooks.bounded import WriteError, write_whole
-from gentle_hooks.errors import GentleError
+from gentle_hooks.errors import GentleError, GitError
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.location import STATE_DIR
 from gentle_hooks.services.shell_commits import (
     Written,
+    clean_stashes,
     new_commits,
+    restored_in,
     written_in,
     written_in_index,
 )
@@ -108,6 +116,16 @@ from gentle_hooks.services.shell_files import (
     sweep,
     unlink,
 )
+from gentle_hooks.services.shell_notes import (
+    no_snapshot_note,
+    outside,
+    over_note,
+    restored_note,
+    trees_note,
+    unseen_note,
+)
+from gentle_hooks.services.shell_trees import other_trees
+from gentle_hooks.services.shell_unseen import bound, mark_first, untouched
 from gentle_hooks.values.frozen import frozen, replace
 
 #: The directory of the snapshots, under the state directory.
@@ -117,9 +135,8 @@ MAX_PATHS = 2000
 #: The most changed paths a snapshot lists by ``lstat``; above it only ``HEAD`` is kept
 #: (:attr:`Changed.over`).
 MAX_STATS = 100000
-#: The most ``<commit>:<path>`` names one post-tool event looks up; the changed paths past
-#: it are not looked up (they stay the writer's: fail closed).
-MAX_LOOKUPS = 20000
+#: The changed paths a snapshot holds at most (hashed or listed).
+_BOUND = MAX_PATHS + MAX_STATS
 
 
 @frozen
@@ -145,6 +162,9 @@ class Changed:
             all the tracked paths differing from the commit ``HEAD`` was at (fail closed).
         staged: the paths of ``committed`` whose content the call wrote into the index
             alone (``git apply --cached``: :func:`.shell_commits.written_in_index`), sorted.
+        unseen: the paths the snapshot did not see (ignored) that the call tracked or
+            unignored and that hold what they held before any agent shell call
+            (:mod:`.shell_unseen`): not the writer's, left out of ``paths``, sorted.
     """
 
     paths: tuple[str, ...]
@@ -154,6 +174,7 @@ class Changed:
     committed: tuple[Written, ...] = ()
     over: bool = False
     staged: tuple[str, ...] = ()
+    unseen: tuple[str, ...] = ()
 
 
 def _file(repo: Repository, runtime: str, event: RuntimeEvent) -> str:
@@ -202,6 +223,7 @@ def take(root: str, runtime: str, event: RuntimeEvent) -> int | None:
     data, over = encode(doc, bounded)
     try:
         os.makedirs(where, exist_ok=True)
+        mark_first(where)
         write_whole(path, data)
     except (OSError, WriteError) as exc:
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
@@ -223,13 +245,15 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
         if not is_spent(path):
             unlink(path)
         return None
+    unseen_before = bound(os.path.dirname(path), path)
     spend(path)
     before, head, nonce, tips, stashes = kept.blobs, kept.head, kept.nonce, kept.tips, kept.stashes
     tracked, untracked = repo.dirty_split()
     # over the bound: every tracked path differing from HEAD's commit (fail closed); else a
     # listed path whose lstat is as it was holds what it held, and is not hashed again
     dirty = tracked if kept.over else [*tracked, *untracked]
-    now = listing(repo.paths.toplevel or root, list(kept.stats))
+    top = repo.paths.toplevel or root
+    now = listing(top, list(kept.stats))
     same = {p for p, st in kept.stats.items() if now.get(p) == st}
     look = {*dirty, *before, *kept.stats} - same
     fresh = [p for p in look if p not in before]
@@ -240,6 +264,11 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
         old.update(repo.blobs_in(head, list(old)))
     held = {**{p: old[p] for p in fresh}, **before}
     after = repo.hash_worktree(look)
+    # a file the snapshot did not see (ignored) that an agent tracked or unignored: one whose
+    # inode no shell call changed held what it holds (a person's long-ignored file)
+    unseen = [p for p in fresh if old[p] is None and after.get(p) and p not in kept.stats]
+    quiet = untouched(top, unseen, unseen_before)
+    held.update({p: after[p] for p in quiet})
     changed = sorted(p for p, blob in after.items() if held.get(p) != blob)
     listed = os.path.join(os.path.dirname(path), MADE_FILE)
     known = known_made(listed)
@@ -253,33 +282,22 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     index = written_in_index(repo.blobs_staged(tracked), kept.staged, before, old, after, at_now)
     # a stash entry the call made of content that existed before it (a person's work an
     # agent stashed) is a source a later call restores from; any other new one is not
-    clean = _clean_stashes(repo, [c for c in now_stashes if c in new], wrote)
+    clean = clean_stashes(repo, [c for c in now_stashes if c in new], wrote)
     note_made(listed, known, [c for c in new if c not in clean and c not in known])
     made = {*known, *new} - clean
     tips, stashes = [t for t in tips if t not in made], [t for t in stashes if t not in made]
-    back = {p for p, _ in _restored(repo, [(p, after[p]) for p in changed], tips, stashes)}
+    back = {p for p, _ in restored_in(repo, [(p, after[p]) for p in changed], tips, stashes)}
     back |= _moved(changed, held, after)
     paths = [p for p in changed if p not in back]
     starts = tuple((p, held.get(p)) for p in paths)
     ours = {(p, b, s) for ws in wrote.values() for p, b, s in ws if p not in after or after[p] != b}
     ours |= set(index)
-    olden = _restored(repo, [(p, b) for p, b, _ in ours], tips, stashes)
+    olden = restored_in(repo, [(p, b) for p, b, _ in ours], tips, stashes)
     committed = tuple(sorted((w for w in ours if (w[0], w[1]) not in olden), key=str))
     staged = tuple(sorted({p for p, b, s in committed if (p, b, s) in index}))
     over = kept.over
-    return Changed(tuple(paths), starts, tuple(sorted(back)), nonce, committed, over, staged)
-
-
-def _clean_stashes(
-    repo: Repository, made: list[str], wrote: Mapping[str, list[Written]]
-) -> set[str]:
-    """The stash entries of ``made`` (new in this call) whose commits, each of them and its
-    index and untracked commits, wrote nothing new (``wrote``, :func:`written_in`): content
-    the work tree or index held before the call, so a person's."""
-    if not made:
-        return set()
-    infos = repo.read_commits(made)
-    return {i.id for i in infos if not any(wrote.get(c) for c in (i.id, *i.parents[1:]))}
+    back_, quiet_ = tuple(sorted(back)), tuple(sorted(quiet))
+    return Changed(tuple(paths), starts, back_, nonce, committed, over, staged, quiet_)
 
 
 def _moved(
@@ -295,31 +313,6 @@ def _moved(
     return to | {p for p in changed if after.get(p) is None and held.get(p) in gone}
 
 
-def _restored(
-    repo: Repository,
-    now: Sequence[tuple[str, str | None]],
-    tips: list[str],
-    stashes: list[str],
-) -> set[tuple[str, str | None]]:
-    """The ``(path, blob)`` of ``now`` (None: gone) whose blob one of ``tips`` or
-    ``stashes`` (with a stash entry's index and untracked commits, ``^2`` and ``^3``) holds
-    at that path: one ``cat-file --batch-check``, at most :data:`MAX_LOOKUPS` names (the
-    paths past it are not looked up)."""
-    commits = [*tips, *(f"{s}{p}" for s in stashes for p in ("", "^2", "^3"))]
-    names: list[str] = []
-    wanted: list[tuple[str, str]] = []
-    for path, blob in now:
-        if blob is None or "\n" in path or not commits:
-            continue
-        if len(names) + len(commits) > MAX_LOOKUPS:
-            break
-        for c in commits:
-            names.append(f"{c}:{path}")
-            wanted.append((path, blob))
-    found = repo.blobs_named(names)
-    return {(path, blob) for (path, blob), got in zip(wanted, found, strict=True) if got == blob}
-
-
 def spent(root: str, runtime: str, event: RuntimeEvent) -> bool:
     """Whether ``event``'s call had its snapshot read by an earlier post-tool input (the
     same input replayed, or sent again after it recorded) within :data:`.shell_files.MAX_AGE`."""
@@ -328,18 +321,31 @@ def spent(root: str, runtime: str, event: RuntimeEvent) -> bool:
 
 def before(runtime: str, title: str, event: RuntimeEvent, root: str | None) -> str:
     """Keep the snapshot before ``event``'s shell call (:func:`take`) in the work tree
-    ``root`` (None: outside any); returns the line said (nothing is recorded yet).
+    ``root`` (None: outside any) and in each other worktree of its repository
+    (:func:`.shell_trees.other_trees`: a command may ``cd`` into one); returns the line said
+    (nothing is recorded yet). A worktree git cannot read is named in that line.
 
     Raises:
-        GentleError / GitError: as :func:`take`.
+        GentleError / GitError: as :func:`take` in ``root``.
     """
     call = f"the {event.tool or 'shell'} call of {title}"
     if root is None:
-        return _outside(event)
+        return outside(event)
     held = take(root, runtime, event)
-    if held is None:
-        return f"{call}: {_over_note(root)}"
-    return f"kept the work tree before {call}: what the command changes is recorded after it"
+    trees, past = other_trees(root)
+    over, failed = [], []
+    for tree in trees:
+        try:
+            if take(tree, runtime, event) is None:
+                over.append(tree)
+        except (GentleError, GitError):
+            failed.append(tree)
+    said = (
+        f"{call}: {over_note(root, _BOUND)}"
+        if held is None
+        else f"kept the work tree before {call}: what the command changes is recorded after it"
+    )
+    return said + trees_note(len(trees) - len(failed), [*failed, *past], over, _BOUND)
 
 
 class Starts(dict[str, str | None]):
@@ -373,9 +379,11 @@ def after(
     """
     call = f"the {event.tool or 'shell'} call of {title}"
     if root is None:
-        return event, {}, f"{call} ran outside a repository: {_outside(event)}"
+        return event, {}, f"{call} ran outside a repository: {outside(event)}"
     changed = compare(root, runtime, event)
-    if changed is None and spent(root, runtime, event):
+    trees = [(root, changed)] if changed is not None else []
+    trees += [(t, c) for t in other_trees(root)[0] if (c := compare(t, runtime, event))]
+    if not trees and spent(root, runtime, event):
         # a replay: what the call changed was recorded (or found empty) when its first
         # post-tool input read the snapshot; nothing to install, nothing to record again
         said = event.hook_event or "post-tool"
@@ -388,26 +396,53 @@ def after(
                 "what it changed is not recorded again"
             ),
         )
-    if changed is None:
-        return event, {}, f"{call} {event.not_written}"
-    back = _restored_note(changed.restored)
-    if not changed.paths and not changed.committed:
-        if back:
-            return event, {}, f"{call} changed no file in {root} with content of its own: {back}"
-        if changed.over:
-            return event, {}, f"{call} changed no tracked file: {_over_note(root)}"
-        return event, {}, f"{call} changed no file in {root} (git status shows the same)"
-    if event.shell_key is not None and changed.nonce is not None:
+    if not trees:
+        return event, {}, f"{call} {event.not_written}{no_snapshot_note(root)}"
+    if not any(c.paths or c.committed for _, c in trees):
+        tree, first = trees[0]
+        if first.unseen:
+            return event, {}, f"{call} changed no file in {tree}: {unseen_note(first.unseen)}"
+        if back := restored_note(first.restored):
+            return event, {}, f"{call} changed no file in {tree} with content of its own: {back}"
+        if first.over:
+            return event, {}, f"{call} changed no tracked file: {over_note(tree, _BOUND)}"
+        return event, {}, f"{call} changed no file in {tree} (git status shows the same)"
+    nonce = next((c.nonce for _, c in trees if c.nonce is not None), None)
+    if event.shell_key is not None and nonce is not None:
         # a runtime that names no call id: the same command run again is another call,
         # told apart by its snapshot's nonce (a replayed post-tool input finds none left)
-        event = replace(event, tool_call_id=derived_call_id(event.tool_call_id, changed.nonce))
+        event = replace(event, tool_call_id=derived_call_id(event.tool_call_id, nonce))
+    paths: list[str] = []
+    starts = Starts()
+    notes = event.notes
+    for tree, changed in trees:
+        where = call if tree == root else f"{call} in the worktree {tree}"
+        notes += _gather(where, tree, changed, paths, starts)
+    if event.failed is not None:
+        notes += (
+            f"{call} {event.failed}, but changed {len(paths)} file(s) before it ended: what it "
+            "changed is recorded (content decides, not the exit status)",
+        )
+    done = replace(
+        event, paths=tuple(paths), writes=True, not_written=None, failed=None, notes=notes
+    )
+    return done, starts, None
+
+
+def _gather(
+    call: str, root: str, changed: Changed, paths: list[str], starts: Starts
+) -> tuple[str, ...]:
+    """Add what ``changed`` (of the work tree ``root``) holds to ``paths`` (absolute) and
+    ``starts``; returns its notes (restored, staged, committed content, over the bound)."""
     real = os.path.realpath(root)
     wrote = sorted({*changed.paths, *(p for p, _, _ in changed.committed)})
-    paths = tuple(os.path.join(real, p) for p in wrote)
-    starts = Starts((os.path.join(real, p), blob) for p, blob in changed.starts)
+    paths.extend(os.path.join(real, p) for p in wrote)
+    starts.update((os.path.join(real, p), blob) for p, blob in changed.starts)
     for p, blob, start in changed.committed:
         starts.committed.setdefault(os.path.join(real, p), []).append((blob, start))
-    notes = event.notes + ((f"{call}: {back}",) if back else ())
+    back = restored_note(changed.restored)
+    notes: tuple[str, ...] = (f"{call}: {back}",) if back else ()
+    notes += (f"{call}: {unseen_note(changed.unseen)}",) if changed.unseen else ()
     if changed.staged:
         notes += (
             f"{call} staged content of its own that the work tree does not hold (git apply "
@@ -418,49 +453,7 @@ def after(
             f"{call} left content of its own in commits it made (a branch, tag or stash "
             f"entry: {shown}): recorded as the writer's wherever it goes",
         )
-    notes += (f"{call}: {_over_note(root)}",) if changed.over else ()
-    if event.failed is not None:
-        notes += (
-            f"{call} {event.failed}, but changed {len(paths)} file(s) before it ended: what it "
-            "changed is recorded (content decides, not the exit status)",
-        )
-    done = replace(event, paths=paths, writes=True, not_written=None, failed=None, notes=notes)
-    return done, starts, None
-
-
-def _over_note(root: str) -> str:
-    """The one line saying a snapshot was over :data:`MAX_STATS` (fail closed)."""
-    return (
-        f"{root} has more than {MAX_PATHS + MAX_STATS} changed paths, too many to snapshot: "
-        "every tracked file that differs from HEAD after the command is recorded as the "
-        "writer's (a person's unsaved edits too: fail closed), untracked files are not; "
-        "ignore the generated directories (.gitignore) to record only what it writes"
-    )
-
-
-def _outside(event: RuntimeEvent) -> str:
-    """Why a shell call whose directory is in no git work tree is not snapshot or recorded
-    (a workspace opened on the folder above a repository: ``cd proj && sed -i ...``)."""
-    where = event.cwd or os.getcwd()
-    return (
-        f"{where} is not in a git work tree, so no snapshot is kept there and what a command "
-        "changes in a repository below it is not recorded (open the repository itself as "
-        "the workspace)"
-    )
-
-
-def _restored_note(restored: tuple[str, ...]) -> str | None:
-    """The one line saying which changed paths hold restored content (None: none)."""
-    if not restored:
-        return None
-    more = f" and {len(restored) - 5} more" if len(restored) > 5 else ""
-    shown = ", ".join(restored[:5]) + more
-    return (
-        f"{len(restored)} file(s) it changed ({shown}) now hold what a branch, tag or stash "
-        "entry, or another path moved away, held before it ran, or gave theirs up to another "
-        "path (git checkout/restore --source, stash pop, mv, git mv): restored or moved "
-        "content, not the writer's, so not recorded"
-    )
+    return notes + ((f"{call}: {over_note(root, _BOUND)}",) if changed.over else ())
 
 
 def committed_in(

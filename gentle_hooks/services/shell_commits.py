@@ -30,6 +30,9 @@ from gentle_hooks.services.write_entry import write_entry
 #: The most commits one call's new refs are walked for; past it the older ones are not
 #: looked at (their content is not recorded: see the module's open limits).
 MAX_COMMITS = 200
+#: The most ``<commit>:<path>`` names one post-tool event looks up; the changed paths past
+#: it are not looked up (they stay the writer's: fail closed).
+MAX_LOOKUPS = 20000
 
 #: One write the call left in a commit: (root-relative path, the blob written there, None:
 #: deleted; the blob it is measured from, None: absent before the call).
@@ -151,3 +154,40 @@ def committed_entries(
     head = repo.head()
     contents = repo.read_blobs(sorted({b for _, w, s in written for b in (w, s) if b}))
     return [write_entry(root, path, blob, start, head, contents) for path, blob, start in written]
+
+
+def clean_stashes(
+    repo: Repository, made: list[str], wrote: Mapping[str, list[Written]]
+) -> set[str]:
+    """The stash entries of ``made`` (new in this call) whose commits, each of them and its
+    index and untracked commits, wrote nothing new (``wrote``, :func:`written_in`): content
+    the work tree or index held before the call, so a person's."""
+    if not made:
+        return set()
+    infos = repo.read_commits(made)
+    return {i.id for i in infos if not any(wrote.get(c) for c in (i.id, *i.parents[1:]))}
+
+
+def restored_in(
+    repo: Repository,
+    now: Sequence[tuple[str, str | None]],
+    tips: list[str],
+    stashes: list[str],
+) -> set[tuple[str, str | None]]:
+    """The ``(path, blob)`` of ``now`` (None: gone) whose blob one of ``tips`` or
+    ``stashes`` (with a stash entry's index and untracked commits, ``^2`` and ``^3``) holds
+    at that path: one ``cat-file --batch-check``, at most :data:`MAX_LOOKUPS` names (the
+    paths past it are not looked up)."""
+    commits = [*tips, *(f"{s}{p}" for s in stashes for p in ("", "^2", "^3"))]
+    names: list[str] = []
+    wanted: list[tuple[str, str]] = []
+    for path, blob in now:
+        if blob is None or "\n" in path or not commits:
+            continue
+        if len(names) + len(commits) > MAX_LOOKUPS:
+            break
+        for c in commits:
+            names.append(f"{c}:{path}")
+            wanted.append((path, blob))
+    found = repo.blobs_named(names)
+    return {(path, blob) for (path, blob), got in zip(wanted, found, strict=True) if got == blob}

@@ -164,11 +164,12 @@ def test_past_the_listed_bound_what_a_call_commits_is_the_writers_and_both_are_s
 def test_an_expired_snapshot_is_swept_by_the_next(repo: Path) -> None:
     agent_shell.take(str(repo), "claude-code", _event("toolu_old"))
     where = repo / ".git" / "gentle-hooks" / agent_shell.SHELL_DIR
-    [old] = list(where.iterdir())
+    [old] = list(where.glob("*.json"))
     past = time.time() - shell_files.MAX_AGE - 60
     os.utime(old, (past, past))
     agent_shell.take(str(repo), "claude-code", _event("toolu_new"))
-    assert not old.exists() and len(list(where.iterdir())) == 1
+    assert not old.exists() and len(list(where.glob("*.json"))) == 1
+    assert (where / "first-call").exists()  # the first call's mark is never swept
 
 
 def _branch(repo: Path, name: str, rel: str, text: str) -> None:
