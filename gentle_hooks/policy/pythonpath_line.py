@@ -145,7 +145,7 @@ def _isolating(words: tuple[str, ...], depth: int) -> str | None:
     if name == "env" and any(w in ("-i", "-", "--ignore-environment") for w in words[1:]):
         return "`env -i` clears the room's PYTHONPATH"
     if _PYTHON.match(name):
-        flag = _python_flag(words)
+        flag = python_flag(words)
         return f"`{words[0]} -{flag}` ({_FLAGS[flag]})" if flag else None
     inner = unwrap(words)
     if inner is not None:
@@ -185,7 +185,7 @@ def _in_line(line: ShellList, depth: int) -> str | None:
     return None
 
 
-def _python_flag(words: tuple[str, ...]) -> str | None:
+def python_flag(words: tuple[str, ...]) -> str | None:
     """The first of ``-I``, ``-E``, ``-S`` among a Python command's options (before its
     script, ``-c`` or ``-m``)."""
     i = 1

@@ -58,6 +58,10 @@ to the pure policy for one use case and returns values; nothing here prints.
   room's top-level names from, asked of it (``find_spec``), not read from install files
 * :mod:`.room_unguarded` — what a room's check reaches when its Python starts without the
   import guard (``-I``, ``-E``, ``env -u PYTHONPATH``, a ``#!`` line's flags)
+* :mod:`.room_proven` — whether a room's check provably starts every Python under the
+  import guard (refused when unguarded starts reach a work tree and it is not)
+* :mod:`.installed_copies` — distributions installed without ``-e`` from a work tree (a
+  copy of its untracked files too): unimportable in a room's runs
 * :mod:`.carried` — the checks an earlier candidate of the change failed, re-run by a
   verify run of this one
 * :mod:`.room_programs` — which files a verify run's checks start, and whether they may

@@ -131,11 +131,13 @@ def _bin_dirs(env: Mapping[str, str], programs: Sequence[str]) -> list[str]:
 def pythons(env: Mapping[str, str], programs: Sequence[str] = (), cwd: str = "") -> list[str]:
     """The Python interpreters a command run with ``env`` may start, as :func:`site_dirs`
     finds their installations (same arguments): each ``#!`` interpreter named
-    ``python*``, then the first of :data:`_PYTHONS` in each directory it reads (in the
-    ``bin`` of each installation pyenv's ``shims`` run). Absolute paths, each
-    interpreter once (one path per virtual environment, or per real program outside
-    one)."""
+    ``python*`` and each program whose real path is so named, then the first of
+    :data:`_PYTHONS` in each directory it reads (in the ``bin`` of each installation
+    pyenv's ``shims`` run). Absolute paths, each interpreter once (one path per virtual
+    environment, or per real program outside one)."""
     found = [i for i in map(_shebang, programs) if i and os.path.basename(i).startswith("python")]
+    # a program that is an interpreter by its real path (``py`` linked to ``python3``)
+    found += [p for p in programs if os.path.basename(os.path.realpath(p)).startswith("python")]
     for d in _bin_dirs(env, programs):
         shimmed = pyenv_prefixes(d, env, cwd or env.get("PWD", ""))
         bins = [d] if shimmed is None else [os.path.join(p, "bin") for p in shimmed]

@@ -36,9 +36,10 @@ the room (:func:`~gentle_hooks.services.room_imports.room_argv`).
 
 A check that starts Python without the guard where the command line (or a started
 program's ``#!`` line) shows it runs only when what that start reaches outside the room is
-the room's own copy (:mod:`~gentle_hooks.services.room_unguarded`). Not covered: a
-``PYTHONPATH`` set, or ``-I``/``-E``/``-S`` passed, where neither shows it (inside a
-Makefile, ``tox.ini``, a script the check runs, a word built from variables).
+the room's own copy (:mod:`~gentle_hooks.services.room_unguarded`). Where neither shows
+it (a Makefile, ``tox.ini``, a script the check runs, a word built from variables), a
+verify room whose interpreters reach a work tree without the guard runs only checks it
+can prove start every Python under it (:mod:`~gentle_hooks.services.room_proven`).
 A module an interpreter's ``sitecustomize`` (or a ``.pth`` ``import`` line) loads from the
 work tree by path and leaves in ``sys.modules`` is out of the guard's reach: the room's
 import probe finds it and no check runs

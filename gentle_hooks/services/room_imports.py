@@ -23,7 +23,10 @@ Room ``services``.
   program's ``#!`` line: :func:`~gentle_hooks.services.room_unguarded.escape`) while the
   places redirected hold other importable files than the room (:func:`same_importable`)
   or such a start reaches a place outside the room that is not one of them
-  (:attr:`RoomImports.reach`).
+  (:attr:`RoomImports.reach`). While such a start reaches one, a check whose words show
+  no such start still runs only when it provably starts every Python under the guard
+  (:func:`~gentle_hooks.services.room_proven.unproven`): else it is refused naming the
+  place, the ``.pth`` file or installed copy putting it there, and what to remove.
 
 Not covered by the probe: an interpreter a check starts that is neither on the room's
 ``PATH`` nor named by a ``#!`` line (one ``tox``, ``nox`` or ``uv run`` makes), a name
@@ -50,7 +53,9 @@ from gentle_hooks.services.editable import (
 from gentle_hooks.services.editable_copies import copies_note, other_copies
 from gentle_hooks.services.import_guard import write_guard
 from gentle_hooks.services.import_probe import Found, Probed, probe, room_names
-from gentle_hooks.services.room_unguarded import escape, unguarded_reach
+from gentle_hooks.services.installed_copies import copies_line, copy_places, work_copies
+from gentle_hooks.services.room_proven import unproven
+from gentle_hooks.services.room_unguarded import escape, reach_sources, unguarded_reach
 from gentle_hooks.services.room_unheld import unguarded, unheld_kinds, unheld_note, venv_site
 from gentle_hooks.values.frozen import frozen
 
@@ -60,6 +65,10 @@ _FILES = 20000
 _IMPORTABLE = (".py", ".pyc", ".so", ".pyd", ".pth")
 #: Directories :func:`same_importable` does not read: a repository's, caches.
 _SKIPPED = frozenset({".git", "__pycache__", "node_modules", ".tox", ".nox"})
+
+
+#: :attr:`RoomImports.reach` when the room did not ask (no check escaping the guard).
+NOT_ASKED = "the room did not ask what such an interpreter imports"
 
 
 @frozen
@@ -75,13 +84,20 @@ class RoomImports:
             room, or a failed probe); empty when they may.
         reach: the places outside the room a check starting Python without the guard
             reaches (:func:`~gentle_hooks.services.room_unguarded.unguarded_reach`), or why
-            that is not known (a ``str``: not asked, or the probe failed).
+            that is not known (a ``str``: :data:`NOT_ASKED`, or the probe failed);
+        sources: (a place of ``reach``, what puts it there and what to remove:
+            :func:`~gentle_hooks.services.room_unguarded.reach_sources`);
+        path / tree: the checks' ``PATH`` and the directory they run in, where
+            :func:`~gentle_hooks.services.room_proven.unproven` looks their programs up.
     """
 
     first: str = ""
     places: tuple[tuple[str, str], ...] = ()
     unresolved: str = ""
-    reach: tuple[str, ...] | str = "the room did not ask what such an interpreter imports"
+    reach: tuple[str, ...] | str = NOT_ASKED
+    sources: tuple[tuple[str, str], ...] = ()
+    path: str = ""
+    tree: str = ""
 
 
 def for_room(
@@ -124,9 +140,16 @@ def for_room(
     the dependency folders and ignored paths in): what an install names there, and a name
     found there, is already the copy the runs should import. ``user_site``: the runs keep
     the user's ``HOME``, whose site directory's install files count too. ``escaping``: a
-    check starts Python without the guard (:func:`~.room_unguarded.escape`): the
-    interpreters are asked once more, started as it would be
-    (:attr:`RoomImports.reach`).
+    check may start Python without the guard (:func:`~.room_unguarded.escape`; a verify
+    run always asks, since words cannot show every such start): the interpreters are asked
+    once more, started as it would be (:attr:`RoomImports.reach`, with what puts each
+    place there: :func:`~.room_unguarded.reach_sources`).
+
+    A distribution installed without ``-e`` from a work tree
+    (:func:`~gentle_hooks.services.installed_copies.work_copies`) is a copy of it: every
+    module its ``RECORD`` installs is blocked by the guard, its places count as reached,
+    and a note names it and the ``pip uninstall`` to run; one whose ``RECORD`` cannot be
+    read, or any with no ``guard``, refuses every check.
 
     ``guard``: a directory outside ``room`` (the same for every run) where
     :func:`~gentle_hooks.services.import_guard.write_guard` writes the ``sitecustomize``
@@ -138,6 +161,9 @@ def for_room(
     """
     sites = site_dirs(env, programs, user_site=user_site, cwd=room)
     places = import_places(sites)
+    installed_copies = work_copies(sites, trees)
+    copied = copy_places(installed_copies)
+    copied_note, copied_broken = copies_line(installed_copies, guarded=guard is not None)
     redirects = in_trees(places, trees, skip)
     copies = other_copies(places, room, trees, sites, skip)
     missing = unheld(room, redirects)
@@ -174,7 +200,7 @@ def for_room(
         # the runs' guard: the work trees fenced too, whatever put a place of them on
         # sys.path; asked again, as the runs will start
         fence = (trees, skip) if guard is not None else None
-        out, own = _composed(env, room, rels, [*held, *hidden], trees, guard, fence)
+        out, own = _composed(env, room, rels, [*held, *hidden], trees, guard, fence, copied)
         again = _beyond(probe(interpreters, list(names), out, room), skip)
         last = again
         if probed or not found.error:
@@ -189,8 +215,11 @@ def for_room(
         notes.append(unheld_note(hidden, guarded=guard is not None))
     if installed:
         notes.append(unheld_note(installed, guarded=False))
+    if copied_note:
+        notes.append(copied_note)
     unresolved = (
-        _unresolved(found)
+        copied_broken
+        or _unresolved(found)
         or _preloaded(last, trees, room, skip)
         or unguarded(fenced or (hidden if guard is None else []))
     )
@@ -200,8 +229,11 @@ def for_room(
     reach = RoomImports.reach
     if escaping and not unresolved:
         reached, error = unguarded_reach(interpreters, list(names), out, room, trees, skip)
-        reach = f"{error}: the room cannot tell what it imports" if error else reached
-    return out, tuple(notes), RoomImports(own, stands, unresolved, reach)
+        reach = f"{error}: the room cannot tell what it imports" if error else (*reached, *copied)
+    named = [(p, c.name) for c in installed_copies for p in c.places]
+    sources = reach_sources(reach, sites, named) if isinstance(reach, tuple) else ()
+    path = out.get("PATH", os.defpath)
+    return out, tuple(notes), RoomImports(own, stands, unresolved, reach, sources, path, room)
 
 
 def _beyond(found: Probed, skip: Sequence[str]) -> Probed:
@@ -229,6 +261,7 @@ def _composed(
     trees: Sequence[str],
     guard: str | None,
     fence: tuple[Sequence[str], Sequence[str]] | None = None,
+    copied: Sequence[str] = (),
 ) -> tuple[dict[str, str], str]:
     """(``env`` with the room's ``rels`` first on ``PYTHONPATH``, after the guard blocking
     ``held``'s places when ``guard`` names its directory; the room's own entries). ``env``
@@ -245,7 +278,7 @@ def _composed(
     own = python_path(room, rels, "", trees)
     if guard is not None and (held or fence is not None):
         fences, allowed = fence if fence is not None else ((), ())
-        places = [r.place for r in held]
+        places = [*(r.place for r in held), *copied]
         written = write_guard(guard, os.path.dirname(room), places, fences, allowed)
         value = os.pathsep.join(p for p in (written, value) if p)
         own = os.pathsep.join(p for p in (written, own) if p)
@@ -365,7 +398,7 @@ def room_argv(
     composed, _ = composed_argv(argv, imports.first)
     why = escape(argv, programs)
     if why is None:
-        return composed, None
+        return composed, _unproven(argv, imports)
     same = all(same_importable(place, mine) for place, mine in imports.places)
     if same and isinstance(imports.reach, str):
         return composed, f"{why}: it starts without the room's import guard, and {imports.reach}"
@@ -413,3 +446,31 @@ def _importable(top: str) -> dict[str, str] | None:
         if len(found) > _FILES:
             return None
     return found
+
+
+def _unproven(argv: tuple[str, ...], imports: RoomImports) -> str | None:
+    """Why a check whose words show no start without the guard is still refused: the room's
+    interpreters, started without it, reach a place outside the room that is not the
+    room's own copy (:attr:`RoomImports.reach`), and the check is not proven to start
+    every Python under the guard (:func:`~gentle_hooks.services.room_proven.unproven`);
+    None when it runs."""
+    reach = imports.reach
+    if reach == NOT_ASKED or not reach:
+        return None
+    why = unproven(argv, imports.path, imports.tree)
+    if why is None:
+        return None
+    if isinstance(reach, str):
+        tainted = reach
+    else:
+        redirected = [os.path.realpath(place) for place, _ in imports.places]
+        alien = [r for r in reach if not any(under(r, p) is not None for p in redirected)]
+        if not alien and all(same_importable(p, mine) for p, mine in imports.places):
+            return None
+        place = (alien or list(reach))[0]
+        what = dict(imports.sources).get(place, "remove what puts it on sys.path")
+        tainted = f"a Python started without the room's import guard reaches {place} ({what})"
+    return (
+        f"{why}: {tainted}, so only checks whose every Python start this room can read run; "
+        "run the check as `python3 -m ...` (or a console script of the environment)"
+    )

@@ -17,6 +17,8 @@ console script whose ``#!`` line carries such a flag; its ``.pth`` files still r
   tree found outside it, a module start-up loaded from a work tree, a ``sys.path`` entry
   in a work tree (outside a virtual environment's own ``site-packages``). ``-I`` and
   ``-S`` start with fewer of them than ``-E``.
+* :func:`reach_sources` — for each place reached, the ``.pth`` file (or installed copy)
+  putting it there and what to remove.
 
 :func:`~gentle_hooks.services.room_imports.room_argv` runs such a check only when every
 place reached is one the room redirected and holds the same files as the room.
@@ -113,3 +115,53 @@ def unguarded_reach(
 
 def _within(real: str, tops: Sequence[str]) -> bool:
     return any(under(real, t) is not None for t in tops)
+
+
+def reach_sources(
+    places: Sequence[str], sites: Sequence[str], copies: Sequence[tuple[str, str]] = ()
+) -> tuple[tuple[str, str], ...]:
+    """(place, what puts it there and what to remove) for each of ``places`` (real paths
+    :func:`unguarded_reach` found): the ``.pth`` file of ``sites`` naming it (a path line,
+    or an ``import`` line holding the path), an installed copy of the work tree
+    (``copies``: (place, distribution) —
+    :mod:`~gentle_hooks.services.installed_copies`), else the interpreter's start-up."""
+    named = dict(copies)
+    pths = [p for s in dict.fromkeys(sites) if s for p in _pth_files(s)]
+    out = []
+    for place in places:
+        if place in named:
+            dist = named[place]
+            out.append((place, f"installed copy `{dist}`: run `pip uninstall {dist}`"))
+            continue
+        pth = next((p for p, text in pths if _names(text, place, os.path.dirname(p))), None)
+        what = f"remove that line from {pth}" if pth else "remove what puts it on sys.path"
+        out.append((place, what))
+    return tuple(out)
+
+
+def _pth_files(site: str) -> list[tuple[str, str]]:
+    try:
+        names = sorted(n for n in os.listdir(site) if n.endswith(".pth"))
+    except OSError:
+        return []
+    out = []
+    for n in names:
+        try:
+            with open(os.path.join(site, n), encoding="utf-8", errors="replace") as fh:
+                out.append((os.path.join(site, n), fh.read(1 << 20)))
+        except OSError:
+            continue
+    return out
+
+
+def _names(text: str, place: str, site: str) -> bool:
+    """A ``.pth`` file's ``text`` names ``place``: a line holding it, or a path line
+    resolving to it."""
+    for line in text.splitlines():
+        line = line.strip()
+        if place in line:
+            return True
+        path_line = line and not line.startswith(("#", "import ", "import\t"))
+        if path_line and os.path.realpath(os.path.join(site, line)) == place:
+            return True
+    return False

@@ -71,7 +71,6 @@ from gentle_hooks.services.room_imports import for_room
 from gentle_hooks.services.room_open import check_room, check_room_brief, check_room_root, open_room
 from gentle_hooks.services.room_programs import ALLOW_FLAG, refuse_programs, resolve_programs
 from gentle_hooks.services.room_run import observe_all
-from gentle_hooks.services.room_unguarded import escape
 from gentle_hooks.services.runner import stopped_cleanly
 from gentle_hooks.services.verdict_filing import (
     ArtifactPair,
@@ -406,9 +405,8 @@ def _verify_in(
         resolved = resolve_programs(plan.checks, checks_env.get("PATH", os.defpath), room.tree)
         ran = [x.path for p in resolved for x in p]  # an editable install imports the room's
         paths = [[x.path for x in p] for p in resolved]
-        out = any(escape(c.argv, p) for c, p in zip(plan.checks, paths, strict=True))
         checks_env, mapped, imports = for_room(
-            checks_env, ran, bound.repo.worktree_paths(), room.tree, guard=room.guard, escaping=out
+            checks_env, ran, bound.repo.worktree_paths(), room.tree, guard=room.guard, escaping=True
         )
         allowed = refuse_programs(
             resolved, plan.checks, _pointers(bound), room.path, allow_shared=shared

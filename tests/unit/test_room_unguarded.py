@@ -46,3 +46,14 @@ def test_an_escaping_check_runs_only_when_its_reach_is_known_and_the_rooms() -> 
     assert why is not None and "/w/extra" in why, why
     # a guarded check is not asked about: it runs
     assert room_argv(("python3", "-m", "pytest"), unknown)[1] is None
+
+
+def test_a_check_no_word_shows_escaping_is_refused_when_the_reach_is_a_work_tree() -> None:
+    """Reach outside the room: only a proven check runs, and the refusal names what to
+    remove; with no reach, ``make`` runs."""
+    source = ("/w/extra", "/v/site/extra_path.pth: remove that line from /v/site/x.pth")
+    tainted = RoomImports(first="/guard", reach=("/w/extra",), sources=(source,), path="/usr/bin")
+    _, why = room_argv(("sh", "-c", "make test"), tainted)
+    assert why is not None and "`make`" in why and "/w/extra" in why and "x.pth" in why, why
+    assert room_argv(("sh", "-c", "test ! -e x"), tainted)[1] is None
+    assert room_argv(("sh", "-c", "make test"), RoomImports(first="/guard", reach=()))[1] is None
