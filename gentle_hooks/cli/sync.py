@@ -1,5 +1,7 @@
 """``gentle-hook sync fetch|push [REMOTE]``: share notes with a remote (SPEC §8); REMOTE
-defaults to the one the current branch pushes to (:func:`~gentle_hooks.notes.sync.default_remote`).
+defaults to the one the current branch pushes to (:func:`~gentle_hooks.notes.sync.default_remote`),
+and may be a repository's URL or path instead of a remote's name
+(:func:`~gentle_hooks.notes.where.repository`; anything else: one line, exit 2).
 
 Room ``cli``. ``push`` first writes the note of every recorded commit that lacks one
 (a write lost to a crash, notes removed by hand). Merges notes as a line union (git's
@@ -8,6 +10,8 @@ whichever syncs first.
 """
 
 from __future__ import annotations
+
+import os
 
 import click
 
@@ -23,17 +27,19 @@ from gentle_hooks.notes.sync import default_remote, sync_fetch, sync_push
 @click.option("--cwd", type=click.Path(file_okay=False), help="Run as if in this directory.")
 def sync(direction: str, remote: str | None, cwd: str | None) -> int:
     """Fetch and merge the remote's gentle-hooks notes, or write the notes this clone's
-    records lack, merge and push ours. REMOTE: by default the one the current branch pushes
-    to, else the only remote, else origin."""
+    records lack, merge and push ours. REMOTE: a remote's name, or a repository's URL or
+    path (a pull request from a fork: the URL its CI block prints); by default the remote
+    the current branch pushes to, else the only remote, else origin."""
     repo = Repository.open(cwd)
+    here = os.path.abspath(cwd) if cwd else None
     if remote is None:
         remote = default_remote(repo)
     if direction == "fetch":
-        click.echo(sync_fetch(repo, remote))
+        click.echo(sync_fetch(repo, remote, here))
         return 0
     led = Ledger.open_existing(ledger_path(repo.paths.common_dir))
     try:
-        click.echo(sync_push(repo, remote, led))
+        click.echo(sync_push(repo, remote, led, here))
     finally:
         if led is not None:
             led.close()

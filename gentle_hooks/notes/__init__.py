@@ -11,6 +11,8 @@ Room ``notes``. Imports flow up this list:
 * :mod:`.trust` — SSH-signed lines: signing what a clone vouches for, finding who signed;
 * :mod:`.guard` — the server's protection of the notes ref (no deletion, no rewind, every
   added line schema-checked);
+* :mod:`.where` — where notes are shared: a configured remote's name, or a repository's
+  URL or path (a fork's pull request is judged in a repository the writer may not name);
 * :mod:`.sync` — notes built from the ledger, written for delivered commits, and shared
   with the remote (fetch, merge, push), concurrent writes retried, missing notes found.
 """

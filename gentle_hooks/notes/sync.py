@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Mapping, Sequence
 
-from gentle_hooks.errors import GitError, quoted
+from gentle_hooks.errors import GitError
 from gentle_hooks.git.notes import RefRaced, note_bytes
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.git.ssh import SigningError
@@ -40,6 +40,7 @@ from gentle_hooks.notes.lines import (
 )
 from gentle_hooks.notes.sharing import SHARE_KEY, SHARE_PUSH_REFSPEC
 from gentle_hooks.notes.trust import Signer
+from gentle_hooks.notes.where import repository
 from gentle_hooks.values.candidate import Candidate, Projection
 
 NOTES_MESSAGE = "gentle-hooks: record verification of delivered commits"
@@ -430,62 +431,54 @@ def default_remote(repo: Repository) -> str:
     return remotes[0] if len(remotes) == 1 else "origin"
 
 
-def sync_fetch(repo: Repository, remote: str) -> str:
-    """Fetch the remote's notes and merge them into the local notes (line union).
+def sync_fetch(repo: Repository, remote: str, here: str | None = None) -> str:
+    """Fetch the notes of ``remote`` (a configured remote's name, a repository's URL or
+    path: :func:`~gentle_hooks.notes.where.repository`, a path relative to ``here``) and
+    merge them into the local notes (line union).
 
     Returns:
         One line saying what happened.
 
     Raises:
-        GitError: ``remote`` is not a configured remote's name (one starting with ``-``
-            would be read as an option); the fetch or the merge failed.
+        GitError: ``remote`` is none of those (one starting with ``-`` would be read as
+            an option); the fetch or the merge failed.
     """
-    require_remote(repo, remote)
-    tracking = remote_notes_ref(remote)
-    if not repo.fetch_ref(remote, NOTES_REF, tracking):
-        return f"{remote} has no gentle-hooks notes yet"
+    target, tracking = repository(repo, remote, here)
+    if not repo.fetch_ref(target, NOTES_REF, tracking):
+        return f"{target} has no gentle-hooks notes yet"
     if not _has(repo, NOTES_REF):
         repo.update_ref(NOTES_REF, tracking)
-        return f"took {remote}'s notes (none locally)"
+        return f"took {target}'s notes (none locally)"
     repo.merge_notes(NOTES_REF, tracking)
-    return f"merged {remote}'s notes into {NOTES_REF}"
-
-
-def require_remote(repo: Repository, remote: str) -> None:
-    """Refuse a ``remote`` that is not a configured remote's name: one that starts with
-    ``-`` (git would read it as an option, ``--upload-pack=...`` runs a command) or that
-    no ``remote.<name>.url`` names (its notes would be fetched to a ref named after it).
-
-    Raises:
-        GitError: the one-line reason, with the command that lists the remotes.
-    """
-    if remote.startswith("-") or not remote or repo.config_get(f"remote.{remote}.url") is None:
-        raise GitError(f"no remote named {quoted(remote)} (see: git remote -v)")
+    return f"merged {target}'s notes into {NOTES_REF}"
 
 
 def _has(repo: Repository, ref: str) -> bool:
     return repo.ref_exists(ref) is not None
 
 
-def sync_push(repo: Repository, remote: str, led: Ledger | None = None) -> str:
+def sync_push(
+    repo: Repository, remote: str, led: Ledger | None = None, here: str | None = None
+) -> str:
     """Write the notes the ledger's commit records lack (:func:`write_missing_notes`) and
-    the escalation lines notes lack (:func:`write_lacking_escalations`), merge the remote's
-    notes into the local ones, then push the notes ref.
+    the escalation lines notes lack (:func:`write_lacking_escalations`), merge the notes of
+    ``remote`` (as :func:`sync_fetch` names it) into the local ones, then push the notes ref
+    there.
 
     Args:
         led: this clone's ledger, or None when it has none (nothing to write).
 
     Raises:
-        GitError: fetch, merge or push failed.
+        GitError: ``remote`` names no repository; fetch, merge or push failed.
     """
-    require_remote(repo, remote)
+    target, _ = repository(repo, remote, here)
     written = write_missing_notes(repo, led) if led is not None else 0
     wrote = f"wrote {written} missing note(s); " if written else ""
     escalated = write_lacking_escalations(repo, led) if led is not None else 0
     if escalated:
         wrote += f"added escalation lines to {escalated} note(s); "
-    fetched = sync_fetch(repo, remote)
+    fetched = sync_fetch(repo, target, here)
     if not _has(repo, NOTES_REF):
         return f"{wrote}{fetched}; no local notes to push"
-    repo.push_ref(remote, NOTES_REF)
-    return f"{wrote}{fetched}; pushed {NOTES_REF} to {remote}"
+    repo.push_ref(target, NOTES_REF)
+    return f"{wrote}{fetched}; pushed {NOTES_REF} to {target}"
