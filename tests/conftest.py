@@ -45,6 +45,11 @@ _LEAKY_PREFIXES = (
     "CLAUDE_PROJECT_DIR",
     "AIDER_",
     "VIRTUAL_ENV",
+    # a CI's own names the range gate reads (the base repository a fork's notes go to)
+    "GITHUB_",
+    "GITLAB_CI",
+    "CI_MERGE_REQUEST_PROJECT_URL",
+    "CI_PROJECT_URL",
 )
 #: Agent runtime markers: a test sets them on purpose.
 _RUNTIME_MARKERS = tuple(name for name, _, _ in RUNTIME_ENV)

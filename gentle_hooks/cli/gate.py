@@ -40,6 +40,16 @@ from gentle_hooks.report.jsontext import dumps
     show_default=True,
     help="Seconds each re-run command may take under --reverify.",
 )
+@click.option(
+    "--share",
+    "share_url",
+    metavar="URL",
+    envvar="GENTLE_HOOKS_SHARE_URL",
+    default="",
+    help="The URL (or absolute path) of the repository this range is judged in, named by "
+    "each printed sync push (default: GitHub's or GitLab's base repository, else origin's "
+    "URL).",
+)
 def gate(
     cwd: str | None,
     range_text: str,
@@ -47,11 +57,15 @@ def gate(
     explain: bool,
     reverify: bool,
     timeout: float,
+    share_url: str,
 ) -> int:
     """Judge every commit of A..B from its gentle-hooks note and trailers alone (no local
     ledger): which commits are delegated and whether each has what its plan requires.
     With --reverify, re-run the spot checks the notes claim instead of believing them.
-    GENTLE_HOOKS_FORMAT=json prints the --json document."""
+    GENTLE_HOOKS_FORMAT=json prints the --json document. A block's sync push names the
+    repository judged in (--share, GENTLE_HOOKS_SHARE_URL, GitHub Actions' or GitLab CI's
+    base repository, origin's URL): a pull request from a fork shares its notes there."""
+    _check_share(share_url)
     if timeout != timeout:  # NaN passes click's range check and would mean "never"
         raise UsageError("--timeout nan is not a number of seconds")
     if not as_json:
@@ -73,6 +87,7 @@ def gate(
             click.echo(dumps(_error(range_text, exc), indent=2))
         raise
     top = _top(cwd) if code == 1 else None
+    share_to = _share_to(cwd, share_url) if code == 1 else ""
     if as_json:
         click.echo(
             dumps(
@@ -80,14 +95,14 @@ def gate(
                     "schema": "gentle-hooks.gate/v1",
                     "range": range_text,
                     "blocked": code == 1,
-                    "commits": [verdict_json(v, top) for v in verdicts],
+                    "commits": [verdict_json(v, top, share_to) for v in verdicts],
                 },
                 indent=2,
             )
         )
     else:
         for v in verdicts:
-            for line in verdict_lines(v, explain, top):
+            for line in verdict_lines(v, explain, top, share_to):
                 click.echo(line)
         delegated = sum(1 for v in verdicts if v.delegated_by)
         blocked = sum(1 for v in verdicts if v.blocked)
@@ -104,6 +119,36 @@ def _top(cwd: str | None) -> str | None:
         return Repository.open(cwd, allow_bare=True).paths.toplevel
     except GentleError:
         return None
+
+
+def _check_share(url: str) -> None:
+    """Refuse a ``--share`` that is not a repository's URL or absolute path: a remote's
+    name here means nothing in the writer's clone.
+
+    Raises:
+        UsageError: one line naming what was given.
+    """
+    from gentle_hooks.errors import quoted
+    from gentle_hooks.notes.where import is_location
+
+    bad = any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in url) or url.startswith("-")
+    if url and (bad or not is_location(url)):
+        raise UsageError(
+            f"--share {quoted(url)} is not a repository's URL or absolute path "
+            "(e.g. https://github.com/OWNER/REPO.git)"
+        )
+
+
+def _share_to(cwd: str | None, explicit: str) -> str:
+    """The repository a blocked range's ``sync push`` names
+    (:func:`~gentle_hooks.notes.where.judged_repository`); empty when it cannot be named."""
+    from gentle_hooks.git.repository import Repository
+    from gentle_hooks.notes.where import judged_repository
+
+    try:
+        return judged_repository(Repository.open(cwd, allow_bare=True), os.environ, explicit)
+    except GentleError:
+        return ""
 
 
 def _error(range_text: str, exc: GentleError) -> dict[str, object]:

@@ -19,6 +19,24 @@ from gentle_hooks.report.shortfall_text import NO_RECEIPT, PREFIX_NOTE
 #: A labelled line of a way out (:data:`gentle_hooks.report.fixes.Step`).
 Step = tuple[str, str]
 
+
+def git_share_notes(remote: str = "origin", named: bool = True) -> str:
+    """:data:`GIT_SHARE_NOTES` for ``remote`` (a remote's name; ``named`` False: a
+    repository's URL or path, its notes fetched where ``sync`` fetches them,
+    :func:`~gentle_hooks.notes.where.tracking_ref`), quoted for a POSIX shell."""
+    from gentle_hooks.notes.where import tracking_ref
+    from gentle_hooks.policy.shellwords import quote
+
+    where = quote(remote)
+    tracking = tracking_ref(remote, named)
+    fetch = quote(f"+refs/notes/gentle-hooks:{tracking}")
+    return (
+        f"git ls-remote --exit-code {where} refs/notes/gentle-hooks && git fetch -q {where} "
+        f"{fetch} && git notes --ref=gentle-hooks merge -q -s cat_sort_uniq {quote(tracking)}; "
+        f"git push -q {where} refs/notes/gentle-hooks"
+    )
+
+
 #: ``sync push`` with git alone, for a clone where ``gentle-hook`` is not on PATH (a
 #: pre-commit framework or prek install only: the framework's copy is on PATH only while a
 #: hook runs, so a printed ``gentle-hook`` exits 127 there): the remote's notes, when it has
@@ -26,12 +44,7 @@ Step = tuple[str, str]
 #: ``install --share`` fetches them and merged as ``sync`` merges
 #: (``cat_sort_uniq``), then the notes pushed. It shares the notes the clone's post-commit
 #: wrote; the ones its ledger lacks need ``sync push`` itself.
-GIT_SHARE_NOTES = (
-    "git ls-remote --exit-code origin refs/notes/gentle-hooks && git fetch -q origin "
-    "+refs/notes/gentle-hooks:refs/notes/remotes/origin/gentle-hooks && git notes "
-    "--ref=gentle-hooks merge -q -s cat_sort_uniq refs/notes/remotes/origin/gentle-hooks; "
-    "git push -q origin refs/notes/gentle-hooks"
-)
+GIT_SHARE_NOTES = git_share_notes()
 
 
 #: Said before a server block's ``sync push``: the server cannot know the remote's name in
@@ -52,11 +65,16 @@ RANGE_REMOTE = (
 
 
 def to_remote(fix: Sequence[Step], remote: str, words: str = "") -> list[Step]:
-    """``fix`` with ``remote`` (quoted for a POSIX shell) after each ``sync push``: the
-    notes go where a push sent the commits, not to the branch's default remote (the one
-    it pushes to, else the only one). ``remote`` empty: ``fix`` as it is, with ``words``
+    """``fix`` with ``remote`` (quoted for a POSIX shell) after each ``sync push``, and
+    in its :data:`GIT_SHARE_NOTES` line instead of ``origin``: the notes go where a push
+    sent the commits (a pre-push's remote name), or to the repository a range is judged in
+    (the range gate's URL: a pull request from a fork), not to the branch's default
+    remote (the one it pushes to, else the only one). A ``remote`` holding ``/`` or ``:``
+    that is a URL or path (:func:`~gentle_hooks.notes.where.is_location`) is fetched where
+    ``sync`` fetches a URL's notes. ``remote`` empty: ``fix`` as it is, with ``words``
     (:data:`SERVER_REMOTE` on a server, :data:`RANGE_REMOTE` in a range gate; empty:
     none) before each ``sync push``."""
+    from gentle_hooks.notes.where import is_location
     from gentle_hooks.policy.shellwords import quote
 
     end = f" {quote(remote)}" if remote else ""
@@ -65,6 +83,8 @@ def to_remote(fix: Sequence[Step], remote: str, words: str = "") -> list[Step]:
         if t.endswith(" sync push") and k == "run":
             out.extend([("do", words)] if words and not remote else [])
             t += end
+        elif k == "or" and t == GIT_SHARE_NOTES and remote:
+            t = git_share_notes(remote, named=not is_location(remote))
         out.append((k, t))
     return out
 
