@@ -48,9 +48,39 @@ def _fw_only_ci_notes(ctx: Ctx) -> None:
         s.argv[-1].splitlines()[-1] for s in ctx.sb.steps if s.who == "agent" and s.cwd == str(w)
     ]
     ctx.check(
-        any(r.startswith(("git ls-remote --exit-code origin refs/notes", SYNC_PUSH)) for r in ran),
+        any(r.startswith(("git ls-remote --exit-code ", SYNC_PUSH)) for r in ran),
         f"the notes were shared there, by the framework's copy or with git alone: {ran[-3:]}",
     )
+
+
+@journey(
+    "ci-fork",
+    "a pull request from a fork: the writer's clone pushes commit and notes to the fork, "
+    "CI judges in the base; CI's printed sync push runs in that clone and reaches the base",
+    fast=True,
+)
+def _ci_fork(ctx: Ctx) -> None:
+    from bench.journeys.catalog import plain
+
+    w = plain(ctx)
+    base = ctx.sb.remote()
+    fork = ctx.sb.root / "fork.git"
+    ctx.sb.git(ctx.sb.root, "clone", "-q", "--bare", str(base), str(fork))
+    ctx.sb.git(w, "remote", "set-url", "origin", str(fork))
+    ctx.sb.git(w, "remote", "add", "upstream", str(base))
+    writer_commit(ctx, w, 1)
+    step = ctx.agent.attempt(w, "git push -q")  # its pre-push shares the notes: to the fork
+    passed(ctx, step.exit, "the push to the fork went through")
+    ctx.sb.prove(w, ["ls-remote", "origin", "refs/notes/*"], "refs/notes", "notes on the fork")
+    ctx.sb.prove_empty(w, ["ls-remote", "upstream", "refs/notes/*"], "no notes on the base")
+    ci = ctx.sb.clone("ci")  # the base's clone, the pull request's head fetched from the fork
+    ctx.sb.git(ci, "fetch", "-q", str(fork), "HEAD:refs/remotes/pr/head")
+    step = ctx.agent.attempt(
+        ci, f"{CI_FETCH_NOTES}; gentle-hook gate --range HEAD..pr/head", where=w
+    )
+    passed(ctx, step.exit, "CI passed")
+    shared = ctx.sb.run(w, ["git", "ls-remote", "upstream", "refs/notes/*"], who="setup")
+    ctx.check("refs/notes/gentle-hooks" in shared.out, "the notes reached the base")
 
 
 @journey(
