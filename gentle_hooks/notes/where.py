@@ -44,8 +44,9 @@ def tracking_ref(remote: str, named: bool = True) -> str:
 def is_location(text: str) -> bool:
     """Whether ``text`` has the form of a repository URL (``scheme://``, scp-like
     ``host:path``) or an absolute path, as :func:`judged_repository` names one; never a
-    remote helper that runs a command (``ext::``, ``fd::``)."""
-    if text.lower().startswith(_REFUSED):
+    remote helper that runs a command (``ext::``, ``fd::``), nor what git would read as an
+    option (a leading ``-``: a printed git line names it as a positional argument)."""
+    if text.startswith("-") or text.lower().startswith(_REFUSED):
         return False
     return bool(_URL.match(text) or _SCP.match(text) or os.path.isabs(text))
 

@@ -37,6 +37,7 @@ def test_a_printed_url_carries_no_password_or_token(url: str, shown: str) -> Non
         ("../base.git", False),
         ("ext::sh -c touch% x", False),
         ("fd::3", False),
+        ("-oProxyCommand=x:repo", False),
     ],
 )
 def test_a_location_is_a_url_or_an_absolute_path_never_a_command(text: str, location: bool) -> None:
