@@ -202,8 +202,10 @@ def test_ci_names_a_way_to_share_the_notes_with_git_alone_for_a_clone_without_th
     blocked = w.gh("gate", "--range", "HEAD~1..HEAD", cwd=ci)
     assert blocked.code == 1, blocked
     lines = blocked.out.splitlines()
-    shared = lines.index("  run: gentle-hook sync push")
-    assert lines[shared + 1].startswith("  or: git ls-remote "), blocked
+    # CI names the repository it judges in (its origin's URL): the writer's clone pushes there
+    base = shlex.quote(str(w.remote))
+    shared = lines.index(f"  run: gentle-hook sync push {base}")
+    assert lines[shared + 1].startswith(f"  or: git ls-remote --exit-code {base} "), blocked
     git_alone = lines[shared + 1].removeprefix("  or: ")
     git_dir = os.path.dirname(shutil.which("git") or "/usr/bin/git")
     no_cli = {"PATH": f"{git_dir}:/bin"}
