@@ -90,7 +90,7 @@ _VIA_COPY: Final = re.compile(
     rf"(?:\s+(?:description|text|body))?|(?:in|from|inside|within|via|through)\s+{_OWNER}{_COPY}"
     rf"(?!'|\w)(?={_ENDS})"
     rf"|(?:in|from|inside|within|via|through|\()\s*{_OWNER}{_HANDED}"
-    rf"|(?:in|from|of|inside|within|via|through)\s+(?:the\s+)?{_WHO}(?:'s|s')\s+(?:{_WHAT}|clone"
+    rf"|(?:in|from|of|on|inside|within|via|through)\s+(?:the\s+)?{_WHO}(?:'s|s')\s+(?:{_WHAT}|clone"
     r"|checkout|worktree|work\s+tree|sandbox|machine|workspace|environment|branch|copy|session"
     r"|editor|ide|screen|terminal)s?(?!\w))"
 )
@@ -108,17 +108,19 @@ CONTAINER: Final = (
 #: commit message", "the changelog entry for", "the code review comments on", "the release
 #: notes", "the PR title", "the issue text"); read, they reproduce nothing.
 SECOND_HAND: Final = (
-    r"(?:(?:commit|log|merge|squash|tag|check-?in)\s+(?:messages?|logs?|bod(?:y|ies)"
+    r"(?:(?:git\s+)?(?:commit|log|merge|squash|tag|check-?in)\s+(?:messages?|logs?|bod(?:y|ies)"
     r"|subjects?|titles?|descriptions?|notes?)"
     r"|change-?\s?logs?(?:\s+(?:entry|entries|lines?|notes?|sections?|items?))?"
-    r"|release\s+notes?|news\s+entr(?:y|ies)|(?:upgrade|migration|patch)\s+notes?"
+    r"|release\s+(?:notes?|announcements?)|news\s+entr(?:y|ies)"
+    r"|(?:upgrade|migration|patch)\s+notes?"
     r"|(?:code\s+)?review(?:er'?s?)?\s+(?:comments?|notes?|threads?|feedback|remarks?"
     r"|summar(?:y|ies)|discussions?)|code\s+reviews?"
     r"|(?:pr|pull\s+request|mr|merge\s+request|cl|change\s*list)(?:'s)?\s+(?:descriptions?"
     r"|bod(?:y|ies)|summar(?:y|ies)|texts?|titles?|comments?|discussions?|conversations?"
     r"|threads?|notes?)"
     r"|(?:issue|ticket|bug|jira)(?:'s)?\s+(?:texts?|descriptions?|bod(?:y|ies)|reports?"
-    r"|summar(?:y|ies)|titles?|comments?|threads?)|bug\s+reports?)"
+    r"|summar(?:y|ies)|titles?|comments?|threads?)|bug\s+reports?"
+    r"|(?:github|gitlab|gitea|jira|linear|youtrack|bugzilla|tracker)\s+(?:issues?|tickets?|bugs?))"
 )
 _CONTAINER_END: Final = rf"(?={_ENDS})"
 #: The file read in, from, on or through a container: "from the tarball the writer sent".

@@ -18,8 +18,8 @@ place ("in the first patch set") or as its head ("the earlier draft of app.py:12
   "from the stashed changes");
 * :data:`OTHER_VERSION` — a version named by its revision or its moment: "at HEAD~3", "on
   the main branch", "in v1.2", "in revision 1", "in patch set 3", "before the change",
-  "before the rebase", "prior to the force-push", "before squashing", "in the stash",
-  "stash@{0}", "in the draft";
+  "before the rebase", "prior to the force-push", "before squashing", "in patch 2 of 3",
+  "in the stash", "stash@{0}", "in the draft" ("before the fix and after" read both);
 * :data:`SOME_TREE` — a tree named by an indefinite article alone: "in a checkout", "from
   some clone" (which tree is unsaid);
 * :data:`WORK_TREE` — the writer's work tree ("in the work tree", "in the working copy"):
@@ -98,6 +98,8 @@ _REWRITING: Final = (
     r"(?:re-?basing|squashing|amending|force[\s-]?pushing|pushing|merging|cherry[\s-]?picking"
     r"|resetting|reverting|rewriting|committing|fixing|editing)"
 )
+#: "before the fix and after": both versions, the candidate among them.
+_NOT_AFTER: Final = r"(?!\s+and\s+after(?!\w))"
 #: Another version named by its revision or its moment (module docstring).
 OTHER_VERSION: Final = re.compile(
     r"(?<!\w)(?:(?:at|on|in|from|of)\s+head(?:[~^]\d*)+"
@@ -105,9 +107,9 @@ OTHER_VERSION: Final = re.compile(
     r"(?=\s*(?:[,.;:)\u2014]|$)|\s+(?:instead|rather)(?!\w))"
     r"|(?:at|on|in|from)\s+(?:the\s+)?(?:main|master|develop|trunk)\s+branch"
     r"|(?:in|at|on|from|of)\s+(?:the\s+)?(?:v\d+(?:\.\d+)*|version\s+\d[\w.]*|release\s+\d[\w.]*"
-    r"|(?:revision|rev|patch\s*set|patchset|ps|iteration|draft)\s*#?\d+)"
+    r"|(?:revision|rev|patch\s*set|patchset|ps|patch|iteration|draft)\s*#?\d+)"
     r"|(?:before|prior\s+to|ahead\s+of)\s+(?:(?:the|this|his|her|their|its|that|my|our|a|any"
-    rf"|every)\s+)?(?:[\w-]+\s+)?{_REWRITE}|before\s+{_REWRITING}"
+    rf"|every)\s+)?(?:[\w-]+\s+)?{_REWRITE}{_NOT_AFTER}|before\s+{_REWRITING}{_NOT_AFTER}"
     r"|stash@\{\d+\})(?![\w./])"
     rf"|{_AT}{_DET}(?:git\s+)?(?:stash(?:es)?|drafts?){_END}"
 )

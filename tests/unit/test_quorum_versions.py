@@ -72,6 +72,12 @@ REFUTED: list[tuple[str, str]] = [
     ("I read app.py:12 as described in the release notes: no cap", "release notes"),
     ("I read the commit log for app.py:12: the cap was removed", "commit log"),
     ("I read the PR title: app.py:12 drops the cap", "pr title"),
+    # second round: more accounts, another party's branch, a patch of a series
+    ("I read the GitHub issue about app.py:12: no cap", "github issue"),
+    ("I read the release announcement: app.py:12 dropped the cap", "release announcement"),
+    ("I read the git log message of app.py:12: the cap was removed", "git log message"),
+    ("I opened app.py:12 on the writer's branch: the loop has no cap", "writer's branch"),
+    ("I opened app.py:12 in patch 2 of 3: the loop has no cap", "patch 2"),
 ]
 
 #: Near misses: the candidate's own file, read as the verifier said.
@@ -93,6 +99,8 @@ UPHELD: list[str] = [
     "I opened app.py:12 and read the commit message: the loop has no cap",
     "I opened app.py:12 in the changelog module: the loop has no cap",
     "I opened app.py:12 in my clone: the loop has no cap",
+    # before and after: the candidate is one of the two it ran
+    "Ran `pytest -q test_app.py` before the fix and after: 3 failed, then 0 failed",
 ]
 
 
