@@ -21,8 +21,12 @@ within the room, imports flow up this list:
 * :mod:`.readings` — how a ``whatIChecked`` frames its reading, as classes of words: passed
   on from someone else, an epistemic modal or a question, a make-believe frame, a
   retraction after the act.
+* :mod:`.versions` — whether an act was done in the candidate's tree or another version
+  (a stale checkout, an earlier draft, the first patch set, the stash, before the rebase,
+  a local checkout, the writer's work tree).
 * :mod:`.copies` — whether a reading act read the candidate's own file or a copy, another
-  container (ticket, message, paste, tarball, zip...) or another tree (a stale checkout).
+  container (ticket, message, paste, tarball, zip...), a second-hand account (the commit
+  message, the changelog, review comments) or another version (:mod:`.versions`).
 * :mod:`.grounds` — whether an upheld ``whatIChecked`` re-opened the cited evidence itself:
   a denied or taken-back act, a hedged one, the finding or a copy of the evidence read
   instead of it, a command that checks nothing, or another file than the evidence names

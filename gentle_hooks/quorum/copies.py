@@ -1,10 +1,10 @@
 """What a reading act read: the repository's own file, or a copy of it or another source.
 
-Room ``quorum``, pure functions (standard library only); no I/O. Read by :mod:`.grounds`
-(row ``G-finding``). Seed ``003_0245072c02421c57.txt``: "Independently re-open the cited
-evidence. Do not trust the miner's reading of it"; "A verifier that only reads the finding
-is an opinion generator". The file must be read from the candidate's own tree; classes of
-words, not sentences, tell when it was not (:func:`copy_of`):
+Room ``quorum``, pure functions (standard library and :mod:`.versions`); no I/O. Read by
+:mod:`.grounds` (row ``G-finding``). Seed ``003_0245072c02421c57.txt``: "Independently
+re-open the cited evidence. Do not trust the miner's reading of it"; "A verifier that only
+reads the finding is an opinion generator". The file must be read from the candidate's own
+tree; classes of words, not sentences, tell when it was not (:func:`copy_of`):
 
 * a copy named by what it is (:data:`_COPY`, :data:`_COPY_HEAD`: "the miner's excerpt of
   workflow.js:142", "as quoted in the finding", "in the transcript") or by who handed it
@@ -14,23 +14,28 @@ words, not sentences, tell when it was not (:func:`copy_of`):
   the file was read in, from, on or through ("from the tarball the writer sent", "in the
   Jira ticket", "on the Teams message"), or that was opened ("the pastebin of …"): the
   container must be what the object ends on ("in the message handler" is code);
-* another tree than the candidate's (:data:`_OTHER_PLACE`: "in a stale checkout", "in an
-  old clone", "on the previous commit", "in the miner's clone") or named by an indefinite
-  article alone (:data:`_SOME_TREE`: "in a checkout", "from some clone") or by its
-  revision (:data:`_OTHER_VERSION`: "at HEAD~3", "on the main branch", "in v1.2", "before
-  the change"), for any act, a command too;
+* a second-hand account of the change (:data:`SECOND_HAND`: "the commit message, which
+  says …", "the changelog entry for …", "the code review comments on …", "in the release
+  notes", "the PR title", "the issue text about …"), read or read in;
+* another tree or version than the candidate's (:data:`.versions.PLACES`: "in a stale
+  checkout", "in a checkout", "at HEAD~3", "in an earlier draft", "in the first patch
+  set", "before the rebase", "in the stash", "in my local checkout", "in the work tree"),
+  for any act, a command too;
 * a hosted or review view (:data:`_HOSTED`: "on GitHub", "in the browser", "online", "in
   Gerrit", "in the code review tool", "in the PR diff") for a reading act.
 
 A copy that only points to the file ("Opened workflow.js:142 cited in the ticket",
-:data:`_POINTER`) was not read through; "my clone", "the worktree the writer produced" and
-"the editor" are the candidate's tree.
+:data:`_POINTER`) was not read through; "my clone", the room's tree and "the editor" are
+the candidate's tree, and a file opened beside a second-hand account ("Opened app.py:12
+and read the commit message") was opened itself.
 """
 
 from __future__ import annotations
 
 import re
 from typing import Final
+
+from gentle_hooks.quorum.versions import PLACES
 
 _WHO: Final = (
     r"(?:miner|writer|author|reviewer|agent|submitter|reporter|coder|model|finder|worker"
@@ -74,7 +79,7 @@ _HANDED: Final = (
 #: preposition ("the tarball the writer sent"), never another noun ("message handler").
 _ENDS: Final = (
     r"\s*$|\s*[,;()\u2014]|\s+(?:that|which|the|a|an|i|we|you|he|she|they|someone"
-    r"|somebody|from|of|by|with|on|in|at|for|sent|shared|posted|attached|given|provided"
+    r"|somebody|from|of|by|with|on|in|at|for|about|regarding|concerning|sent|shared|posted|attached|given|provided"
     r"|linked|uploaded|forwarded|received|" + _WHO + r"s?)(?!\w)"
 )
 #: An object read through a copy: "workflow.js:142 as quoted in the finding", "… in the
@@ -85,7 +90,7 @@ _VIA_COPY: Final = re.compile(
     rf"(?:\s+(?:description|text|body))?|(?:in|from|inside|within|via|through)\s+{_OWNER}{_COPY}"
     rf"(?!'|\w)(?={_ENDS})"
     rf"|(?:in|from|inside|within|via|through|\()\s*{_OWNER}{_HANDED}"
-    rf"|(?:in|from|of|inside|within|via|through)\s+(?:the\s+)?{_WHO}(?:'s|s')\s+(?:{_WHAT}|clone"
+    rf"|(?:in|from|of|on|inside|within|via|through)\s+(?:the\s+)?{_WHO}(?:'s|s')\s+(?:{_WHAT}|clone"
     r"|checkout|worktree|work\s+tree|sandbox|machine|workspace|environment|branch|copy|session"
     r"|editor|ide|screen|terminal)s?(?!\w))"
 )
@@ -99,41 +104,31 @@ CONTAINER: Final = (
     r"|reply|tweet|channel|conversation|comment|copy|mirror|fork|cache|preview|build|bundle"
     r"|artifact)(?:s|es)?"
 )
+#: Second-hand accounts of a change: what someone wrote about the file, not the file ("the
+#: commit message", "the changelog entry for", "the code review comments on", "the release
+#: notes", "the PR title", "the issue text"); read, they reproduce nothing.
+SECOND_HAND: Final = (
+    r"(?:(?:git\s+)?(?:commit|log|merge|squash|tag|check-?in)\s+(?:messages?|logs?|bod(?:y|ies)"
+    r"|subjects?|titles?|descriptions?|notes?)"
+    r"|change-?\s?logs?(?:\s+(?:entry|entries|lines?|notes?|sections?|items?))?"
+    r"|release\s+(?:notes?|announcements?)|news\s+entr(?:y|ies)"
+    r"|(?:upgrade|migration|patch)\s+notes?"
+    r"|(?:code\s+)?review(?:er'?s?)?\s+(?:comments?|notes?|threads?|feedback|remarks?"
+    r"|summar(?:y|ies)|discussions?)|code\s+reviews?"
+    r"|(?:pr|pull\s+request|mr|merge\s+request|cl|change\s*list)(?:'s)?\s+(?:descriptions?"
+    r"|bod(?:y|ies)|summar(?:y|ies)|texts?|titles?|comments?|discussions?|conversations?"
+    r"|threads?|notes?)"
+    r"|(?:issue|ticket|bug|jira)(?:'s)?\s+(?:texts?|descriptions?|bod(?:y|ies)|reports?"
+    r"|summar(?:y|ies)|titles?|comments?|threads?)|bug\s+reports?"
+    r"|(?:github|gitlab|gitea|jira|linear|youtrack|bugzilla|tracker)\s+(?:issues?|tickets?|bugs?))"
+)
 _CONTAINER_END: Final = rf"(?={_ENDS})"
 #: The file read in, from, on or through a container: "from the tarball the writer sent".
 _VIA_CONTAINER: Final = re.compile(
     r"(?<!\w)(?:in|from|on|inside|within|via|through|out\s+of|off)\s+"
     r"(?:(?:the|a|an|this|that|his|her|their|its|my|our|some)\s+)?(?:[\w'.-]+\s+){0,2}?"
-    + CONTAINER
+    + rf"(?:{CONTAINER}|{SECOND_HAND})"
     + _CONTAINER_END
-)
-#: Another tree than the candidate's: "in a stale checkout", "on the previous commit".
-_OTHER_PLACE: Final = re.compile(
-    r"(?<!\w)(?:in|from|on|at|inside|within|via|through|under)\s+"
-    r"(?:(?:the|a|an|my|our|some|this|that)\s+)?(?:[\w'-]+\s+)?"
-    r"(?:stale|old|older|outdated|out-of-date|cached|previous|prior|earlier|another|other"
-    r"|different|separate|unrelated|archived|expired|obsolete|legacy|someone\s+else's)\s+"
-    r"(?:[\w-]+\s+)?(?:checkout|clone|worktree|work\s+tree|copy|version|build|branch|tree"
-    r"|repo|repository|commit|revision|snapshot|install|installation|environment|sandbox"
-    r"|container|machine|mirror|fork|release|tag)s?(?!\w)"
-)
-#: Another version of the file than the candidate's, named by its revision: "at HEAD~3",
-#: "on main instead of the candidate", "in v1.2", "before the change".
-_OTHER_VERSION: Final = re.compile(
-    r"(?<!\w)(?:(?:at|on|in|from|of)\s+head(?:[~^]\d*)+"
-    r"|(?:at|on|in|from)\s+(?:the\s+)?(?:main|master|develop|trunk)(?:\s+branch)?"
-    r"(?=\s*(?:[,.;:)\u2014]|$)|\s+(?:instead|rather)(?!\w))"
-    r"|(?:at|on|in|from)\s+(?:the\s+)?(?:main|master|develop|trunk)\s+branch"
-    r"|(?:in|at|on|from)\s+(?:the\s+)?(?:v\d+(?:\.\d+)+|version\s+\d[\w.]*|release\s+\d[\w.]*)"
-    r"|before\s+(?:the|this|his|her|their|its|that)\s+(?:change|patch|commit|fix|edit|diff"
-    r"|rewrite|refactor))(?![\w.])"
-)
-#: A tree named by an indefinite article alone, "in a checkout", "from some clone": which
-#: tree is unsaid, so by seed 003 ("Default to refuted when uncertain") not the candidate's
-#: ("in a fresh checkout of the candidate", "in my clone" name it).
-_SOME_TREE: Final = re.compile(
-    r"(?<!\w)(?:in|from|on|inside|within|via|through|under)\s+(?:a|an|some|one)\s+"
-    r"(?:checkout|clone|copy|mirror|fork|worktree|work\s+tree|sandbox)(?!\w)"
 )
 #: A hosted view of the file instead of the candidate's tree: "on GitHub", "in the browser".
 _HOSTED: Final = re.compile(
@@ -151,7 +146,7 @@ _POINTER: Final = re.compile(
 #: An object that is itself a copy of the file: "the miner's excerpt of workflow.js:142".
 _COPY_HEAD: Final = re.compile(
     rf"\s*(?:the\s+)?(?:(?:{_WHO}(?:'s|s')?\s+{_WHAT}s?)|{_OWNER}"
-    rf"(?:{CONTAINER}|quotation|citation))(?!'|\w)(?=\s+of(?!\w)|{_ENDS})"
+    rf"(?:{CONTAINER}|quotation|citation|{SECOND_HAND}))(?!'|\w)(?=\s+of(?!\w)|{_ENDS})"
 )
 #: A copy's head followed by the file it was found in: locating a quote in the source.
 _IN_SOURCE: Final = re.compile(r"\s*(?:verbatim\s+)?(?:in|at|inside|within)\s+\S+[./]\S")
@@ -174,9 +169,9 @@ def _unpointed(patterns: tuple[re.Pattern[str], ...], thing: str) -> str | None:
 
 def copy_of(verb: str, thing: str) -> str | None:
     """The copy or other source a reading act's object ``thing`` is read through or is, or
-    another place any act was done in (:data:`_OTHER_PLACE`, :data:`_SOME_TREE`); None for
-    the repository's own file (module docstring)."""
-    place = _unpointed((_OTHER_PLACE, _SOME_TREE, _OTHER_VERSION), thing)
+    another tree or version any act was done in (:data:`.versions.PLACES`); None for the
+    candidate's own file (module docstring)."""
+    place = _unpointed(PLACES, thing)
     if place is not None or not _READS.fullmatch(verb):
         return place
     via = _unpointed((_HOSTED, _VIA_CONTAINER, _VIA_COPY), thing)

@@ -31,8 +31,10 @@ missing), never support:
   copy only points to ("Opened workflow.js:142 cited in the finding", "… as the miner's
   report cites") was opened itself; running a command taken from the task description
   ran it; finding a quote in the cited file is the seed's "A quote | Found verbatim".
-  Another container or tree than the candidate's (:func:`~.copies.copy_of`: "from the
-  tarball the writer sent", "in the Jira ticket", "in a stale checkout") is a copy too.
+  Another container, tree or version than the candidate's, or a second-hand account
+  (:func:`~.copies.copy_of`: "from the tarball the writer sent", "in the Jira ticket", "in
+  a stale checkout", "in an earlier draft", "before the rebase", "in the work tree", "the
+  commit message, which says …", "the changelog entry for …") is a copy too.
 * ``G-nocheck`` — the only commands run check nothing, by the rows of
   :data:`gentle_hooks.policy.nocheck.NO_CHECK_ROWS` that read nothing of the repository
   (:data:`OBSERVES_NOTHING`: ```true``: exit 0`, ```echo unbounded``: printed unbounded``),

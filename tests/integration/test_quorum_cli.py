@@ -188,6 +188,42 @@ def test_tally_confirmed(run: Any, tmp_path: Path) -> None:
     )
 
 
+#: Refuter r18n's upheld checks of another version or a second-hand account (seed 003
+#: "Independently re-open the cited evidence"), as its script ran them: each one CONFIRMED.
+R18N = (
+    "I read the commit message, which says app.py:12 removed the cap",
+    "I read app.py:12 in the PR's first revision: no cap",
+    "I opened app.py:12 in the work tree (not the candidate): no cap",
+    "I opened app.py:12 in an earlier draft: the loop has no cap",
+    "I opened app.py:12 before the rebase: the loop has no cap",
+    "I opened app.py:12 in the stash: the loop has no cap",
+    "I opened app.py:12 in the first patch set: the loop has no cap",
+    "I opened app.py:12 in the original diff: the loop has no cap",
+    "I opened app.py:12 in the second commit of the PR: the loop has no cap",
+    "I opened app.py:12 in revision 1: the loop has no cap",
+    "I opened app.py:12 in my local checkout: the loop has no cap",
+    "I opened app.py:12 in the uncommitted work tree: the loop has no cap",
+    "I read the changelog entry for app.py:12: the cap was removed",
+    "I read the code review comments on app.py:12: no cap",
+)
+
+
+def test_tally_refutes_another_version_or_a_second_hand_account(run: Any, tmp_path: Path) -> None:
+    """Issue 18 item 4 (seed 003: "Do not trust the miner's reading of it"): the real CLI,
+    one upheld verdict per file as refuter r18n wrote it; the near miss stays CONFIRMED."""
+    claim = "the fan-out in app.py is unbounded"
+    for i, checked in enumerate(R18N):
+        m = write(tmp_path / f"m{i}.json", up(checked))
+        r = run("quorum", "tally", "--claim", claim, m)
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.startswith("REFUTED"), (checked, r.stdout)
+        assert "G-finding" in r.stdout, (checked, r.stdout)
+    room = write(
+        tmp_path / "room.json", up("I opened app.py:12 in the work tree of the room: no cap")
+    )
+    assert run("quorum", "tally", "--claim", claim, room).stdout.startswith("CONFIRMED")
+
+
 def test_tally_tie_is_plausible_and_keeps_the_refutation(run: Any, tmp_path: Path) -> None:
     a = write(tmp_path / "a.json", [up(), DOWN, up("subagents inherit no budget cap")])
     r = run("quorum", "tally", a, "--claim", CLAIM)

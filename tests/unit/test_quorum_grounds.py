@@ -262,6 +262,13 @@ REFUTED_ROWS: list[tuple[str, str, str]] = [
     ("Opened workflow.js:142: from what I can see, no budget check", "G-hedged", "from what i"),
     ("Opened workflow.js:142: no budget check, if I read it right", "G-hedged", "if i read"),
     ("Opened workflow.js:142: I gather there is no budget check", "G-hedged", "i gather"),
+    # refuter r18n (tests/unit/test_quorum_versions.py): the writer's work tree is not the
+    # candidate's (README: checks run in the room, "never in the work tree").
+    (
+        "Opened workflow.js:142 in the worktree the writer produced: no budget check",
+        "G-finding",
+        "worktree",
+    ),
     # (a) the reading attributed to someone else; "we" is not the verifier alone:
     (
         "Opened workflow.js:142 as the writer described it: no budget check",
@@ -340,7 +347,6 @@ UPHELD_ROWS: list[str] = [
     'Opened workflow.js:142: the comment says "I think we need a cap" but there is none',
     "Opened workflow.js:142: the loop spawns agents, no cap; I did not run the replay",
     "Opened workflow.js:142: no budget check, I didn't find any cap",
-    "Opened workflow.js:142 in the worktree the writer produced: the loop has no budget check",
     "Searched the repo for spawnAgent, found workflow.js:142: the loop has no budget check",
     "Opened workflow.js:142 in my clone: the loop calls spawnAgent with no budget check",
     "Opened workflow.js:142: no budget check. Not a false positive: the loop has no cap",
