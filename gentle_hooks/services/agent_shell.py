@@ -93,6 +93,7 @@ from collections.abc import Mapping
 from gentle_hooks.agents.event import RuntimeEvent, derived_call_id
 from gentle_hooks.bounded import WriteError, write_whole
 from gentle_hooks.errors import GentleError, GitError
+from gentle_hooks.git.fetchhead import fetched_ids
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.location import STATE_DIR
 from gentle_hooks.services.shell_commits import (
@@ -274,7 +275,9 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     known = known_made(listed)
     now_tips, now_stashes = repo.ref_tips(MAX_TIPS)
     new = [c for c in (*now_tips, *now_stashes) if c not in {*tips, *stashes}]
-    commits = new_commits(repo, new, [*tips, *stashes])
+    # what git fetch brought in is the remote's; a remote-tracking tip moved otherwise is not
+    fetched = fetched_ids(repo.paths.common_dir) if new else []
+    commits = new_commits(repo, new, [*tips, *stashes], fetched)
     wrote = written_in(repo, commits, before, kept.staged, head)
     # what the call staged of its own and left out of the work tree (git apply --cached)
     moved = repo.head() if tracked else head  # HEAD moved (a mixed reset): its blobs are not new
@@ -283,8 +286,9 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     # a stash entry the call made of content that existed before it (a person's work an
     # agent stashed) is a source a later call restores from; any other new one is not
     clean = clean_stashes(repo, [c for c in now_stashes if c in new], wrote)
-    note_made(listed, known, [c for c in new if c not in clean and c not in known])
-    made = {*known, *new} - clean
+    made_now = [c for c in new if c not in clean and c not in fetched]
+    note_made(listed, known, [c for c in made_now if c not in known])
+    made = {*known, *made_now} - clean
     tips, stashes = [t for t in tips if t not in made], [t for t in stashes if t not in made]
     back = {p for p, _ in restored_in(repo, [(p, after[p]) for p in changed], tips, stashes)}
     back |= _moved(changed, held, after)
