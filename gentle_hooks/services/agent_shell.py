@@ -111,12 +111,14 @@ from gentle_hooks.services.shell_files import (
     is_spent,
     known_made,
     listing,
+    modes,
     note_made,
     read_snapshot,
     spend,
     sweep,
     unlink,
 )
+from gentle_hooks.services.shell_modes import flipped
 from gentle_hooks.services.shell_notes import (
     no_snapshot_note,
     outside,
@@ -166,6 +168,8 @@ class Changed:
         unseen: the paths the snapshot did not see (ignored) that the call tracked or
             unignored and that hold what they held before any agent shell call
             (:mod:`.shell_unseen`): not the writer's, left out of ``paths``, sorted.
+        flipped: the paths of ``committed`` whose mode alone the call changed (``chmod
+            +x``: :mod:`.shell_modes`), each written as the blob it held, sorted.
     """
 
     paths: tuple[str, ...]
@@ -176,6 +180,7 @@ class Changed:
     over: bool = False
     staged: tuple[str, ...] = ()
     unseen: tuple[str, ...] = ()
+    flipped: tuple[str, ...] = ()
 
 
 def _file(repo: Repository, runtime: str, event: RuntimeEvent) -> str:
@@ -220,6 +225,7 @@ def take(root: str, runtime: str, event: RuntimeEvent) -> int | None:
             "blobs": repo.hash_worktree(hashed),
             "stats": listing(repo.paths.toplevel or root, listed),
             "staged": repo.blobs_staged(tracked),
+            "modes": modes(repo.paths.toplevel or root, hashed),
         }
     data, over = encode(doc, bounded)
     try:
@@ -297,11 +303,14 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     ours = {(p, b, s) for ws in wrote.values() for p, b, s in ws if p not in after or after[p] != b}
     ours |= set(index)
     olden = restored_in(repo, [(p, b) for p, b, _ in ours], tips, stashes)
+    kept_blob = [p for p in look if (b := after.get(p)) and held.get(p) == b]  # not changed
+    flips = tuple(flipped(repo, top, kept, head, [] if kept.over else kept_blob))  # chmod +x
+    ours |= {(p, after[p], after[p]) for p in flips}
     committed = tuple(sorted((w for w in ours if (w[0], w[1]) not in olden), key=str))
     staged = tuple(sorted({p for p, b, s in committed if (p, b, s) in index}))
     over = kept.over
     back_, quiet_ = tuple(sorted(back)), tuple(sorted(quiet))
-    return Changed(tuple(paths), starts, back_, nonce, committed, over, staged, quiet_)
+    return Changed(tuple(paths), starts, back_, nonce, committed, over, staged, quiet_, flips)
 
 
 def _moved(
@@ -452,7 +461,13 @@ def _gather(
             f"{call} staged content of its own that the work tree does not hold (git apply "
             f"--cached, update-index: {', '.join(changed.staged)}): recorded as the writer's",
         )
-    if shown := ", ".join(sorted({p for p, _, _ in changed.committed} - {*changed.staged})):
+    if changed.flipped:
+        notes += (
+            f"{call} changed the mode of {', '.join(changed.flipped)} (chmod): recorded as "
+            "the writer's change of that path",
+        )
+    plain = {*changed.staged, *changed.flipped}
+    if shown := ", ".join(sorted({p for p, _, _ in changed.committed} - plain)):
         notes += (
             f"{call} left content of its own in commits it made (a branch, tag or stash "
             f"entry: {shown}): recorded as the writer's wherever it goes",
