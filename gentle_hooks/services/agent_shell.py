@@ -303,14 +303,14 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     ours = {(p, b, s) for ws in wrote.values() for p, b, s in ws if p not in after or after[p] != b}
     ours |= set(index)
     olden = restored_in(repo, [(p, b) for p, b, _ in ours], tips, stashes)
-    kept_blob = [p for p in look if (b := after.get(p)) and held.get(p) == b]  # not changed
-    flips = tuple(flipped(repo, top, kept, head, [] if kept.over else kept_blob))  # chmod +x
-    ours |= {(p, after[p], after[p]) for p in flips}
+    kept_blob = {p: b for p in look if (b := after.get(p)) and held.get(p) == b}  # unchanged
+    ours |= set(flips := flipped(repo, top, kept, head, {} if kept.over else kept_blob, commits))
     committed = tuple(sorted((w for w in ours if (w[0], w[1]) not in olden), key=str))
     staged = tuple(sorted({p for p, b, s in committed if (p, b, s) in index}))
     over = kept.over
     back_, quiet_ = tuple(sorted(back)), tuple(sorted(quiet))
-    return Changed(tuple(paths), starts, back_, nonce, committed, over, staged, quiet_, flips)
+    flip = tuple(sorted({p for p, _, _ in flips}))
+    return Changed(tuple(paths), starts, back_, nonce, committed, over, staged, quiet_, flip)
 
 
 def _moved(

@@ -58,3 +58,11 @@ def test_a_persons_chmod_before_the_call_stays_theirs(scripted: World) -> None:
     assert "Gentle-Writer" not in w.ok("log", "-1", "--format=%B")
     r = w.git("commit", "-qam", "human: the rest")  # the agent's flip still blocks
     assert r.code == 1 and "BLOCKED the staged change" in r.said[0], r
+
+
+def test_an_agents_chmod_committed_in_the_call_blocks_the_push(scripted: World) -> None:
+    w = scripted
+    said = _bash(w, "chmod +x run.sh && git commit -qam runnable --no-verify")
+    assert "changed the mode of run.sh (chmod)" in said, said
+    r = w.git("push", "-q", "origin", "main")
+    assert r.code != 0 and any("BLOCKED commit" in line for line in r.said), r

@@ -56,3 +56,24 @@ def test_a_persons_chmod_before_the_call_is_not(repo: Path) -> None:
     changed = agent_shell.compare(str(repo), "claude-code", _event())
     assert changed is not None and changed.flipped == () and changed.committed == (), changed
     assert changed.paths == ("README.md",), changed
+
+
+@pytest.mark.parametrize("whose", ["agent", "person"])
+def test_a_chmod_the_call_commits_is_the_writers_a_persons_is_not(repo: Path, whose: str) -> None:
+    """``chmod +x f && git commit`` leaves the work tree clean: the commit the call made
+    is read for it. A person's ``chmod +x`` before the call, committed by the agent,
+    stays theirs (the snapshot held that mode)."""
+    app = repo / "src" / "app.py"
+    blob = git(repo, "hash-object", "--", "src/app.py").strip()
+    if whose == "person":
+        os.chmod(app, 0o755)
+    agent_shell.take(str(repo), "claude-code", _event())
+    os.chmod(app, 0o755)
+    git(repo, "commit", "-qam", "runnable", "--no-verify")
+    changed = agent_shell.compare(str(repo), "claude-code", _event())
+    assert changed is not None and changed.paths == (), changed
+    if whose == "agent":
+        assert changed.flipped == ("src/app.py",), changed
+        assert changed.committed == (("src/app.py", blob, blob),), changed
+    else:
+        assert changed.flipped == () and changed.committed == (), changed
