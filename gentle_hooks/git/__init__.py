@@ -22,6 +22,7 @@ index is never written. :class:`~.repository.Repository` composes one module per
 * :mod:`.diff` — diff stats and scans
 * :mod:`.pairtrees` — some changes' sides as trees of their own, in a private object directory
 * :mod:`.delta` — what a change did to each path, by blob id
+* :mod:`.fetchhead` — the commits ``git fetch`` brought in from another repository
 * :mod:`.base` — base ref, merge-base, candidate
 * :mod:`.checkout` — temporary linked checkouts of a tree, and the list of linked worktrees
 * :mod:`.room_export` — one tree as a standalone repository (the verifier's clean room)

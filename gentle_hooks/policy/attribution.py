@@ -26,6 +26,9 @@ A7     text: Y puts a line the writer added (two words or more: ``return True``)
 A3     text: Y removes one of the lines the writer removed, and lacks               yes
        ``min(2, |removed|)`` of them; or Y removes one telling writer-removed line
 A4     binary: X is the blob the writer started from (or that is unknown), Y differs  yes
+A8     mode: the writer changed only the path's mode (``chmod +x``: its entry's blob  yes
+       is the one it started from), and the change keeps that blob (X = Y): it
+       changes the mode alone; any other change of that path is row A5
 A5     anything else (the path unchanged or deleted, or only lines nobody attributes) no
 =====  ============================================================================  =========
 
@@ -353,7 +356,7 @@ MIN_ELSEWHERE = 2
 
 
 def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = False) -> str:
-    """The row (A1-A7 of the module table) that decides whether ``change`` carries ``entry``.
+    """The row (A1-A8 of the module table) that decides whether ``change`` carries ``entry``.
 
     ``elsewhere``: the change was made in another worktree than the one the writer wrote
     in (rows A2 and A3 need :data:`MIN_ELSEWHERE` lines, or A2 one distinctive line added
@@ -361,7 +364,11 @@ def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = Fal
     :func:`~gentle_hooks.policy.linekeys.header_keys`; A4 does not apply; A6 counts no
     idiom; A7 decides as here).
     """
-    if change.path != entry.path or change.old_blob == change.new_blob:
+    if change.path != entry.path:
+        return "A5"
+    if entry.blob is not None and entry.blob == entry.before:  # the writer's mode change
+        return "A8" if change.old_blob == change.new_blob == entry.blob else "A5"
+    if change.old_blob == change.new_blob:
         return "A5"
     if change.new_blob == entry.blob:
         return "A1"
@@ -416,7 +423,7 @@ def reproduces_edit(
 #: one of its edits or hunks). Rows A3 (the writer's removals) and A4 (a binary change) say
 #: only that the path moved the way the writer moved it: a human's own edit of the same
 #: lines can match them too.
-CONTENT_ROWS = ("A1", "A2", "A6", "A7")
+CONTENT_ROWS = ("A1", "A2", "A6", "A7", "A8")
 
 
 def holds_own_lines(row: str, entry: WriterEntry) -> bool:
@@ -431,7 +438,7 @@ def holds_own_lines(row: str, entry: WriterEntry) -> bool:
 
 
 def carries(change: PathChange, entry: WriterEntry) -> bool:
-    """True when ``change`` delivers the writer content of ``entry`` (rows A1-A4, A6, A7)."""
+    """True when ``change`` delivers the writer content of ``entry`` (rows A1-A4, A6-A8)."""
     return carries_row(change, entry) != "A5"
 
 

@@ -93,6 +93,7 @@ from collections.abc import Mapping
 from gentle_hooks.agents.event import RuntimeEvent, derived_call_id
 from gentle_hooks.bounded import WriteError, write_whole
 from gentle_hooks.errors import GentleError, GitError
+from gentle_hooks.git.fetchhead import fetched_ids
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.location import STATE_DIR
 from gentle_hooks.services.shell_commits import (
@@ -110,12 +111,14 @@ from gentle_hooks.services.shell_files import (
     is_spent,
     known_made,
     listing,
+    modes,
     note_made,
     read_snapshot,
     spend,
     sweep,
     unlink,
 )
+from gentle_hooks.services.shell_modes import flipped
 from gentle_hooks.services.shell_notes import (
     no_snapshot_note,
     outside,
@@ -165,6 +168,8 @@ class Changed:
         unseen: the paths the snapshot did not see (ignored) that the call tracked or
             unignored and that hold what they held before any agent shell call
             (:mod:`.shell_unseen`): not the writer's, left out of ``paths``, sorted.
+        flipped: the paths of ``committed`` whose mode alone the call changed (``chmod
+            +x``: :mod:`.shell_modes`), each written as the blob it held, sorted.
     """
 
     paths: tuple[str, ...]
@@ -175,6 +180,7 @@ class Changed:
     over: bool = False
     staged: tuple[str, ...] = ()
     unseen: tuple[str, ...] = ()
+    flipped: tuple[str, ...] = ()
 
 
 def _file(repo: Repository, runtime: str, event: RuntimeEvent) -> str:
@@ -219,6 +225,7 @@ def take(root: str, runtime: str, event: RuntimeEvent) -> int | None:
             "blobs": repo.hash_worktree(hashed),
             "stats": listing(repo.paths.toplevel or root, listed),
             "staged": repo.blobs_staged(tracked),
+            "modes": modes(repo.paths.toplevel or root, hashed),
         }
     data, over = encode(doc, bounded)
     try:
@@ -274,7 +281,9 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     known = known_made(listed)
     now_tips, now_stashes = repo.ref_tips(MAX_TIPS)
     new = [c for c in (*now_tips, *now_stashes) if c not in {*tips, *stashes}]
-    commits = new_commits(repo, new, [*tips, *stashes])
+    # what git fetch brought in is the remote's; a remote-tracking tip moved otherwise is not
+    fetched = fetched_ids(repo.paths.common_dir) if new else []
+    commits = new_commits(repo, new, [*tips, *stashes], fetched)
     wrote = written_in(repo, commits, before, kept.staged, head)
     # what the call staged of its own and left out of the work tree (git apply --cached)
     moved = repo.head() if tracked else head  # HEAD moved (a mixed reset): its blobs are not new
@@ -283,8 +292,9 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     # a stash entry the call made of content that existed before it (a person's work an
     # agent stashed) is a source a later call restores from; any other new one is not
     clean = clean_stashes(repo, [c for c in now_stashes if c in new], wrote)
-    note_made(listed, known, [c for c in new if c not in clean and c not in known])
-    made = {*known, *new} - clean
+    made_now = [c for c in new if c not in clean and c not in fetched]
+    note_made(listed, known, [c for c in made_now if c not in known])
+    made = {*known, *made_now} - clean
     tips, stashes = [t for t in tips if t not in made], [t for t in stashes if t not in made]
     back = {p for p, _ in restored_in(repo, [(p, after[p]) for p in changed], tips, stashes)}
     back |= _moved(changed, held, after)
@@ -293,11 +303,14 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     ours = {(p, b, s) for ws in wrote.values() for p, b, s in ws if p not in after or after[p] != b}
     ours |= set(index)
     olden = restored_in(repo, [(p, b) for p, b, _ in ours], tips, stashes)
+    kept_blob = {p: b for p in look if (b := after.get(p)) and held.get(p) == b}  # unchanged
+    ours |= set(flips := flipped(repo, top, kept, head, {} if kept.over else kept_blob, commits))
     committed = tuple(sorted((w for w in ours if (w[0], w[1]) not in olden), key=str))
     staged = tuple(sorted({p for p, b, s in committed if (p, b, s) in index}))
     over = kept.over
     back_, quiet_ = tuple(sorted(back)), tuple(sorted(quiet))
-    return Changed(tuple(paths), starts, back_, nonce, committed, over, staged, quiet_)
+    flip = tuple(sorted({p for p, _, _ in flips}))
+    return Changed(tuple(paths), starts, back_, nonce, committed, over, staged, quiet_, flip)
 
 
 def _moved(
@@ -448,7 +461,13 @@ def _gather(
             f"{call} staged content of its own that the work tree does not hold (git apply "
             f"--cached, update-index: {', '.join(changed.staged)}): recorded as the writer's",
         )
-    if shown := ", ".join(sorted({p for p, _, _ in changed.committed} - {*changed.staged})):
+    if changed.flipped:
+        notes += (
+            f"{call} changed the mode of {', '.join(changed.flipped)} (chmod): recorded as "
+            "the writer's change of that path",
+        )
+    plain = {*changed.staged, *changed.flipped}
+    if shown := ", ".join(sorted({p for p, _, _ in changed.committed} - plain)):
         notes += (
             f"{call} left content of its own in commits it made (a branch, tag or stash "
             f"entry: {shown}): recorded as the writer's wherever it goes",

@@ -395,9 +395,11 @@ def expire_shaped(repo: Repository, path: str, works: Iterable[Carried]) -> list
     A3, A4) whose content is nowhere any more (:func:`expire_gone`): the writer's lines are
     in no version of the path, so a change that merely touches the same lines is not the
     writer's. A removal-only or a binary write cannot be told from a human's change of the
-    same place: it counts here only after a ``git reset`` moved ``HEAD`` since it was
-    recorded (the path put back, the work thrown away); until then it stays delegating
-    (fail closed). The caller carries again when something expired.
+    same place: it counts here only after a ``git reset`` moved ``HEAD`` of the worktree
+    it was recorded in since then (its ``HEAD`` reflog:
+    :meth:`~gentle_hooks.git.refs.Refs.head_reset_since` with the entry's root: the path
+    put back, the work thrown away); until then it stays delegating (fail closed). The
+    caller carries again when something expired.
 
     Args:
         path: the ledger file (opened for writing only when there is something to check).
@@ -405,13 +407,13 @@ def expire_shaped(repo: Repository, path: str, works: Iterable[Carried]) -> list
     Raises:
         GitError: git failed; StoreError: the ledger cannot be written.
     """
+    # taken too: its commit may have been reset away
+    live = [e for w in works for e in w.entries if e.id in w.by_shape and e.state in LIVE_STATES]
+    # the reset is looked for where the entry was recorded (the change may be another's)
+    asked = {(e.root, e.recorded_at) for e in live if not e.added or e.binary}
+    reset = {k for k in asked if repo.head_reset_since(k[1], k[0])}
     shaped = {  # a removal-only or binary write: only after a reset put the path back
-        e.id: e
-        for work in works
-        for e in work.entries
-        if e.id in work.by_shape
-        and e.state in LIVE_STATES  # taken too: its commit may have been reset away
-        and ((e.added and not e.binary) or repo.head_reset_since(e.recorded_at))
+        e.id: e for e in live if (e.added and not e.binary) or (e.root, e.recorded_at) in reset
     }
     if not shaped:
         return []

@@ -14,7 +14,7 @@ Nothing is deleted; the user's files are not touched.
 A discard is refused, in one line naming the paths and the commands that take the writer's
 change out (:func:`take_out`), while this work tree's change (its files or its index
 against ``HEAD``) still carries this work tree's own pending work by any row the gates use
-(A1-A7: the writer's blob, its lines, one of its edits, its removal), and while it holds
+(A1-A8: the writer's blob, its lines, one of its edits, its removal), and while it holds
 another worktree's work by that work's own lines (rows A1, A2): a commit holding it would
 carry the writer's edit with no trailer and no note, and a discard the commit gate
 honoured and the push gate did not would be two decisions. What an accepted discard leaves
@@ -174,7 +174,7 @@ def kept_here(
     """The paths of the open ``entries`` a discard run in the work tree ``root`` must
     refuse, sorted: this work tree's own entries (``back`` left out: expired content that
     came back, which a discard claims) that its change (work tree or index against
-    ``HEAD``) still carries by any row the gates use (A1-A7: the writer's blob, its lines,
+    ``HEAD``) still carries by any row the gates use (A1-A8: the writer's blob, its lines,
     one of its edits, its removal), and another worktree's entries whose own lines (rows
     A1, A2) this work tree holds. An edit a human makes alike in another worktree is that
     human's; in the writer's own work tree it is the writer's edit, still there.

@@ -7,14 +7,15 @@ git stash`` or ``git checkout -b w && sed -i f && git commit --no-verify -am w &
 checkout -`` leaves the work tree as it found it: comparing the work tree alone records
 nothing, and the person's later push, ``stash pop`` or ``merge w`` delivers the writer's
 lines unverified. So the post-tool side also walks the commits the call made (reachable
-from a ref tip or stash entry its snapshot did not hold, not from any it did: at most
-:data:`MAX_COMMITS`, one ``rev-list``, one ``cat-file --batch``, one ``diff-tree
---stdin``) and takes, from each commit's change against its parents (a stash entry's
-index and untracked commits included: they are commits it made too), every path whose
-blob differs from every version the snapshot held for it (the work tree's and the index's
-before the call, ``HEAD``'s) and from what a ref tip or stash entry the snapshot held
-holds there. Those are the writer's, each measured from the work tree's (else ``HEAD``'s)
-blob before the call, recorded like a work-tree write (path and blob ids:
+from a ref tip or stash entry its snapshot did not hold, not from any it did nor from what
+``git fetch`` brought in from another repository: a remote-tracking branch the call moved
+itself hides nothing; at most :data:`MAX_COMMITS`, one ``rev-list``, one ``cat-file
+--batch``, one ``diff-tree --stdin``) and takes, from each commit's change against its
+parents (a stash entry's index and untracked commits included: they are commits it made
+too), every path whose blob differs from every version the snapshot held for it (the work
+tree's and the index's before the call, ``HEAD``'s) and from what a ref tip or stash entry
+the snapshot held holds there. Those are the writer's, each measured from the work tree's
+(else ``HEAD``'s) blob before the call, recorded like a work-tree write (path and blob ids:
 :func:`committed_entries`). A commit of content that already existed before the call (a
 person's edits the agent commits or stashes) records nothing: it stays the person's.
 """
@@ -39,21 +40,30 @@ MAX_LOOKUPS = 20000
 Written = tuple[str, str | None, str | None]
 
 
-def new_commits(repo: Repository, made: Sequence[str], held: Sequence[str]) -> list[str]:
+def new_commits(
+    repo: Repository, made: Sequence[str], held: Sequence[str], fetched: Sequence[str]
+) -> list[str]:
     """The commits reachable from ``made`` (ref tips and stash entries the call made or
-    moved) and from none of ``held`` (those its snapshot kept) nor any remote-tracking
-    branch (content fetched, or already pushed), newest first, at most
-    :data:`MAX_COMMITS` (one ``rev-list``; none without ``made``).
+    moved) and from none of ``held`` (those its snapshot kept: a remote-tracking branch's
+    tip before the call among them) nor ``fetched`` (what ``git fetch`` brought in from
+    another repository: :func:`gentle_hooks.git.fetchhead.fetched_ids`), newest first, at
+    most :data:`MAX_COMMITS` (one ``rev-list``; none without ``made``).
+
+    A remote-tracking branch the call moved without fetching (``git update-ref
+    refs/remotes/origin/main HEAD``, ``git push . HEAD:refs/remotes/origin/main``, ``git
+    fetch . HEAD:...``, the ``git push`` of its own commit) hides nothing: the commits it
+    reaches are walked like those of any ref the call moved.
 
     Raises:
         GitError: git failed.
     """
     if not made:
         return []
-    # fetched commits (a `git pull`) are the remote's, not written here
-    args = ["rev-list", f"--max-count={MAX_COMMITS}", *made, *(f"^{h}" for h in held)]
-    args += ["--not", "--remotes"]
-    return repo.out(args).split()
+    # on stdin: no argument-length limit for a FETCH_HEAD of every branch of a large remote
+    lines = [*made, *(f"^{h}" for h in dict.fromkeys([*held, *fetched]))]
+    args = ["rev-list", f"--max-count={MAX_COMMITS}", "--ignore-missing", "--stdin"]
+    out = repo.run(args, input="".join(f"{x}\n" for x in lines).encode()).stdout
+    return out.decode("ascii", "replace").split()
 
 
 def written_in(

@@ -6,8 +6,9 @@ Room ``services``. One JSON file per call under ``<common dir>/gentle-hooks/shel
 object: ``head`` (the commit ``HEAD`` was at, "" unborn), ``nonce``, ``tips`` and
 ``stashes`` (commit ids), ``blobs`` (hashed path -> blob, null: absent), ``stats`` (listed
 path -> ``lstat`` fields, :func:`listing`), ``staged`` (changed tracked path -> its blob
-in the index) and, for one over the bound, ``over``: true with ``blobs`` empty and no ``stats``
-nor ``staged`` (:class:`Kept`). What is not ours, too large or unreadable reads as absent
+in the index), ``modes`` (hashed path -> the mode git would give it, :func:`modes`) and,
+for one over the bound, ``over``: true with ``blobs`` empty and no ``stats`` nor
+``staged`` (:class:`Kept`). What is not ours, too large or unreadable reads as absent
 (the call then records nothing and says why). Beside them, :data:`MADE_FILE` lists the ref
 tips and stash entries shell calls made (:func:`known_made`, :func:`note_made`). Standard library,
 :mod:`gentle_hooks.bounded` and the frozen value decorator only.
@@ -18,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 from collections.abc import Mapping, Sequence
 
 from gentle_hooks.bounded import WriteError, write_whole
@@ -50,6 +52,7 @@ class Kept:
         tips: the ref tips it kept; stashes: the stash entries it kept.
         over: it was over the bound: only ``head``, ``nonce``, ``tips`` and ``stashes``
             were kept.
+        modes: hashed path -> its mode then (:func:`modes`; none: kept without them).
     """
 
     blobs: dict[str, str | None]
@@ -60,6 +63,7 @@ class Kept:
     tips: list[str]
     stashes: list[str]
     over: bool
+    modes: dict[str, str]
 
 
 def listing(root: str, paths: Sequence[str]) -> dict[str, list[int]]:
@@ -70,6 +74,26 @@ def listing(root: str, paths: Sequence[str]) -> dict[str, list[int]]:
         with contextlib.suppress(OSError):
             st = os.lstat(os.path.join(root, p))
             out[p] = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_mode]
+    return out
+
+
+def mode_of(st_mode: int) -> str:
+    """The mode git gives a work-tree file of ``lstat`` mode ``st_mode``: ``120000`` a
+    symbolic link, ``100755`` a file its owner may run, else ``100644``."""
+    if stat.S_ISLNK(st_mode):
+        return "120000"
+    return "100755" if st_mode & stat.S_IXUSR else "100644"
+
+
+def modes(root: str, paths: Sequence[str]) -> dict[str, str]:
+    """Path -> :func:`mode_of` each of the root-relative ``paths`` of the work tree
+    ``root`` that is a file or a symbolic link (a path gone or a directory is left out)."""
+    out: dict[str, str] = {}
+    for p in paths:
+        with contextlib.suppress(OSError):
+            st = os.lstat(os.path.join(root, p))
+            if stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode):
+                out[p] = mode_of(st.st_mode)
     return out
 
 
@@ -107,7 +131,7 @@ def read_snapshot(path: str) -> Kept | None:
     assert isinstance(doc, dict)
     nonce = doc.get("nonce")
     tips, stashes = (_ids(doc.get(k)) for k in ("tips", "stashes"))
-    got, stats = doc.get("staged"), doc.get("stats")
+    got, stats, kept = doc.get("staged"), doc.get("stats"), doc.get("modes")
     staged: dict[str, str | None] = (
         {p: b for p, b in got.items() if isinstance(p, str) and isinstance(b, str)}
         if isinstance(got, dict)
@@ -127,6 +151,11 @@ def read_snapshot(path: str) -> Kept | None:
         tips=tips,
         stashes=stashes,
         over=doc.get("over") is True,
+        modes={
+            p: m
+            for p, m in (kept.items() if isinstance(kept, dict) else ())
+            if isinstance(p, str) and m in ("100644", "100755", "120000")
+        },
     )
 
 

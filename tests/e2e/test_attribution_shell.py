@@ -40,6 +40,7 @@ HEREDOC = (
     "    return build_regional_discounts(region_rows)\n"
     "EOF"
 )
+ORIGIN = "refs/remotes/origin/main"
 SED = "sed -i 's/return VALUE/return apply_discount_rules(VALUE, region_table)/' src/calc.py"
 
 
@@ -210,15 +211,18 @@ def test_content_a_person_committed_or_stashed_that_a_command_restores_is_theirs
             f"git checkout -qb w && {SED} && git commit --no-verify -qam w && git checkout -q -",
             (("merge", "-q", "w"),),
         ),
+        (f"{SED} && git commit -qam fix --no-verify && git update-ref {ORIGIN} HEAD", ()),
+        (f"{SED} && git commit -qam fix --no-verify && git fetch -q . HEAD:{ORIGIN}", ()),
     ],
-    ids=["commit", "branch-and-back"],
+    ids=["commit", "branch-and-back", "update-ref-origin", "fetch-dot-origin"],
 )
 def test_what_a_bash_command_wrote_and_committed_blocks_the_push(
     based: World, command: str, then: tuple[tuple[str, ...], ...]
 ) -> None:
     """Refuter r17n HIGH a, c: the command commits what it wrote (on the branch, or on
     another and back, merged by the person): the work tree is as it was, yet the push is
-    blocked, the writer's content being in the commit."""
+    blocked, the writer's content being in the commit. Refuter r13l HIGH: the same call
+    moving ``origin/main`` onto its commit (``update-ref``, ``fetch .``) hides nothing."""
     w = based
     said = _bash(w, command)
     assert "recorded: pending mutation #1" in said and "in commits it made" in said, said

@@ -1,0 +1,59 @@
+"""The paths whose mode alone a shell call changed: ``chmod +x run.sh`` keeps the file's
+blob, yet the flip makes it runnable, so it is the writer's change of that path (SPEC §3
+"Attribution follows content": what a tree holds at a path is its blob and its mode; §4:
+an exec-bit flip makes a change high risk; :mod:`.agent_shell` compares).
+
+Room ``services``. Each is recorded as a write whose blob is the one it started from
+(:func:`gentle_hooks.policy.attribution.carries_row` row A8: a change of that path that
+keeps that blob, so changes only its mode, carries it), whether the work tree holds the
+flip after the call or a commit the call made does (``chmod +x f && git commit``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from gentle_hooks.git.repository import Repository
+from gentle_hooks.services.shell_commits import Written
+from gentle_hooks.services.shell_files import Kept, mode_of, modes
+
+
+def flipped(
+    repo: Repository,
+    top: str,
+    kept: Kept,
+    head: str | None,
+    same: Mapping[str, str],
+    commits: Sequence[str] = (),
+) -> list[Written]:
+    """``(path, blob, blob)`` for each path whose mode alone the call changed, sorted:
+
+    * of ``same`` (paths of the work tree ``top`` -> the blob they hold, as before the
+      call), each whose mode (:func:`.shell_files.modes`) differs from the one it had;
+    * of ``commits`` (the commits the call made, :func:`.shell_commits.new_commits`), each
+      path a commit with one parent changes the mode of alone (its blob kept) to a mode the
+      path did not have before the call (a merge's are its parents').
+
+    The mode before the call is the snapshot's (``kept``: a hashed path's, a listed path's
+    ``lstat``), else its mode in ``head`` (one ``ls-tree``, only for such paths); a path
+    with no mode known from before is left out. One ``diff-tree`` and one ``ls-tree`` per
+    commit that changes a mode alone, when there are ``commits``.
+
+    Raises:
+        GitError: git failed.
+    """
+    now = modes(top, list(same))
+    wanted = {p: (m, same[p]) for p, m in now.items()}  # path -> (mode, blob)
+    infos = [i for i in repo.read_commits(list(commits)) if len(i.parents) == 1]
+    pairs = [(repo.tree_of(i.parents[0]), i.tree) for i in infos]
+    for (_, tree), changes in zip(pairs, repo.tree_deltas(pairs) if pairs else [], strict=True):
+        only = {c.path: c.new_blob for c in changes if c.new_blob and c.old_blob == c.new_blob}
+        for p, m in repo.modes_in(tree, only).items() if only else ():
+            if blob := only[p]:
+                wanted.setdefault(p, (m, blob))
+    before = {p: kept.modes[p] for p in wanted if p in kept.modes}
+    before |= {p: mode_of(kept.stats[p][-1]) for p in wanted if kept.stats.get(p)}
+    clean = [p for p in wanted if p not in before and p not in kept.blobs]
+    if clean and head:
+        before |= repo.modes_in(head, clean)
+    return [(p, b, b) for p, (m, b) in sorted(wanted.items()) if before.get(p, m) != m]
