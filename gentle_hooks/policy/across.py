@@ -114,7 +114,7 @@ def carries_row_across(change: PathChange, entry: WriterEntry) -> str:
     from gentle_hooks.policy.wholefile import holds_whole_new_file
 
     new = introduced_lines(change.old, change.new)  # once per change, not per entry
-    found = _held_with(change, d.added, new)
+    found = _held_with(change, d.added, new) if len(d.added) >= MIN_ACROSS else frozenset()
     whole = holds_whole_new_file(entry.before is None, d.added, d.telling, new)  # moved whole
     tails = introduced_parts(change.old, change.new) if d.telling else ()
     one = {k for k, boiler in (*new, *tails) if k in d.telling and not boiler}
@@ -150,6 +150,6 @@ def by_one_line(change: PathChange, entry: WriterEntry) -> bool:
     from gentle_hooks.policy.wholefile import holds_whole_new_file
 
     d, new = entry.delta, introduced_lines(change.old, change.new or b"")
-    found = _held_with(change, d.added, new)
+    found = _held_with(change, d.added, new) if len(d.added) >= MIN_ACROSS else frozenset()
     whole = holds_whole_new_file(entry.before is None, d.added, d.telling, new)
     return len(found) < MIN_ACROSS and not whole

@@ -142,6 +142,8 @@ from gentle_hooks.values.frozen import frozen
 
 TYPE_CHECKING = False  # literals and placement are imported where a writer's delta is read
 if TYPE_CHECKING:
+    from typing import Any
+
     from gentle_hooks.policy.placement import Placement
 
 #: Bytes git reads to decide whether content is binary (a NUL among them).
@@ -285,10 +287,9 @@ def writer_delta(before: bytes | None, after: bytes | None, *, detail: bool = Tr
 
     Args:
         before / after: the path's content before and after the write (None: no file);
-        detail: also what only the rule reads (``short``, ``telling``, ``shapes``,
-            ``dropped``); False: only the keys a record stores, cheap on a large file.
+        detail: also what only the rule reads (``telling``, and ``short``, ``shapes``,
+            ``dropped``... computed when first read); False: only the keys a record stores.
     """
-    from gentle_hooks.policy.literals import masked_lines
     from gentle_hooks.policy.placement import placed_lines
 
     if (before is not None and is_binary(before)) or (after is not None and is_binary(after)):
@@ -306,15 +307,54 @@ def writer_delta(before: bytes | None, after: bytes | None, *, detail: bool = Tr
     added = new - old
     if not detail:
         return WriterDelta(added, old - new, False)
-    any_after = any_line_keys(after)
-    short = short_keys(after, any_before) if added else frozenset()
-    dropped = short_keys(before, any_after)
-    shapes, spans = _added_shapes(after, added), writer_spans(after, added, any_before)
-    told = telling_keys(before, any_after)
-    placed, masked = placed_lines(after, added | short | telling), masked_lines(after, added)
-    return WriterDelta(
-        added, old - new, False, short, telling, shapes, dropped, told, placed, masked, spans
-    )
+    return _Detailed(added, old - new, telling, before, after, any_before)
+
+
+class _Detailed(WriterDelta):
+    """:func:`writer_delta`'s answer, its fields past ``added``, ``removed``, ``telling``
+    computed at once when one is first read (row A1 and other paths never read them); equal
+    to, hashed and shown as the :class:`WriterDelta` of the same values (:meth:`full`)."""
+
+    def __init__(
+        self, added: frozenset[str], removed: frozenset[str], telling: frozenset[str], *start: Any
+    ) -> None:
+        self.__dict__.update(added=added, removed=removed, binary=False, telling=telling)
+        self.__dict__["_start"] = start  # before, after, any_before: what the rest is of
+
+    def full(self) -> WriterDelta:
+        """The same delta with every field computed (once)."""
+        from gentle_hooks.policy.literals import masked_lines
+        from gentle_hooks.policy.placement import placed_lines
+
+        d = self.__dict__
+        if "_full" not in d:
+            before, after, any_before = d.pop("_start")
+            added, telling, any_after = self.added, self.telling, any_line_keys(after)
+            short = short_keys(after, any_before) if added else frozenset[str]()
+            shapes, spans = _added_shapes(after, added), writer_spans(after, added, any_before)
+            dropped, told = short_keys(before, any_after), telling_keys(before, any_after)
+            placed = placed_lines(after, added | short | telling)
+            rest = (dropped, told, placed, masked_lines(after, added), spans)
+            d["_full"] = WriterDelta(added, self.removed, False, short, telling, shapes, *rest)
+        full: WriterDelta = d["_full"]
+        return full
+
+    def __eq__(self, other: object) -> bool:
+        return self.full() == other
+
+    def __hash__(self) -> int:
+        return hash(self.full())
+
+    def __repr__(self) -> str:
+        return repr(self.full())
+
+
+def _detail(name: str) -> property:
+    return property(lambda self: getattr(self.full(), name))
+
+
+for _name in ("short", "shapes", "dropped", "told", "placed", "masked", "spans"):
+    setattr(_Detailed, _name, _detail(_name))  # a property is read before the instance's own
 
 
 @frozen

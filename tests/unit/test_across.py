@@ -225,6 +225,37 @@ def test_one_change_against_many_entries_reads_its_lines_once(
     assert len(calls) == first
 
 
+@pytest.mark.parametrize(
+    ("line", "row"),
+    [(b"    subprocess.run(cmd)\n", "A2"), (b"    # bench change agent-10\n", "A5")],
+    ids=["a line that counts alone", "a line that does not"],
+)
+def test_a_one_line_writer_delta_never_reads_the_whole_new_file(
+    monkeypatch: pytest.MonkeyPatch, line: bytes, row: str
+) -> None:
+    """A writer that added one line (a commit of several recorded files, each with one line
+    appended: every change is compared with every other path's entry) can carry another
+    path only by that line alone or its blob: :data:`MIN_ACROSS` lines are out of reach, so
+    the change's whole new side is never keyed and classified for them (only its introduced
+    lines are), with the same row."""
+    from gentle_hooks.policy import boilerplate
+
+    whole: list[bytes] = []
+    introduced = boilerplate.introduced_lines
+
+    def counted(old: bytes | None, new: bytes) -> tuple[tuple[str, bool], ...]:
+        if old is None:
+            whole.append(new)
+        return introduced(old, new)
+
+    monkeypatch.setattr(boilerplate, "introduced_lines", counted)
+    rec = WriterEntry("app.py", "w" * 40, "a" * 40, writer_delta(APP, APP + line))
+    assert len(rec.delta.added) < MIN_ACROSS
+    copied = PathChange("g.py", "g" * 40, "n" * 40, G, G + line)
+    assert carries_row_across(copied, rec) == row
+    assert whole == []
+
+
 ALONE = [
     # (row, a stripped line at another path)
     ("X1", b"return result"),

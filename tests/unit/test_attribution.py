@@ -975,3 +975,47 @@ def test_a_definition_header_is_anybodys_in_another_worktree() -> None:
     assert carries_row(stub, writer, elsewhere=True) == "A5"
     copied = change(base, base + b'def deploy(target):\n    os.system("rsync " + target)\n')
     assert carries_row(copied, writer, elsewhere=True) == "A2"
+
+
+DETAIL = ("short", "shapes", "dropped", "told", "placed", "masked", "spans")
+
+
+@pytest.mark.parametrize(("before", "after"), [(B0, W), (GATE, GATE_W), (None, W), (W, HUMAN)])
+def test_a_writer_delta_computes_what_only_the_rule_reads_when_first_read(
+    monkeypatch: pytest.MonkeyPatch, before: bytes | None, after: bytes
+) -> None:
+    """A change decided by the writer's blob (row A1) or compared across paths reads only
+    ``added``, ``removed`` and ``telling``: the placements, literals, shapes and spans of
+    the writer's lines are computed when one of them is first read, all at once, and the
+    delta then equals (hashes and shows as) the one computed in full."""
+    from gentle_hooks.policy import literals, placement
+    from gentle_hooks.policy.attribution import WriterDelta
+
+    computed: list[str] = []
+    placed, masked = placement.placed_lines, literals.masked_lines
+
+    def counted_placed(*a: object) -> object:
+        computed.append("placed")
+        return placed(*a)  # type: ignore[arg-type]
+
+    def counted_masked(*a: object) -> object:
+        computed.append("masked")
+        return masked(*a)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(placement, "placed_lines", counted_placed)
+    monkeypatch.setattr(literals, "masked_lines", counted_masked)
+    d = writer_delta(before, after)
+    assert d.binary is False and d.added | d.removed | d.telling  # read, nothing else
+    assert computed == []
+    full = WriterDelta(
+        d.added,
+        d.removed,
+        d.binary,
+        *(getattr(d, n) for n in ("short", "telling")),
+        *(getattr(d, n) for n in DETAIL[1:]),
+    )
+    assert sorted(computed) == ["masked", "placed"]
+    monkeypatch.undo()
+    eager = writer_delta(before, after)
+    assert d == full == eager and full == d and hash(d) == hash(full) and repr(d) == repr(full)
+    assert {n: getattr(eager, n) for n in DETAIL} == {n: getattr(full, n) for n in DETAIL}
