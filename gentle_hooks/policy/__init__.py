@@ -70,6 +70,8 @@ One module per table or rule set:
 * :mod:`.keyform` — a line as no formatter changes it: the form its key is taken of
 * :mod:`.shapes` — a line's token shape: two lines of one shape are a mechanical rename
 * :mod:`.attribution` — attribution follows content: does a change carry what a writer wrote
+* :mod:`.delta` — a writer's delta (what one write did to one path, as line keys), its
+  rule-only fields computed when first read
 * :mod:`.literals` — a writer's line with a string or a number changed, still the writer's
 * :mod:`.spans` — a writer's line split, or its lines joined, where no bracket is open
 * :mod:`.delivery` — whether the pushed commits that took a writer's entry delivered all of it

@@ -125,6 +125,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from gentle_hooks.policy.delta import DetailedDelta, WriterDelta
 from gentle_hooks.policy.distinctive import distinctive_keys
 from gentle_hooks.policy.importpairs import one_name_lines
 from gentle_hooks.policy.linekeys import (
@@ -132,19 +133,16 @@ from gentle_hooks.policy.linekeys import (
     header_keys,
     joined_lines,
     line_keys,
-    short_keys,
     stripped_key,
     telling_keys,
 )
 from gentle_hooks.policy.shapes import LineShape, is_renamed, line_shape
-from gentle_hooks.policy.spans import Span, spanned_keys, writer_spans
+from gentle_hooks.policy.spans import spanned_keys
 from gentle_hooks.values.frozen import frozen
 
 TYPE_CHECKING = False  # literals and placement are imported where a writer's delta is read
 if TYPE_CHECKING:
-    from typing import Any
-
-    from gentle_hooks.policy.placement import Placement
+    pass
 
 #: Bytes git reads to decide whether content is binary (a NUL among them).
 BINARY_PROBE = 8000
@@ -156,52 +154,6 @@ UNKNOWN_BEFORE = "*"
 def is_binary(data: bytes) -> bool:
     """Git's rule: content with a NUL byte among its first 8000 bytes is binary."""
     return b"\0" in data[:BINARY_PROBE]
-
-
-@frozen
-class WriterDelta:
-    """What one writer write did to one path, as keys (see :func:`writer_delta`).
-
-    Attributes:
-        added: keys of significant lines in the writer's content and not in what it
-            started from; removed: the reverse; binary: either side is binary (then only
-            the blobs say anything: rows A1 and A4);
-        short: with ``added``, keys of the short lines (:func:`short_keys`) the writer
-            added: they count only among the writer's lines (:func:`held_keys`);
-        telling: the keys of the lines the writer added that are not trivial
-            (:func:`~gentle_hooks.policy.linekeys.trivial_row`): the telling ones of
-            ``added``, and its short *actions* (``rm -rf /``, ``f(x)``), which ``added``
-            leaves out: one of them alone is the writer's content (row A2). Empty for an
-            entry read from its stored keys only;
-        shapes: (key, shape) of the added lines with a shape
-            (:func:`~gentle_hooks.policy.shapes.line_shape`): a line of the same shape
-            with names consistently renamed holds that key (:func:`held_keys`). Empty for
-            an entry read from its stored keys only;
-        dropped: with ``removed``, keys of the short lines the writer removed (row A6);
-        told: the keys of the telling lines the writer removed, one of them alone (row A3);
-        placed: the placements of the lines of :meth:`edited` the writer added (row A7);
-        masked: (masked key, key) of the added lines a line with other literals stands
-            for (:mod:`gentle_hooks.policy.literals`, :func:`held_keys`);
-        spans: the added lines, and runs of them, in span form (:mod:`.spans`: split or
-            joined where no bracket is open; :func:`held_keys`).
-    """
-
-    added: frozenset[str]
-    removed: frozenset[str]
-    binary: bool
-    short: frozenset[str] = frozenset()
-    telling: frozenset[str] = frozenset()
-    shapes: frozenset[tuple[str, LineShape]] = frozenset()
-    dropped: frozenset[str] = frozenset()
-    told: frozenset[str] = frozenset()
-    placed: frozenset[Placement] = frozenset()
-    masked: frozenset[tuple[str, str]] = frozenset()
-    spans: frozenset[Span] = frozenset()
-
-    def edited(self) -> tuple[frozenset[str], frozenset[str]]:
-        """(added, removed): the keys of every line of two words or more the writer added
-        and removed, short and trivial ones included (row A6)."""
-        return self.added | self.short | self.telling, self.removed | self.dropped
 
 
 def _shape_index(delta: WriterDelta) -> dict[str, list[tuple[str, LineShape]]]:
@@ -270,18 +222,6 @@ def _held_keys(
     return frozenset(out)
 
 
-def _added_shapes(after: bytes | None, added: frozenset[str]) -> frozenset[tuple[str, LineShape]]:
-    """(key, shape) of each of the writer's added lines in ``after`` that has a shape."""
-    if not after or not added:
-        return frozenset()
-    lines = [*(line.strip() for line in after.splitlines()), *joined_lines(after)]
-    return frozenset(
-        (key, shape)
-        for s in lines
-        if s and (key := stripped_key(s)) in added and (shape := line_shape(s)) is not None
-    )
-
-
 def writer_delta(before: bytes | None, after: bytes | None, *, detail: bool = True) -> WriterDelta:
     """The writer's delta from the content it started from to the content it left.
 
@@ -307,54 +247,7 @@ def writer_delta(before: bytes | None, after: bytes | None, *, detail: bool = Tr
     added = new - old
     if not detail:
         return WriterDelta(added, old - new, False)
-    return _Detailed(added, old - new, telling, before, after, any_before)
-
-
-class _Detailed(WriterDelta):
-    """:func:`writer_delta`'s answer, its fields past ``added``, ``removed``, ``telling``
-    computed at once when one is first read (row A1 and other paths never read them); equal
-    to, hashed and shown as the :class:`WriterDelta` of the same values (:meth:`full`)."""
-
-    def __init__(
-        self, added: frozenset[str], removed: frozenset[str], telling: frozenset[str], *start: Any
-    ) -> None:
-        self.__dict__.update(added=added, removed=removed, binary=False, telling=telling)
-        self.__dict__["_start"] = start  # before, after, any_before: what the rest is of
-
-    def full(self) -> WriterDelta:
-        """The same delta with every field computed (once)."""
-        from gentle_hooks.policy.literals import masked_lines
-        from gentle_hooks.policy.placement import placed_lines
-
-        d = self.__dict__
-        if "_full" not in d:
-            before, after, any_before = d.pop("_start")
-            added, telling, any_after = self.added, self.telling, any_line_keys(after)
-            short = short_keys(after, any_before) if added else frozenset[str]()
-            shapes, spans = _added_shapes(after, added), writer_spans(after, added, any_before)
-            dropped, told = short_keys(before, any_after), telling_keys(before, any_after)
-            placed = placed_lines(after, added | short | telling)
-            rest = (dropped, told, placed, masked_lines(after, added), spans)
-            d["_full"] = WriterDelta(added, self.removed, False, short, telling, shapes, *rest)
-        full: WriterDelta = d["_full"]
-        return full
-
-    def __eq__(self, other: object) -> bool:
-        return self.full() == other
-
-    def __hash__(self) -> int:
-        return hash(self.full())
-
-    def __repr__(self) -> str:
-        return repr(self.full())
-
-
-def _detail(name: str) -> property:
-    return property(lambda self: getattr(self.full(), name))
-
-
-for _name in ("short", "shapes", "dropped", "told", "placed", "masked", "spans"):
-    setattr(_Detailed, _name, _detail(_name))  # a property is read before the instance's own
+    return DetailedDelta(added, old - new, telling, before, after, any_before)
 
 
 @frozen

@@ -208,7 +208,7 @@ def _judged_lines(data: bytes) -> list[bytes]:
 
 
 def brought_back(old: bytes | None, new: bytes | None, telling: frozenset[str]) -> frozenset[str]:
-    """The keys of the writer's ``telling`` lines (:attr:`~gentle_hooks.policy.attribution.
+    """The keys of the writer's ``telling`` lines (:attr:`~gentle_hooks.policy.delta.
     WriterDelta.telling`) that a change ``old`` -> ``new`` of their path adds (``new`` holds
     them, ``old`` does not) and that are distinctive there (rows D2-D4), a bare definition
     header (:func:`~gentle_hooks.policy.linekeys.header_keys`) never: empty when the change
@@ -228,7 +228,7 @@ def removed_again(
     closed: frozenset[Placement],
 ) -> frozenset[str]:
     """The keys of the lines the writer removed (``removed``: :attr:`~gentle_hooks.policy.
-    attribution.WriterDelta.removed` and ``told``) that a change ``old`` -> ``new`` of their
+    delta.WriterDelta.removed` and ``told``) that a change ``old`` -> ``new`` of their
     path removes again (``old`` holds them, ``new`` does not), as the writer removed them
     (``new`` closes a gap the writer's removal closed: ``closed``, :func:`closed_gaps`; a
     line of one's own written in their place is no such removal) and that are distinctive
@@ -260,9 +260,9 @@ def hunk_back(
 ) -> bool:
     """Whether a change ``old`` -> ``new`` of the writer's path makes the writer's exact
     hunk again: it removes a line the writer removed and adds a line the writer added
-    (``edited``: :meth:`~gentle_hooks.policy.attribution.WriterDelta.edited`, lines of two
+    (``edited``: :meth:`~gentle_hooks.policy.delta.WriterDelta.edited`, lines of two
     words or more, common ones too), that line between the very neighbours the writer put
-    it between (``placed``: :attr:`~gentle_hooks.policy.attribution.WriterDelta.placed`,
+    it between (``placed``: :attr:`~gentle_hooks.policy.delta.WriterDelta.placed`,
     :func:`~gentle_hooks.policy.placement.is_placed`)."""
     adds, drops = edited
     if not old or not new or not adds or not drops or not placed:

@@ -28,7 +28,7 @@ def holds_whole_new_file(
     Args:
         created: the writer created the file (it started from no blob);
         added: keys of the writer's added significant lines; telling: keys of its telling
-            lines (:class:`~gentle_hooks.policy.attribution.WriterDelta`);
+            lines (:class:`~gentle_hooks.policy.delta.WriterDelta`);
         introduced: (key, is boilerplate) of each line the change's new side introduces
             (not on its old side).
 

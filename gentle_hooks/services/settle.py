@@ -26,13 +26,13 @@ from gentle_hooks.ledger.records import WriterEntryRecord
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.attribution import (
     UNKNOWN_BEFORE,
-    WriterDelta,
     WriterEntry,
     held_keys,
     holds_own_lines,
     writer_delta,
 )
 from gentle_hooks.policy.delivery import SETTLED_ROWS, delivered_row
+from gentle_hooks.policy.delta import WriterDelta
 from gentle_hooks.policy.linekeys import any_line_keys
 from gentle_hooks.policy.placement import placements
 

@@ -989,7 +989,7 @@ def test_a_writer_delta_computes_what_only_the_rule_reads_when_first_read(
     the writer's lines are computed when one of them is first read, all at once, and the
     delta then equals (hashes and shows as) the one computed in full."""
     from gentle_hooks.policy import literals, placement
-    from gentle_hooks.policy.attribution import WriterDelta
+    from gentle_hooks.policy.delta import WriterDelta
 
     computed: list[str] = []
     placed, masked = placement.placed_lines, literals.masked_lines
