@@ -11,7 +11,9 @@ with ``file_path`` (``docs/tools/file-system.md``).
 A ``run_shell_command`` call names no file it changes: its ``BeforeTool`` input is a
 snapshot event (:attr:`RuntimeEvent.shell`), and its ``AfterTool`` records what changed in
 the work tree since; the two are paired by the session, the tool and its ``tool_input``
-(:attr:`RuntimeEvent.shell_key`), as neither names a call id.
+(:attr:`RuntimeEvent.shell_key`), as neither names a call id. One run in the background
+(``tool_input.is_background``, or a command that leaves a process behind:
+:mod:`gentle_hooks.agents.background`) is :attr:`RuntimeEvent.background`.
 
 The input names no tool call and no model:
 
@@ -57,6 +59,7 @@ import contextlib
 import os
 from collections.abc import Generator, Mapping
 
+from gentle_hooks.agents.background import is_background
 from gentle_hooks.agents.definitions import declared, own_model, project_dirs
 from gentle_hooks.agents.event import (
     SHELL_AFTER,
@@ -347,6 +350,7 @@ def decode(data: bytes) -> RuntimeEvent:
             not_written=SHELL_NOT_RECORDED,
             shell=SHELL_BEFORE if before else SHELL_AFTER,
             shell_key=derived_call_id(NAME, call.session, call.tool, call.args),
+            background=is_background(call.args),  # is_background, or `cmd &`
         )
     if call.tool == "replace":  # what the call changed: the file it started from
         pairs, every = edit_replacements(call.args)
