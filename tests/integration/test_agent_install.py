@@ -391,6 +391,7 @@ def test_a_reinstall_keeps_the_users_flags_and_says_what_changed(
                     "PostToolUse": [group],
                     "PreToolUse": [shell],
                     "PostToolUseFailure": [shell],
+                    "Stop": [{"hooks": shell["hooks"]}],
                 }
             }
         )
@@ -399,8 +400,9 @@ def test_a_reinstall_keeps_the_users_flags_and_says_what_changed(
     assert proc.returncode == 0, proc.stderr
     now = "gentle-hook record --from claude-code --effort high"
     assert proc.stdout.splitlines() == [
-        "claude-code (user): updated: PostToolUse, PreToolUse and PostToolUseFailure hooks "
+        "claude-code (user): updated: PostToolUse, PreToolUse, PostToolUseFailure and Stop hooks "
         f"running '{now}' in {path}",
+        f"note: its gentle-hook changed: '{theirs}' -> '{now}'",
         f"note: its gentle-hook changed: '{theirs}' -> '{now}'",
         f"note: its gentle-hook changed: '{theirs}' -> '{now}'",
         f"note: its gentle-hook changed: '{theirs}' -> '{now}'",
@@ -492,6 +494,7 @@ def _claude_entry(repo: Path, command: str) -> Path:
                     "PostToolUse": [group],
                     "PreToolUse": [shell],
                     "PostToolUseFailure": [shell],
+                    "Stop": [{"hooks": shell["hooks"]}],
                 }
             },
             indent=2,

@@ -53,6 +53,15 @@ DOCUMENTED: dict[str, dict[str, Any]] = {
                     ],
                 }
             ],
+            # the end of the agent's turn closes a background call's window ("Stop input";
+            # Stop takes no matcher: code.claude.com/docs/en/hooks)
+            "Stop": [
+                {
+                    "hooks": [
+                        {"type": "command", "command": "gentle-hook record --from claude-code"}
+                    ],
+                }
+            ],
         }
     },
     # the work tree before each Bash call: openai/codex codex-rs/hooks/schema/generated/
@@ -446,6 +455,7 @@ def test_a_second_entry_of_ours_is_removed_and_said() -> None:
         f"removed a second entry of ours running '{second}'",
         "added our PreToolUse hook",
         "added our PostToolUseFailure hook",
+        "added our Stop hook",
     )
     assert wiring.commands(new, rt) == [first]
     assert new["hooks"] == {
@@ -467,6 +477,7 @@ def test_a_second_entry_of_ours_is_removed_and_said() -> None:
                 "hooks": [{"type": "command", "command": record_command("claude-code")}],
             }
         ],
+        "Stop": [{"hooks": [{"type": "command", "command": record_command("claude-code")}]}],
     }
 
 
@@ -541,6 +552,7 @@ def test_our_entry_under_a_narrow_matcher_is_moved_under_ours() -> None:
             ],
             "PreToolUse": [{"matcher": "Bash", "hooks": [ours]}],
             "PostToolUseFailure": [{"matcher": "Bash", "hooks": [ours]}],
+            "Stop": [{"hooks": [ours]}],
         }
     }
     assert changes == (
@@ -548,6 +560,7 @@ def test_our_entry_under_a_narrow_matcher_is_moved_under_ours() -> None:
         "into 'Write|Edit|MultiEdit|NotebookEdit|Bash'",
         "added our PreToolUse hook",
         "added our PostToolUseFailure hook",
+        "added our Stop hook",
     )
 
 
