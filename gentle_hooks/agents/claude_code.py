@@ -30,8 +30,10 @@ inherited writer profile is unknown, so small; seed 000).
 A ``Bash`` call names no file it changes: its ``PreToolUse`` input (``tool_use_id`` as in
 its ``PostToolUse``) is a snapshot event (:attr:`RuntimeEvent.shell`), and its
 ``PostToolUse`` records what changed in the work tree since as the writer's. A call run in
-the background (``tool_input.run_in_background``, or a command that leaves a process
-behind: :mod:`gentle_hooks.agents.background`) is :attr:`RuntimeEvent.background`; a
+the background (``tool_input.run_in_background``, a command that leaves a process behind:
+:mod:`gentle_hooks.agents.background`, or a ``tool_response`` naming a
+``backgroundTaskId``: a call moved to the background past its timeout) is
+:attr:`RuntimeEvent.background`; a
 ``Stop`` (or ``SessionEnd``) input, which names no tool, is :data:`SHELL_END`.
 
 ``PostToolUse`` fires only after a tool succeeded: a failure is ``PostToolUseFailure``
@@ -274,7 +276,10 @@ def decode(data: bytes) -> RuntimeEvent:
         # what the command changes is found by comparing the work tree before and after it
         before = (decoded.hook_event or "").lower() == SHELL_SNAPSHOT.lower()
         shell = SHELL_BEFORE if before else SHELL_AFTER
-        late = is_background(call.args)  # run_in_background, or `cmd &`: writes after
+        # run_in_background, `cmd &`, or a call Claude Code moved to the background when it
+        # ran past its timeout (its response names the task: backgroundTaskId)
+        task = text(member(event.get("tool_response"), "backgroundTaskId"))
+        late = is_background(call.args) or bool(task)
         decoded = replace(decoded, not_written=SHELL_NOT_RECORDED, shell=shell, background=late)
     if call.tool is None and (decoded.hook_event or "").lower() in TURN_ENDS:
         decoded = replace(decoded, shell=SHELL_END)  # the turn ended: its windows close

@@ -181,9 +181,15 @@ RUNTIMES: tuple[Runtime, ...] = (
             entry=(("name", "gentle-hooks-record"), ("type", "command")),
             # the work tree before each run_shell_command call: what it changes is the
             # writer's (google-gemini/gemini-cli docs/hooks/reference.md, "BeforeTool")
-            also_events=(gemini_cli.SHELL_SNAPSHOT,),
-            also_matchers=((gemini_cli.SHELL_SNAPSHOT, gemini_cli.SHELL_TOOL),),
+            # and AfterAgent: the end of the agent's turn closes a background call's window
+            # (docs/hooks/reference.md, "AfterAgent": prompt, prompt_response)
+            also_events=(gemini_cli.SHELL_SNAPSHOT, gemini_cli.TURN_END),
+            also_matchers=(
+                (gemini_cli.SHELL_SNAPSHOT, gemini_cli.SHELL_TOOL),
+                (gemini_cli.TURN_END, None),
+            ),
             shell_event=gemini_cli.SHELL_SNAPSHOT,
+            turn_end=gemini_cli.TURN_END,
             comments=True,
             matcher_style="regex",
             settings=(

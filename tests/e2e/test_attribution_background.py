@@ -261,3 +261,17 @@ def test_a_gemini_background_call_is_recorded(based: World, tmp_path: Path) -> N
     assert "recorded: pending mutation #1" in said, said
     r = w.git("commit", "-qam", "human: tidy")
     assert r.code == 1 and "BLOCKED the staged change" in r.said[0], r
+    # AfterAgent ("Agent events": prompt, prompt_response, stop_hook_active) ends the turn
+    end = {
+        "session_id": "g1",
+        "transcript_path": "",
+        "cwd": str(w.work),
+        "hook_event_name": "AfterAgent",
+        "timestamp": "2026-01-01T00:00:09Z",
+        "prompt": "tidy up",
+        "prompt_response": "done",
+        "stop_hook_active": False,
+    }
+    said = _hook(w, json.dumps(end).encode(), "gemini-cli")
+    assert "the agent's turn in Gemini CLI ended: 1 background call window(s) closed" in said
+    assert not list((w.work / ".git" / "gentle-hooks" / "shell" / "windows").glob("*.json"))

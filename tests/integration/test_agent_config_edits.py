@@ -62,10 +62,12 @@ def test_gemini_settings_with_comments_are_merged_checked_and_restored(
     env = {**WITH_GH, "HOME": str(home)}
     proc = gh(repo, "install", "--agent", "gemini-cli", env=env)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.startswith("gemini-cli (project): added: AfterTool and BeforeTool hooks")
+    assert proc.stdout.startswith(
+        "gemini-cli (project): added: AfterTool, BeforeTool and AfterAgent hooks"
+    )
     after = path.read_text()
     assert "// pinned for this repository" in after and "/* the team's formatter */" in after
-    assert after.count("gentle-hook record --from gemini-cli") == 2  # after and before
+    assert after.count("gentle-hook record --from gemini-cli") == 3  # after, before, turn end
     doctor = gh(repo, "doctor", env=env)
     assert "ok    agent: gemini-cli: recorder wired" in doctor.stdout, doctor.stdout
     again = gh(repo, "install", "--agent", "gemini-cli", env=env)

@@ -368,8 +368,8 @@ def test_the_documented_env_prefix_stays_wired_and_is_never_doubled(repo: Path) 
     again = gh(repo, "install", "--agent", "gemini-cli", env=WITH_GH)
     assert again.returncode == 0, again.stderr
     assert again.stdout.splitlines()[0] == (
-        f"gemini-cli (project): unchanged: AfterTool and BeforeTool hooks running '{prefixed}' "
-        f"in {path}"
+        f"gemini-cli (project): unchanged: AfterTool, BeforeTool and AfterAgent hooks running "
+        f"'{prefixed}' in {path}"
     )
     hooks = json.loads(path.read_text())["hooks"]["AfterTool"][0]["hooks"]
     assert [h["command"] for h in hooks] == [prefixed]

@@ -103,6 +103,20 @@ DOCUMENTED: dict[str, dict[str, Any]] = {
                 ("BeforeTool", "run_shell_command"),
             )
         }
+        # the end of the agent's turn closes a background call's window ("AfterAgent")
+        | {
+            "AfterAgent": [
+                {
+                    "hooks": [
+                        {
+                            "name": "gentle-hooks-record",
+                            "type": "command",
+                            "command": "gentle-hook record --from gemini-cli",
+                        }
+                    ]
+                }
+            ]
+        }
     },
     # Cursor's subagentStart/subagentStop: the events git-ai-project/git-ai
     # src/mdm/agents/cursor.rs (CURSOR_HOOK_EVENTS) wires, in the same flat shape;
@@ -372,13 +386,14 @@ def test_add_then_remove_restores_any_document(name: str, other: dict[str, Any])
 
 
 def _gemini_doc(ours: dict[str, str]) -> dict[str, Any]:
-    """Gemini CLI settings holding ``ours`` under both events an install wires."""
+    """Gemini CLI settings holding ``ours`` under every event an install wires."""
     return {
         "hooks": {
             "AfterTool": [
                 {"matcher": "write_file|replace|run_shell_command", "hooks": [dict(ours)]}
             ],
             "BeforeTool": [{"matcher": "run_shell_command", "hooks": [dict(ours)]}],
+            "AfterAgent": [{"hooks": [dict(ours)]}],
         }
     }
 
@@ -416,7 +431,7 @@ def test_gemini_entry_is_recognised_by_its_name() -> None:
     doc = _gemini_doc(ours)
     new, what, _ = wiring.add(doc, rt, record_command("gemini-cli"))
     assert (new, what) == (doc, "unchanged")
-    assert wiring.remove(doc, rt) == ({}, 2)
+    assert wiring.remove(doc, rt) == ({}, 3)
 
 
 def test_an_older_gemini_install_gains_the_shell_tool_and_its_before_hook() -> None:
