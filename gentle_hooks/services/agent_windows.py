@@ -163,10 +163,15 @@ def tick(
     """Move every open window of ``event``'s session in the repository of the work tree
     ``root`` (see the module docstring), closing each when ``closing`` (the agent's turn
     ended); what each found, in the windows' order. Nothing outside a repository, or for an
-    event that names no session. A window whose move fails in git is left as it was.
+    event that names no session. A window whose move fails in git is left as it was. A main
+    work tree whose ``.git`` directory holds no windows directory costs no git process (a
+    ``GIT_COMMON_DIR`` elsewhere is then not looked at: its windows are not moved).
     """
     if root is None or not event.session_id:
         return []
+    plain = os.path.join(root, ".git", STATE_DIR, agent_shell.SHELL_DIR, WINDOW_DIR)
+    if os.path.isdir(os.path.join(root, ".git")) and not os.path.isdir(plain):
+        return []  # a main work tree with no window kept: no git process at all
     try:
         where = _dir(root)
     except GitError:
