@@ -29,7 +29,12 @@ inherited writer profile is unknown, so small; seed 000).
 
 A ``Bash`` call names no file it changes: its ``PreToolUse`` input (``tool_use_id`` as in
 its ``PostToolUse``) is a snapshot event (:attr:`RuntimeEvent.shell`), and its
-``PostToolUse`` records what changed in the work tree since as the writer's.
+``PostToolUse`` records what changed in the work tree since as the writer's. A call run in
+the background (``tool_input.run_in_background``, a command that leaves a process behind:
+:mod:`gentle_hooks.agents.background`, or a ``tool_response`` naming a
+``backgroundTaskId``: a call moved to the background past its timeout) is
+:attr:`RuntimeEvent.background`; a
+``Stop`` (or ``SessionEnd``) input, which names no tool, is :data:`SHELL_END`.
 
 ``PostToolUse`` fires only after a tool succeeded: a failure is ``PostToolUseFailure``
 (:data:`SHELL_FAILURE`, wired for ``Bash``: a command that wrote and then exited non-zero
@@ -48,11 +53,13 @@ import contextlib
 import os
 from collections.abc import Mapping
 
+from gentle_hooks.agents.background import is_background
 from gentle_hooks.agents.definitions import declared, own_model, project_dirs, subagent_label
 from gentle_hooks.agents.event import (
     OUR_EFFORTS,
     SHELL_AFTER,
     SHELL_BEFORE,
+    SHELL_END,
     UNKNOWN,
     RuntimeEvent,
     edit_replacements,
@@ -94,6 +101,13 @@ SHELL_SNAPSHOT = "PreToolUse"
 #: code.claude.com/docs/en/hooks, "PostToolUseFailure input"): a shell call's changes
 #: before it failed are recorded from it as from ``PostToolUse``.
 SHELL_FAILURE = "PostToolUseFailure"
+#: The hook event that runs when the main agent has finished responding (code.claude.com/
+#: docs/en/hooks, "Stop"; not after a user interrupt): a background call's window closes
+#: (:mod:`gentle_hooks.services.agent_windows`). Wired by ``install --agent claude-code``.
+TURN_END = "Stop"
+#: The events that end the agent's turn, lower-cased: :data:`TURN_END` and ``SessionEnd``
+#: (the session ends; read when a person wires it, not wired by install).
+TURN_ENDS = ("stop", "sessionend")
 #: Why a call of :data:`SHELL_TOOL` records nothing when no snapshot before it was kept
 #: (:attr:`gentle_hooks.agents.event.RuntimeEvent.not_written`, after ``the Bash call of
 #: Claude Code``).
@@ -262,7 +276,13 @@ def decode(data: bytes) -> RuntimeEvent:
         # what the command changes is found by comparing the work tree before and after it
         before = (decoded.hook_event or "").lower() == SHELL_SNAPSHOT.lower()
         shell = SHELL_BEFORE if before else SHELL_AFTER
-        decoded = replace(decoded, not_written=SHELL_NOT_RECORDED, shell=shell)
+        # run_in_background, `cmd &`, or a call Claude Code moved to the background when it
+        # ran past its timeout (its response names the task: backgroundTaskId)
+        task = text(member(event.get("tool_response"), "backgroundTaskId"))
+        late = is_background(call.args) or bool(task)
+        decoded = replace(decoded, not_written=SHELL_NOT_RECORDED, shell=shell, background=late)
+    if call.tool is None and (decoded.hook_event or "").lower() in TURN_ENDS:
+        decoded = replace(decoded, shell=SHELL_END)  # the turn ended: its windows close
     if call.tool in EDIT_TOOLS:  # what the call changed: the file it started from
         pairs, every = edit_replacements(call.args)
         decoded = replace(decoded, replacements=pairs, replace_all=every)

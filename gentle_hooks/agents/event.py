@@ -89,10 +89,15 @@ class RuntimeEvent:
             ``unknown``); the recorder prints each after what it recorded.
         shell: for a shell tool call whose input names no file it wrote, :data:`SHELL_BEFORE`
             (the runtime's pre-tool event: the work tree is snapshot) or :data:`SHELL_AFTER`
-            (its post-tool event: what changed since is the writer's); None otherwise.
+            (its post-tool event: what changed since is the writer's), :data:`SHELL_END`
+            for the runtime's end of the agent's turn (Claude Code's ``Stop``, no tool: the
+            session's background windows close); None otherwise.
         shell_key: what pairs such a call's pre-tool and post-tool events when the runtime
             names no tool call id both share (Gemini CLI's and Cursor's inputs: a key derived
             from the session and the command); None: :attr:`tool_call_id` pairs them.
+        background: for a shell call, it leaves a process running after its post-tool
+            event (:func:`gentle_hooks.agents.background.is_background`): its snapshot stays
+            open as a window of the session (:mod:`gentle_hooks.services.agent_windows`).
     """
 
     source: str
@@ -121,11 +126,14 @@ class RuntimeEvent:
     notes: tuple[str, ...] = ()
     shell: str | None = None
     shell_key: str | None = None
+    background: bool = False
 
 
-#: :attr:`RuntimeEvent.shell` of a shell call's pre-tool and post-tool events.
+#: :attr:`RuntimeEvent.shell` of a shell call's pre-tool and post-tool events, and of the
+#: end of the agent's turn (the session's background windows close).
 SHELL_BEFORE = "shell-before"
 SHELL_AFTER = "shell-after"
+SHELL_END = "shell-end"
 #: :attr:`RuntimeEvent.lifecycle` of a subagent's start and stop events.
 SUBAGENT_START = "subagent-start"
 SUBAGENT_STOP = "subagent-stop"

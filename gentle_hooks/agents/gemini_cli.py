@@ -11,7 +11,11 @@ with ``file_path`` (``docs/tools/file-system.md``).
 A ``run_shell_command`` call names no file it changes: its ``BeforeTool`` input is a
 snapshot event (:attr:`RuntimeEvent.shell`), and its ``AfterTool`` records what changed in
 the work tree since; the two are paired by the session, the tool and its ``tool_input``
-(:attr:`RuntimeEvent.shell_key`), as neither names a call id.
+(:attr:`RuntimeEvent.shell_key`), as neither names a call id. One run in the background
+(``tool_input.is_background``, or a command that leaves a process behind:
+:mod:`gentle_hooks.agents.background`) is :attr:`RuntimeEvent.background`; an
+``AfterAgent`` (or ``SessionEnd``) input, which names no tool, is
+:data:`gentle_hooks.agents.event.SHELL_END`.
 
 The input names no tool call and no model:
 
@@ -57,10 +61,12 @@ import contextlib
 import os
 from collections.abc import Generator, Mapping
 
+from gentle_hooks.agents.background import is_background
 from gentle_hooks.agents.definitions import declared, own_model, project_dirs
 from gentle_hooks.agents.event import (
     SHELL_AFTER,
     SHELL_BEFORE,
+    SHELL_END,
     RuntimeEvent,
     derived_call_id,
     edit_replacements,
@@ -99,6 +105,14 @@ SHELL_NOT_RECORDED = (
 #: the ``AfterTool`` of the same call records what changed since
 #: (:mod:`gentle_hooks.services.agent_shell`).
 SHELL_SNAPSHOT = "BeforeTool"
+#: The hook event that runs when the agent loop of a turn ends (``docs/hooks/reference.md``,
+#: ``AfterAgent``: ``prompt``, ``prompt_response``, ``stop_hook_active``; no tool): a
+#: background call's window closes (:mod:`gentle_hooks.services.agent_windows`). Wired by
+#: ``install --agent gemini-cli``.
+TURN_END = "AfterAgent"
+#: The events that end the agent's turn, lower-cased: :data:`TURN_END` and ``SessionEnd``
+#: (read when a person wires it).
+TURN_ENDS = ("afteragent", "sessionend")
 
 
 def _newest_first(path: str | None) -> Generator[object, None, None]:
@@ -347,7 +361,10 @@ def decode(data: bytes) -> RuntimeEvent:
             not_written=SHELL_NOT_RECORDED,
             shell=SHELL_BEFORE if before else SHELL_AFTER,
             shell_key=derived_call_id(NAME, call.session, call.tool, call.args),
+            background=is_background(call.args),  # is_background, or `cmd &`
         )
+    if call.tool is None and (event.hook_event or "").lower() in TURN_ENDS:
+        event = replace(event, shell=SHELL_END)  # the turn ended: its windows close
     if call.tool == "replace":  # what the call changed: the file it started from
         pairs, every = edit_replacements(call.args)
         event = replace(event, replacements=pairs, replace_all=every)

@@ -70,6 +70,9 @@ class Wiring:
             :attr:`event` (Cursor's ``afterShellExecution``; Claude Code's
             ``PostToolUseFailure``, sent instead of ``PostToolUse`` for a command that
             exited non-zero), else None.
+        turn_end: the one of :attr:`also_events` that fires when the agent's turn ends
+            (Claude Code's ``Stop``): the session's background shell windows close there
+            (:mod:`gentle_hooks.services.agent_windows`), else None.
         aliases: ``(tool, its other names)``: names a group's matcher may select the tool by
             (Codex matches ``apply_patch`` by ``Write`` and ``Edit`` too).
         hooks_files: standalone hooks files (relative as ``project``/``user``), in order:
@@ -116,13 +119,15 @@ class Wiring:
     script: str | None = None
     shell_event: str | None = None
     shell_after: str | None = None
+    turn_end: str | None = None
 
     @property
     def brackets(self) -> bool:
         """Whether subagent events are wired (an :attr:`also_events` entry other than
-        :attr:`shell_event` and :attr:`shell_after`): only then can a subagent's marker be
-        kept."""
-        return any(e not in (self.shell_event, self.shell_after) for e in self.also_events)
+        :attr:`shell_event`, :attr:`shell_after` and :attr:`turn_end`): only then can a
+        subagent's marker be kept."""
+        own = (self.shell_event, self.shell_after, self.turn_end)
+        return any(e not in own for e in self.also_events)
 
     def names_script(self, command: object) -> bool:
         """Whether ``command`` is one path (quoted or not) naming a file of :attr:`script`'s

@@ -101,13 +101,20 @@ RUNTIMES: tuple[Runtime, ...] = (
             entry=(("type", "command"),),
             # the work tree before each Bash call: what it changes is the writer's, recorded
             # at PostToolUse, or at PostToolUseFailure when the command exited non-zero
-            also_events=(claude_code.SHELL_SNAPSHOT, claude_code.SHELL_FAILURE),
+            # and Stop: the end of the agent's turn closes a background call's window
+            also_events=(
+                claude_code.SHELL_SNAPSHOT,
+                claude_code.SHELL_FAILURE,
+                claude_code.TURN_END,
+            ),
             also_matchers=(
                 (claude_code.SHELL_SNAPSHOT, claude_code.SHELL_TOOL),
                 (claude_code.SHELL_FAILURE, claude_code.SHELL_TOOL),
+                (claude_code.TURN_END, None),
             ),
             shell_event=claude_code.SHELL_SNAPSHOT,
             shell_after=claude_code.SHELL_FAILURE,
+            turn_end=claude_code.TURN_END,
             also_project=(".claude/settings.local.json",),
             settings=(
                 ("user", ".claude/settings.json"),
@@ -174,9 +181,15 @@ RUNTIMES: tuple[Runtime, ...] = (
             entry=(("name", "gentle-hooks-record"), ("type", "command")),
             # the work tree before each run_shell_command call: what it changes is the
             # writer's (google-gemini/gemini-cli docs/hooks/reference.md, "BeforeTool")
-            also_events=(gemini_cli.SHELL_SNAPSHOT,),
-            also_matchers=((gemini_cli.SHELL_SNAPSHOT, gemini_cli.SHELL_TOOL),),
+            # and AfterAgent: the end of the agent's turn closes a background call's window
+            # (docs/hooks/reference.md, "AfterAgent": prompt, prompt_response)
+            also_events=(gemini_cli.SHELL_SNAPSHOT, gemini_cli.TURN_END),
+            also_matchers=(
+                (gemini_cli.SHELL_SNAPSHOT, gemini_cli.SHELL_TOOL),
+                (gemini_cli.TURN_END, None),
+            ),
             shell_event=gemini_cli.SHELL_SNAPSHOT,
+            turn_end=gemini_cli.TURN_END,
             comments=True,
             matcher_style="regex",
             settings=(

@@ -94,6 +94,10 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.agent_kept` — what a file held before agent install (that it existed, its empty
   containers), which uninstall gives back
 * :mod:`.agent_record` — an agent runtime's hook input -> a pending mutation
+* :mod:`.agent_trees` — the work tree an agent's hook event belongs to, and the work tree of
+  each path it wrote
+* :mod:`.agent_windows` — a background shell call's window: its snapshot kept open for the
+  session, moved at each later hook event, closed when the agent's turn ends
 * :mod:`.agent_subagents` — the markers of the subagents running in an agent session
 * :mod:`.agent_codex` — Codex CLI's own conditions on our hooks: the trust it keeps for each,
   and what to add by hand to an inline ``config.toml`` hook of ours

@@ -294,6 +294,13 @@ def _entry_flaw(matcher: object, doc: dict[str, object], rt: Runtime) -> str | N
         return f"{broken}: {rt.title} does not run it; install the recorder again"
     lacking = _lacking_events(doc, rt)
     shell = [e for e in lacking if e in (rt.wiring.shell_event, rt.wiring.shell_after)]
+    if lacking == [rt.wiring.turn_end]:
+        return (
+            f"not to {lacking[0]}: a background shell command's window stays open past the "
+            "agent's turn (a person's later edits record as the writer's); install the "
+            "recorder again"
+        )
+    lacking = [e for e in lacking if e != rt.wiring.turn_end]
     if shell:
         return (
             f"not to {' and '.join(shell)}: what a shell command changes is not recorded; "

@@ -33,19 +33,20 @@ from gentle_hooks.agents.event import (
     OUR_EFFORTS,
     SHELL_AFTER,
     SHELL_BEFORE,
+    SHELL_END,
     SUBAGENT_START,
     UNKNOWN,
     RuntimeEvent,
     SettingsWriter,
     given_effort_problem,
-    relative_paths,
     writer_of,
 )
-from gentle_hooks.agents.runtimes import runtime
+from gentle_hooks.agents.runtimes import Runtime, runtime
 from gentle_hooks.errors import GitError, UsageError, shown_field
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.policy.inputs import label_problem
-from gentle_hooks.services import agent_shell
+from gentle_hooks.services import agent_shell, agent_windows
+from gentle_hooks.services.agent_trees import by_work_tree, full_path, work_tree
 from gentle_hooks.services.mutation import MutationRequest, not_a_file, record_mutation
 from gentle_hooks.services.record import Recorded
 from gentle_hooks.services.shell_trees import call_id_in
@@ -69,48 +70,6 @@ class RuntimeRecorded:
     skipped: str | None
     ack: str
     also: tuple[Recorded, ...] = ()
-
-
-def _work_tree(event: RuntimeEvent, cwd: str | None) -> str | None:
-    """The work tree root the event's writes belong to: from ``cwd``, else the runtime's
-    ``cwd``, else the nearest existing directory of each written path (a relative one taken
-    from ``cwd`` or the runtime's: an agent started in a plain directory that holds
-    repositories names ``repoA/src/a.py``), else the hook's own working directory (the
-    runtime starts it in its project: a ``cwd`` field that is not usable text must not lose
-    the record); None outside any work tree."""
-    base = cwd or event.cwd
-    candidates = [cwd, event.cwd]
-    candidates += [_nearest_dir(full) for p in event.paths if (full := _full(p, base))]
-    candidates.append(os.getcwd())
-    for where in candidates:
-        if not where or not os.path.isdir(where):
-            continue
-        try:
-            repo = Repository.open(where)
-        except GitError:
-            continue
-        return repo.paths.toplevel
-    return None
-
-
-def _full(path: str, base: str | None) -> str | None:
-    """``path`` made absolute and real: a relative one is taken from ``base`` (None: it
-    cannot be placed); None when no file can have it (a NUL)."""
-    if not os.path.isabs(path) and not base:
-        return None
-    try:
-        return os.path.realpath(path if os.path.isabs(path) else os.path.join(base or "", path))
-    except ValueError:  # an embedded NUL: no file has that path
-        return None
-
-
-def _nearest_dir(full: str) -> str:
-    """The nearest existing directory holding the absolute path ``full`` (a file the tool
-    created may sit in directories that exist, or its own may have been removed since)."""
-    where = os.path.dirname(full)
-    while where and not os.path.isdir(where) and os.path.dirname(where) != where:
-        where = os.path.dirname(where)
-    return where
 
 
 def record_from_runtime(
@@ -142,10 +101,42 @@ def record_from_runtime(
         rt = replace(runtime(sender), ack=rt.ack)
     assert rt.decode is not None
     event = rt.decode(data)
+    # the session's background windows first: what their processes wrote since the last
+    # event is theirs, not this call's (the end of the turn closes them)
+    root = work_tree(event, cwd)
+    moved = agent_windows.tick(rt.name, rt.title, event, root, closing=event.shell == SHELL_END)
+    late = [_written(rt, m.event, m.starts, cwd, model, effort, env) for m in moved if not m.why]
+    done = _one(rt, sender, name, event, cwd, model, effort, env, root, len(moved))
+    also = tuple(r for d in late for r in ((d.recorded,) if d.recorded else ()) + d.also)
+    return replace(done, also=(*done.also, *also)) if also else done
+
+
+def _one(
+    rt: Runtime,
+    sender: str | None,
+    name: str,
+    event: RuntimeEvent,
+    cwd: str | None,
+    model: str | None,
+    effort: str | None,
+    env: Mapping[str, str],
+    root: str | None,
+    windows: int,
+) -> RuntimeRecorded:
+    """:func:`record_from_runtime` of the decoded ``event`` (``root``: its work tree),
+    once the session's ``windows`` background windows were moved."""
+    if event.shell == SHELL_END:
+        why = f"the agent's turn in {rt.title} ended: " + (
+            f"{windows} background call window(s) closed; what changes from now on is not "
+            "recorded as theirs"
+            if windows
+            else "no background call's window was open"
+        )
+        return RuntimeRecorded(event, None, why, rt.ack)
     if event.lifecycle is not None:
         return _bracket(rt.name, rt.title, rt.ack, event, cwd)
     if event.shell == SHELL_BEFORE:  # a shell call about to run: the work tree is kept
-        why = agent_shell.before(rt.name, rt.title, event, _work_tree(event, cwd))
+        why = agent_shell.before(rt.name, rt.title, event, root)
         return RuntimeRecorded(event, None, why, rt.ack)
     wired = rt.wiring.event if rt.wiring is not None else None
     other = event.hook_event is not None and wired and event.hook_event.lower() != wired.lower()
@@ -164,9 +155,33 @@ def record_from_runtime(
         return RuntimeRecorded(event, None, why, rt.ack)
     starts: dict[str, str | None] = {}
     if event.shell == SHELL_AFTER:  # what the shell call changed since its snapshot
-        event, starts, no = agent_shell.after(rt.name, rt.title, event, _work_tree(event, cwd))
+        # a call that left a process running: a window is kept before the compare
+        uid = (
+            agent_windows.open_window(rt.name, rt.title, event, root) if event.background else None
+        )
+        event, starts, no = agent_shell.after(rt.name, rt.title, event, root)
+        if uid is not None and root is not None:
+            said = agent_windows.register(rt.name, uid, event, root)
+            no = f"{no}; {said}" if no is not None else None
+            event = replace(event, notes=event.notes if no else (*event.notes, said))
         if no is not None:
             return RuntimeRecorded(event, None, no, rt.ack)
+    return _written(rt, event, starts, cwd, model, effort, env, sender, name)
+
+
+def _written(
+    rt: Runtime,
+    event: RuntimeEvent,
+    starts: Mapping[str, str | None],
+    cwd: str | None,
+    model: str | None,
+    effort: str | None,
+    env: Mapping[str, str],
+    sender: str | None = None,
+    name: str | None = None,
+) -> RuntimeRecorded:
+    """Record what ``event`` wrote (a shell call's: measured from ``starts``)."""
+    name = name or rt.name
     if not event.writes and event.not_written is not None:
         # a tool that can write (a shell) whose call names no file it wrote: say what is
         # recorded from that tool, never that it does not write
@@ -193,11 +208,11 @@ def record_from_runtime(
             f"record --from {name}: the {shown_field(event.tool or 'writing')} call names no "
             f"written path that can be read ({shown_field(event.unreadable or 'no path given')})"
         )
-    root = _work_tree(event, cwd)
+    root = work_tree(event, cwd)
     if root is None:
         where = cwd or event.cwd or os.getcwd()
         return RuntimeRecorded(event, None, f"{where} is not in a git work tree", rt.ack)
-    groups = _by_work_tree(root, event.paths, cwd or event.cwd)
+    groups = by_work_tree(root, event.paths, cwd or event.cwd)
     refused = [f"{p} {bad}" for top, rels in groups for p in rels if (bad := not_a_file(top, p))]
     groups = [(top, tuple(p for p in rels if not_a_file(top, p) is None)) for top, rels in groups]
     groups = [(top, rels) for top, rels in groups if rels]
@@ -263,7 +278,7 @@ def _written_part(
 
     wrote: set[str] = set()
     for path, result in event.patch_results:
-        full = _full(path, base)
+        full = full_path(path, base)
         if full is None:
             continue
         content = read_file(full, limit=_PATCHED_LIMIT) if os.path.lexists(full) else None
@@ -298,7 +313,7 @@ def _bracket(
     """Keep (start) or clear (stop) the marker of a subagent of the event's session in the
     state directory of every repository its writes may land in
     (:func:`gentle_hooks.services.agent_subagents.homes` of ``--cwd``, else of the event's
-    workspace roots, else of its ``cwd``; else the work tree :func:`_work_tree` finds);
+    workspace roots, else of its ``cwd``; else the work tree :func:`.agent_trees.work_tree` finds);
     nothing is recorded. Outside any git work tree nothing is kept, and that is said."""
     from gentle_hooks.services import agent_subagents
 
@@ -307,7 +322,7 @@ def _bracket(
     who = event.agent or "a subagent"
     who = who if len(who) <= 80 else who[:77] + "..."  # one readable line, whatever it sent
     if not commons:
-        root = _work_tree(event, cwd)
+        root = work_tree(event, cwd)
         if root is None:
             where = cwd or event.cwd or os.getcwd()
             return RuntimeRecorded(event, None, f"{where} is not in a git work tree", ack)
@@ -345,61 +360,6 @@ def _child_writer(root: str, name: str, event: RuntimeEvent) -> RuntimeEvent | N
     model = models.pop() if len(models) == 1 else None
     agent = live[-1].name if len(live) == 1 else None
     return replace(event, model=model, effort=None, agent=agent or event.agent or "subagent")
-
-
-def _by_work_tree(
-    root: str, paths: tuple[str, ...], base: str | None
-) -> list[tuple[str, tuple[str, ...]]]:
-    """The written ``paths`` grouped by the work tree that holds each, the session's
-    ``root`` first. Each path belongs to the innermost repository holding it: the nearest
-    directory at or above its nearest existing directory that has a ``.git`` (a directory,
-    or the file of a submodule or linked worktree), so a write in a nested repository or a
-    submodule inside ``root`` is that repository's, as is one outside ``root`` (an agent
-    given a second directory). The walk is stats only; git is asked once per repository
-    other than ``root``. A path in no work tree is left out. Relative paths are taken from
-    ``base`` (default ``root``)."""
-    real_root = os.path.realpath(root)
-    out: dict[str, list[str]] = {root: []}
-    tops: dict[str, str | None] = {}
-    for p in paths:
-        full = _full(p, base or root)
-        if full is None:
-            continue
-        where = _nearest_dir(full)
-        key = _dot_git_dir(where) or where
-        if os.path.realpath(key) == real_root:
-            top: str | None = root
-        else:
-            if key not in tops:
-                tops[key] = _toplevel(key, real_root, root)
-            # a ``.git`` git cannot open: the path stays in the session's tree, if in it
-            top = tops[key] or (root if relative_paths(root, (full,), None) else None)
-        if top is not None:
-            out.setdefault(top, []).extend(relative_paths(top, (full,), None))
-    return [(top, tuple(dict.fromkeys(rels))) for top, rels in out.items()]
-
-
-def _toplevel(where: str, real_root: str, root: str) -> str | None:
-    """The work tree root of the repository at ``where`` (``root`` itself when that is it,
-    so one tree is one group), None when git opens none there."""
-    try:
-        top = Repository.open(where).paths.toplevel
-    except GitError:
-        return None
-    return root if top is not None and os.path.realpath(top) == real_root else top
-
-
-def _dot_git_dir(where: str) -> str | None:
-    """The nearest directory at or above the absolute directory ``where`` that holds a
-    ``.git`` entry (directory or file), or None: the innermost repository's work tree root
-    as the file system shows it (one ``lstat`` per level, no process)."""
-    while True:
-        if os.path.lexists(os.path.join(where, ".git")):
-            return where
-        parent = os.path.dirname(where)
-        if parent == where:
-            return None
-        where = parent
 
 
 def _record_in(

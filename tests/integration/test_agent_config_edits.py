@@ -62,10 +62,12 @@ def test_gemini_settings_with_comments_are_merged_checked_and_restored(
     env = {**WITH_GH, "HOME": str(home)}
     proc = gh(repo, "install", "--agent", "gemini-cli", env=env)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.startswith("gemini-cli (project): added: AfterTool and BeforeTool hooks")
+    assert proc.stdout.startswith(
+        "gemini-cli (project): added: AfterTool, BeforeTool and AfterAgent hooks"
+    )
     after = path.read_text()
     assert "// pinned for this repository" in after and "/* the team's formatter */" in after
-    assert after.count("gentle-hook record --from gemini-cli") == 2  # after and before
+    assert after.count("gentle-hook record --from gemini-cli") == 3  # after, before, turn end
     doctor = gh(repo, "doctor", env=env)
     assert "ok    agent: gemini-cli: recorder wired" in doctor.stdout, doctor.stdout
     again = gh(repo, "install", "--agent", "gemini-cli", env=env)
@@ -251,6 +253,7 @@ def test_claude_settings_local_json_counts_and_gets_no_second_copy(repo: Path, h
             ],
             "PreToolUse": [{"matcher": "Bash", "hooks": [OURS_CLAUDE]}],
             "PostToolUseFailure": [{"matcher": "Bash", "hooks": [OURS_CLAUDE]}],
+            "Stop": [{"hooks": [OURS_CLAUDE]}],
         }
     }
     local.write_text(json.dumps(doc, indent=2) + "\n")
@@ -262,7 +265,7 @@ def test_claude_settings_local_json_counts_and_gets_no_second_copy(repo: Path, h
     assert str(local) in proc.stdout.splitlines()[0]
     assert not (repo / ".claude" / "settings.json").exists()
     gone = gh(repo, "uninstall", "--agent", "claude-code", "--scope", "project", env=env)
-    assert f"claude-code (project): removed our 3 hooks: {local}" in gone.stdout, gone.stdout
+    assert f"claude-code (project): removed our 4 hooks: {local}" in gone.stdout, gone.stdout
     assert json.loads(local.read_text()) == {}
 
 
@@ -493,6 +496,7 @@ def test_a_claude_entry_run_from_the_project_dir_is_ours(repo: Path, home: Path)
             "PostToolUseFailure": [
                 {"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}
             ],
+            "Stop": [{"hooks": [{"type": "command", "command": command}]}],
         }
     }
     path.write_text(json.dumps(doc, indent=2) + "\n")
@@ -504,8 +508,8 @@ def test_a_claude_entry_run_from_the_project_dir_is_ours(repo: Path, home: Path)
     proc = gh(repo, "install", "--agent", "claude-code", env=env)
     assert proc.returncode == 0, proc.stderr
     assert (
-        f"unchanged: PostToolUse, PreToolUse and PostToolUseFailure hooks running '{command}'"
-        in proc.stdout
+        f"unchanged: PostToolUse, PreToolUse, PostToolUseFailure and Stop hooks running "
+        f"'{command}'" in proc.stdout
     )
     assert path.read_text() == before
     gone = gh(repo, "uninstall", "--agent", "claude-code", env=env)

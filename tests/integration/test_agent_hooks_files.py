@@ -184,6 +184,7 @@ def test_a_wrapped_recorder_is_ours_and_never_doubled(
                     "PostToolUse": [group],
                     "PreToolUse": [shell],
                     "PostToolUseFailure": [shell],
+                    "Stop": [{"hooks": shell["hooks"]}],
                 }
             },
             indent=2,
@@ -196,8 +197,8 @@ def test_a_wrapped_recorder_is_ours_and_never_doubled(
     out = gh(repo, "install", "--agent", "claude-code", env=env)
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith(
-        "claude-code (project): unchanged: PostToolUse, PreToolUse and PostToolUseFailure "
-        f"hooks running '{command}'"
+        "claude-code (project): unchanged: PostToolUse, PreToolUse, PostToolUseFailure and "
+        f"Stop hooks running '{command}'"
     )
     assert path.read_text() == text
 

@@ -368,8 +368,8 @@ def test_the_documented_env_prefix_stays_wired_and_is_never_doubled(repo: Path) 
     again = gh(repo, "install", "--agent", "gemini-cli", env=WITH_GH)
     assert again.returncode == 0, again.stderr
     assert again.stdout.splitlines()[0] == (
-        f"gemini-cli (project): unchanged: AfterTool and BeforeTool hooks running '{prefixed}' "
-        f"in {path}"
+        f"gemini-cli (project): unchanged: AfterTool, BeforeTool and AfterAgent hooks running "
+        f"'{prefixed}' in {path}"
     )
     hooks = json.loads(path.read_text())["hooks"]["AfterTool"][0]["hooks"]
     assert [h["command"] for h in hooks] == [prefixed]
@@ -391,6 +391,7 @@ def test_a_reinstall_keeps_the_users_flags_and_says_what_changed(
                     "PostToolUse": [group],
                     "PreToolUse": [shell],
                     "PostToolUseFailure": [shell],
+                    "Stop": [{"hooks": shell["hooks"]}],
                 }
             }
         )
@@ -399,8 +400,9 @@ def test_a_reinstall_keeps_the_users_flags_and_says_what_changed(
     assert proc.returncode == 0, proc.stderr
     now = "gentle-hook record --from claude-code --effort high"
     assert proc.stdout.splitlines() == [
-        "claude-code (user): updated: PostToolUse, PreToolUse and PostToolUseFailure hooks "
+        "claude-code (user): updated: PostToolUse, PreToolUse, PostToolUseFailure and Stop hooks "
         f"running '{now}' in {path}",
+        f"note: its gentle-hook changed: '{theirs}' -> '{now}'",
         f"note: its gentle-hook changed: '{theirs}' -> '{now}'",
         f"note: its gentle-hook changed: '{theirs}' -> '{now}'",
         f"note: its gentle-hook changed: '{theirs}' -> '{now}'",
@@ -492,6 +494,7 @@ def _claude_entry(repo: Path, command: str) -> Path:
                     "PostToolUse": [group],
                     "PreToolUse": [shell],
                     "PostToolUseFailure": [shell],
+                    "Stop": [{"hooks": shell["hooks"]}],
                 }
             },
             indent=2,

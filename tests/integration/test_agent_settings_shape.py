@@ -24,9 +24,12 @@ SNAPSHOT = {"matcher": "Bash", "hooks": [OURS]}  # the work tree before each Bas
     ("extra", "fault"),
     [
         ({"PostToolUze": [{"hooks": []}]}, "hooks.PostToolUze is not a hook event it documents"),
-        ({"Stop": [{"hooks": "notify"}]}, "hooks.Stop[0].hooks is not a list"),
-        ({"Stop": [{"matcher": 3, "hooks": []}]}, "hooks.Stop[0].matcher is not a string"),
-        ({"Stop": {"hooks": []}}, "hooks.Stop is not a list"),
+        ({"Notification": [{"hooks": "notify"}]}, "hooks.Notification[0].hooks is not a list"),
+        (
+            {"Notification": [{"matcher": 3, "hooks": []}]},
+            "hooks.Notification[0].matcher is not a string",
+        ),
+        ({"Notification": {"hooks": []}}, "hooks.Notification is not a list"),
     ],
 )
 def test_a_settings_file_not_of_the_documented_shape_is_warned_about(
@@ -41,6 +44,7 @@ def test_a_settings_file_not_of_the_documented_shape_is_warned_about(
                     "PostToolUse": [WRITES],
                     "PreToolUse": [SNAPSHOT],
                     "PostToolUseFailure": [SNAPSHOT],
+                    "Stop": [{"hooks": SNAPSHOT["hooks"]}],
                     **extra,
                 }
             }
@@ -81,7 +85,7 @@ def test_a_settings_file_of_the_documented_shape_gets_no_warning(repo: Path) -> 
                     "PostToolUse": [WRITES],
                     "PreToolUse": [SNAPSHOT],
                     "PostToolUseFailure": [SNAPSHOT],
-                    "Stop": [stop],
+                    "Stop": [stop, {"hooks": SNAPSHOT["hooks"]}],
                 },
             }
         )
@@ -143,6 +147,7 @@ def test_a_setting_gentle_hooks_reads_of_another_shape_is_warned_about(
                     "PostToolUse": [WRITES],
                     "PreToolUse": [SNAPSHOT],
                     "PostToolUseFailure": [SNAPSHOT],
+                    "Stop": [{"hooks": SNAPSHOT["hooks"]}],
                 },
             }
         )

@@ -53,6 +53,15 @@ DOCUMENTED: dict[str, dict[str, Any]] = {
                     ],
                 }
             ],
+            # the end of the agent's turn closes a background call's window ("Stop input";
+            # Stop takes no matcher: code.claude.com/docs/en/hooks)
+            "Stop": [
+                {
+                    "hooks": [
+                        {"type": "command", "command": "gentle-hook record --from claude-code"}
+                    ],
+                }
+            ],
         }
     },
     # the work tree before each Bash call: openai/codex codex-rs/hooks/schema/generated/
@@ -93,6 +102,20 @@ DOCUMENTED: dict[str, dict[str, Any]] = {
                 ("AfterTool", "write_file|replace|run_shell_command"),
                 ("BeforeTool", "run_shell_command"),
             )
+        }
+        # the end of the agent's turn closes a background call's window ("AfterAgent")
+        | {
+            "AfterAgent": [
+                {
+                    "hooks": [
+                        {
+                            "name": "gentle-hooks-record",
+                            "type": "command",
+                            "command": "gentle-hook record --from gemini-cli",
+                        }
+                    ]
+                }
+            ]
         }
     },
     # Cursor's subagentStart/subagentStop: the events git-ai-project/git-ai
@@ -363,13 +386,14 @@ def test_add_then_remove_restores_any_document(name: str, other: dict[str, Any])
 
 
 def _gemini_doc(ours: dict[str, str]) -> dict[str, Any]:
-    """Gemini CLI settings holding ``ours`` under both events an install wires."""
+    """Gemini CLI settings holding ``ours`` under every event an install wires."""
     return {
         "hooks": {
             "AfterTool": [
                 {"matcher": "write_file|replace|run_shell_command", "hooks": [dict(ours)]}
             ],
             "BeforeTool": [{"matcher": "run_shell_command", "hooks": [dict(ours)]}],
+            "AfterAgent": [{"hooks": [dict(ours)]}],
         }
     }
 
@@ -407,7 +431,7 @@ def test_gemini_entry_is_recognised_by_its_name() -> None:
     doc = _gemini_doc(ours)
     new, what, _ = wiring.add(doc, rt, record_command("gemini-cli"))
     assert (new, what) == (doc, "unchanged")
-    assert wiring.remove(doc, rt) == ({}, 2)
+    assert wiring.remove(doc, rt) == ({}, 3)
 
 
 def test_an_older_gemini_install_gains_the_shell_tool_and_its_before_hook() -> None:
@@ -446,6 +470,7 @@ def test_a_second_entry_of_ours_is_removed_and_said() -> None:
         f"removed a second entry of ours running '{second}'",
         "added our PreToolUse hook",
         "added our PostToolUseFailure hook",
+        "added our Stop hook",
     )
     assert wiring.commands(new, rt) == [first]
     assert new["hooks"] == {
@@ -467,6 +492,7 @@ def test_a_second_entry_of_ours_is_removed_and_said() -> None:
                 "hooks": [{"type": "command", "command": record_command("claude-code")}],
             }
         ],
+        "Stop": [{"hooks": [{"type": "command", "command": record_command("claude-code")}]}],
     }
 
 
@@ -541,6 +567,7 @@ def test_our_entry_under_a_narrow_matcher_is_moved_under_ours() -> None:
             ],
             "PreToolUse": [{"matcher": "Bash", "hooks": [ours]}],
             "PostToolUseFailure": [{"matcher": "Bash", "hooks": [ours]}],
+            "Stop": [{"hooks": [ours]}],
         }
     }
     assert changes == (
@@ -548,6 +575,7 @@ def test_our_entry_under_a_narrow_matcher_is_moved_under_ours() -> None:
         "into 'Write|Edit|MultiEdit|NotebookEdit|Bash'",
         "added our PreToolUse hook",
         "added our PostToolUseFailure hook",
+        "added our Stop hook",
     )
 
 
