@@ -227,11 +227,12 @@ def for_room(
         notes.append(unresolved)
     stands = tuple((r.place, os.path.normpath(os.path.join(room, r.rel))) for r in (*held, *hidden))
     reach = RoomImports.reach
+    told: tuple[tuple[str, str], ...] = ()
     if escaping and not unresolved:
-        reached, error = unguarded_reach(interpreters, list(names), out, room, trees, skip)
+        reached, error, told = unguarded_reach(interpreters, list(names), out, room, trees, skip)
         reach = f"{error}: the room cannot tell what it imports" if error else (*reached, *copied)
     named = [(p, c.name) for c in installed_copies for p in c.places]
-    sources = reach_sources(reach, sites, named) if isinstance(reach, tuple) else ()
+    sources = reach_sources(reach, sites, named, told) if isinstance(reach, tuple) else ()
     path = out.get("PATH", os.defpath)
     return out, tuple(notes), RoomImports(own, stands, unresolved, reach, sources, path, room)
 
