@@ -139,9 +139,6 @@ def unguarded_reach(
         for f in found.outside:
             if f.name in own:
                 reached += [r for r in f.locations[1::2] if not _within(r, inside)]
-            else:
-                for r in f.locations[1::2]:
-                    count(r, f"`{f.name}` imports from there ({f.locations[0]})")
         for f in (*found.loaded, *found.entries):
             count(f.locations[-1])
         for f in found.links:
@@ -149,6 +146,11 @@ def unguarded_reach(
             count(real, f"the symbolic link {link} points there: remove it")
         for f in found.mapped:
             count(f.locations[-1], f"the import finder `{f.name}` maps a name there: uninstall it")
+        # last: a name found through one of the above is named by what put it there
+        for f in found.outside:
+            if f.name not in own:
+                for r in f.locations[1::2]:
+                    count(r, f"`{f.name}` imports from there ({f.locations[0]})")
     places = tuple(dict.fromkeys(reached))
     return places, "", tuple((p, told[p]) for p in places if p in told)
 
