@@ -97,6 +97,10 @@ def test_a_symlink_in_site_packages_to_the_work_tree_is_a_work_tree_place(
     (site / "fastmul.py").symlink_to(work / "extra" / "fastmul.py")
     out = _run(work, tmp_path, venv, UNGUARDED[start], code=1)
     _not_run(out, str(work / "extra" / "fastmul.py"))
+    if start == "variable":  # refused by room_proven: it names what to remove
+        assert (
+            f"the symbolic link {site / 'fastmul.py'} points there" in out["outcomes"][0]["error"]
+        )
 
 
 def test_a_symlink_to_the_work_tree_is_hidden_from_plain_python(tmp_path: Path) -> None:
@@ -150,3 +154,37 @@ def test_a_finder_that_cannot_be_read_fails_closed(tmp_path: Path) -> None:
     write(site / "_odd_finder.pth", "import _odd_finder\n")
     out = _run(work, tmp_path, venv, UNGUARDED["E"], code=1)
     _not_run(out, "`_odd_finder.F` could not be read")
+
+
+def _work_tree_venv(tmp: Path) -> tuple[Path, Path, Path]:
+    """r18n MED V: ``fastmul.py`` in the ``site-packages`` of a venv kept (ignored) in the
+    work tree, which the outside venv's ``.pth`` path line names."""
+    work, venv, site = _staged(tmp)
+    with (work / ".git" / "info" / "exclude").open("a") as f:
+        f.write(".venv/\n")
+    inner = work / ".venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(inner)], check=True)
+    (inner_site,) = inner.glob("lib/python*/site-packages")
+    (work / "extra" / "fastmul.py").rename(inner_site / "fastmul.py")
+    write(site / "extra_path.pth", f"{inner_site}\n")
+    return work, venv, inner_site
+
+
+def test_a_work_tree_venv_named_by_another_interpreter_is_hidden(tmp_path: Path) -> None:
+    """r18n MED V: the work tree's venv is the outside interpreter's no installation: plain
+    ``python3`` runs under the guard and fails (it passed: the guard left every
+    virtual environment's ``site-packages`` in a work tree importable)."""
+    work, venv, inner_site = _work_tree_venv(tmp_path)
+    out = _run(work, tmp_path, venv, "python3 -m unittest tests.test_mul", code=1)
+    _failed_under_guard(out)
+    assert any(f"{inner_site} ({venv}" in n and "unimportable" in n for n in out["notes"]), out
+
+
+def test_a_work_tree_venv_named_by_another_interpreter_is_reached_without_the_guard(
+    tmp_path: Path,
+) -> None:
+    """r18n MED V: ``python3 -E`` is refused: that start imports the work tree venv's
+    files, which the candidate's tree does not hold."""
+    work, venv, _ = _work_tree_venv(tmp_path)
+    out = _run(work, tmp_path, venv, UNGUARDED["E"], code=1)
+    _not_run(out, "`python3 -E` (PYTHON* variables ignored)")
