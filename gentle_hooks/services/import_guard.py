@@ -14,9 +14,10 @@ lines too) that blocks
 * the places it is given (:func:`write_guard`'s ``places``), and
 * every place in a fenced work tree (its ``fences``), whatever put it on ``sys.path`` (a
   ``.pth`` ``import`` line, ``site.addsitedir``, an interpreter's ``sitecustomize``),
-  except a virtual environment's own ``site-packages`` (``lib/pythonX.Y/site-packages`` or
-  ``Lib/site-packages`` of a directory holding ``pyvenv.cfg``), the running interpreter's
-  standard library and ``site-packages`` (``sysconfig``) and the ``allowed`` places;
+  except the running interpreter's standard library and ``site-packages`` (``sysconfig``:
+  a virtual environment kept in the work tree is its own interpreter's installation, and
+  a work-tree place to any other interpreter whose ``.pth`` names it) and the ``allowed``
+  places;
 
 nothing inside the room (its directory) is blocked; places are compared with symbolic links
 followed. It drops the ``sys.path`` entries in a blocked place and wraps every meta path
@@ -55,9 +56,9 @@ from collections.abc import Sequence
 GUARD_FILE = "sitecustomize.py"
 
 _SOURCE = '''"""Written by gentle-hooks for a verify room: a module found only in the places
-_BLOCKED names, or in the work trees _FENCES names (but a virtual environment's own
-site-packages and the interpreter's own library), is not importable in the room's runs
-(the tree under test does not hold it)."""
+_BLOCKED names, or in the work trees _FENCES names (but the running interpreter's own
+library and site-packages), is not importable in the room's runs (the tree under test
+does not hold it)."""
 
 import os as _os
 import sys as _sys
@@ -84,31 +85,13 @@ def _own():
 _OWN = _own()
 
 
-def _venv_site(real, fence):
-    parts = real.split(_os.sep)
-    for i in range(len(parts) - 1, 0, -1):
-        top = _os.sep.join(parts[:i]) or _os.sep
-        if not _in(top, (fence,)):
-            return False
-        if _os.path.isfile(_os.path.join(top, "pyvenv.cfg")):
-            rel = parts[i:]
-            for n, part in enumerate(rel[:3]):
-                if part in ("site-packages", "dist-packages"):
-                    return n >= 1 and rel[0] in ("lib", "lib64", "Lib")
-            return False
-    return False
-
-
 def _blocked(path):
     real = _os.path.realpath(path or ".")
     if _in(real, (_ROOM,)) or _in(real, _ALLOWED):
         return False
     if _in(real, _BLOCKED):
         return True
-    fence = next((f for f in _FENCES if _in(real, (f,))), None)
-    if fence is None or _in(real, _OWN):
-        return False
-    return not _venv_site(real, fence)
+    return _in(real, _FENCES) and not _in(real, _OWN)
 
 
 class _Filtered:
@@ -190,8 +173,8 @@ def write_guard(
 ) -> str:
     """Write the guard's :data:`GUARD_FILE` into ``directory`` (made if missing, a file
     already there replaced): a module found only in one of ``places`` (paths in the user's
-    work trees) or in one of ``fences`` (the work trees: every place in them but a virtual
-    environment's own ``site-packages``, the interpreter's own library and ``allowed``),
+    work trees) or in one of ``fences`` (the work trees: every place in them but the
+    running interpreter's own library and ``site-packages`` and ``allowed``),
     and not in ``room`` (the room's directory), is not found (module docstring). Returns
     ``directory``, for ``PYTHONPATH``'s first entry.
 

@@ -20,7 +20,11 @@ tree's code.
   start-up left in ``sys.modules`` from a file outside the room and outside the
   interpreter's own library and ``site-packages`` (:attr:`Probed.loaded`): one a
   ``sitecustomize`` or a ``.pth`` ``import`` line loaded by path, which no finder (and no
-  guard) is asked about again.
+  guard) is asked about again. Asked with ``reach`` (a Python started without the guard:
+  :mod:`~gentle_hooks.services.room_unguarded`), it also lists the symbolic links at the
+  top of each ``sys.path`` directory and the absolute paths the meta path finders other
+  than Python's own hold (:attr:`Probed.links`, :attr:`Probed.mapped`); a finder it
+  cannot read fails it.
 
 ``find_spec`` of a top-level name runs no code of the package: it only asks the finders.
 The probe drops the ``-c`` script's ``''`` entry of ``sys.path`` (a console script such as
@@ -57,10 +61,13 @@ MAX_PYTHONS = 12
 #: The most names probed.
 MAX_NAMES = 1000
 
-#: What each probe process runs: ``python -c _SCRIPT NONCE NAME...``. It prints one line,
-#: ``NONCE {"specs": {name: [[location, real location], ...]}, "errors": {...},
+#: What each probe process runs: ``python -c _SCRIPT NONCE MODE NAME...``. It prints one
+#: line, ``NONCE {"specs": {name: [[location, real location], ...]}, "errors": {...},
 #: "std": [...], "own": [...], "loaded": [[module, file, real file], ...],
-#: "entries": [[sys.path entry, real path], ...]}``.
+#: "entries": [[sys.path entry, real path], ...]}``; with ``MODE`` ``reach`` also
+#: ``"links": [[link, real path], ...]`` (the symbolic links at the top of each
+#: ``sys.path`` directory), ``"mapped": [[finder, real path], ...]`` (the absolute paths a
+#: meta path finder other than Python's own holds) and ``"unread": [[finder, why], ...]``.
 _SCRIPT = r"""
 import sys
 if sys.path and sys.path[0] == "" and not getattr(sys.flags, "safe_path", False):
@@ -68,8 +75,74 @@ if sys.path and sys.path[0] == "" and not getattr(sys.flags, "safe_path", False)
 started = [(n, getattr(m, "__file__", None)) for n, m in list(sys.modules.items())]
 import importlib.util, json, os, sysconfig
 loaded = [[n, f, os.path.realpath(f)] for n, f in started if isinstance(f, str)]
+LIMIT = 100000
+
+
+def links():
+    out, seen = [], 0
+    for d in [p for p in sys.path if isinstance(p, str) and p]:
+        try:
+            it = os.scandir(d)
+        except OSError:
+            continue
+        with it:
+            for e in it:
+                seen += 1
+                if seen > LIMIT or len(out) > 2000:
+                    raise OverflowError("more sys.path entries than read")
+                if e.name != "__pycache__" and e.is_symlink():
+                    out.append([e.path, os.path.realpath(e.path)])
+    return out
+
+
+def strings(roots):
+    from collections.abc import Mapping
+    todo, found, n = [(r, 0) for r in roots], [], 0
+    while todo:
+        obj, depth = todo.pop()
+        n += 1
+        if n > LIMIT:
+            raise OverflowError("it holds more than the probe reads")
+        if isinstance(obj, os.PathLike):
+            obj = os.fspath(obj)
+        if isinstance(obj, str):
+            if os.path.isabs(obj):
+                found.append(os.path.realpath(obj))
+        elif depth < 6 and isinstance(obj, Mapping):
+            todo += [(x, depth + 1) for kv in list(obj.items()) for x in kv]
+        elif depth < 6 and isinstance(obj, (list, tuple, set, frozenset)):
+            todo += [(x, depth + 1) for x in obj]
+    return found
+
+
+def finders():
+    import importlib.machinery as m, types
+    std = (m.BuiltinImporter, m.FrozenImporter, m.PathFinder)
+    mapped, unread = [], []
+    for f in list(sys.meta_path):
+        if any(f is s for s in std):
+            continue
+        cls = f if isinstance(f, type) else type(f)
+        what = cls.__module__ + "." + cls.__qualname__
+        try:
+            find = getattr(f, "find_spec", None) or getattr(f, "find_module", None)
+            code = getattr(find, "__func__", find)
+            if not isinstance(code, types.FunctionType):
+                raise TypeError("its finder is not Python code")
+            roots = [getattr(f, "__dict__", {})]
+            roots += [vars(c) for c in cls.__mro__ if c is not object]
+            module = sys.modules.get(cls.__module__)
+            roots += [vars(module)] if module is not None else []
+            roots += [code.__globals__, code.__defaults__ or (), code.__code__.co_consts]
+            roots += [c.cell_contents for c in code.__closure__ or ()]
+            mapped += [[what, p] for p in strings(roots)]
+        except Exception as exc:
+            unread.append([what, (type(exc).__name__ + ": " + str(exc))[:300]])
+    return mapped, unread
+
+
 specs, errors = {}, {}
-for name in sys.argv[2:]:
+for name in sys.argv[3:]:
     try:
         spec = importlib.util.find_spec(name)
     except BaseException as exc:
@@ -86,6 +159,13 @@ own = [os.path.realpath(paths[k]) for k in ("purelib", "platlib") if paths.get(k
 entries = [[p, os.path.realpath(p)] for p in sys.path if isinstance(p, str) and p]
 answer = {"specs": specs, "errors": errors, "std": std, "own": own, "loaded": loaded}
 answer["entries"] = entries
+if sys.argv[2] == "reach":
+    try:
+        answer["links"] = links()
+    except (OSError, OverflowError) as exc:
+        answer["unread"] = [["sys.path", (type(exc).__name__ + ": " + str(exc))[:300]]]
+    answer["mapped"], unread = finders()
+    answer["unread"] = answer.get("unread", []) + unread
 print(sys.argv[1], json.dumps(answer))
 """
 
@@ -112,12 +192,22 @@ class Probed:
     ``sys.modules`` from a file outside the room, the standard library and the
     interpreter's own ``site-packages`` (``locations``: the file, then its real path);
     ``entries``: the ``sys.path`` entries after start-up outside the room, the standard
-    library and the interpreter's own ``site-packages`` (``name``: ``sys.path``)."""
+    library and the interpreter's own ``site-packages`` (``name``: ``sys.path``).
+
+    Asked with ``reach`` only: ``links``, the symbolic links at the top of a ``sys.path``
+    directory (``name``: ``sys.path``; ``locations``: the link, its real path) outside the
+    room; ``mapped``, the absolute paths (real) a meta path finder other than Python's
+    built-in, frozen and path finders holds in its state, its class and module, and its
+    ``find_spec``'s constants, globals and closure (``name``: the finder's class). A finder
+    that could not be read (its ``find_spec`` is no Python function, its state is larger
+    than read) or too many ``sys.path`` entries fail the probe (fail closed)."""
 
     outside: tuple[Found, ...] = ()
     error: str = ""
     loaded: tuple[Found, ...] = ()
     entries: tuple[Found, ...] = ()
+    links: tuple[Found, ...] = ()
+    mapped: tuple[Found, ...] = ()
 
 
 def room_names(room: str, rels: Sequence[str] = ()) -> dict[str, str]:
@@ -144,12 +234,16 @@ def probe(
     env: Mapping[str, str],
     room: str,
     flags: Sequence[str] = (),
+    *,
+    reach: bool = False,
 ) -> Probed:
     """Ask each of ``pythons``, started with ``flags`` (``-E``: as a check's ``python -E``
     would start) and ``env`` in ``room`` (the room's tree), where each of ``names`` imports
     from (module docstring); the names found outside ``room`` (symbolic links followed), or
-    the first failure. Nothing to ask: nothing found (``flags``: asked with no name)."""
-    if (not names and not flags) or not pythons:
+    the first failure. ``reach``: also what else start-up left that reaches a file
+    (:attr:`Probed.links`, :attr:`Probed.mapped`). Nothing to ask: nothing found
+    (``flags`` or ``reach``: asked with no name)."""
+    if (not names and not flags and not reach) or not pythons:
         return Probed()
     if len(pythons) > MAX_PYTHONS:
         return Probed(error=f"{len(pythons)} Python interpreters to probe, more than {MAX_PYTHONS}")
@@ -157,23 +251,66 @@ def probe(
     outside: list[Found] = []
     loaded: list[Found] = []
     entries: list[Found] = []
+    links: list[Found] = []
+    mapped: list[Found] = []
     with tempfile.TemporaryDirectory(prefix="gentle-probe-") as home:
         run_env = {**env, "HOME": home, "TMPDIR": home, "PWD": room}
         run_env["PYTHONDONTWRITEBYTECODE"] = "1"
         for python in pythons:
-            answer, error = _ask(python, names, run_env, room, flags)
+            answer, error = _ask(python, names, run_env, room, flags, reach)
             if answer is None:
                 return Probed(error=f"the import probe of {python} failed: {error}")
             try:
                 found, error = _outside(answer, python, inside)
                 loaded += _loaded(answer, python, inside)
                 entries += _loaded(answer, python, inside, "entries")
+                if reach:
+                    error = error or _unread(answer)
+                    links += _reached(answer, python, inside, "links")
+                    mapped += _reached(answer, python, inside, "mapped")
             except (AttributeError, TypeError, ValueError):
                 found, error = [], ": its answer is malformed"
             if error:
                 return Probed(error=f"the import probe of {python} failed{error}")
             outside += found
-    return Probed(tuple(outside), loaded=tuple(loaded), entries=tuple(entries))
+    return Probed(
+        tuple(outside),
+        loaded=tuple(loaded),
+        entries=tuple(entries),
+        links=tuple(links),
+        mapped=tuple(mapped),
+    )
+
+
+def _unread(answer: dict[str, Any]) -> str:
+    """`` : WHAT could not be read (why)`` for the first finder (or ``sys.path``) a reach
+    probe's ``answer`` could not read, or empty.
+
+    Raises:
+        TypeError / ValueError: a malformed answer.
+    """
+    for what, why in answer.get("unread") or []:
+        if not isinstance(what, str) or not isinstance(why, str):
+            raise TypeError("an unread row is not two strings")
+        return f": `{what}` could not be read ({why})"
+    return ""
+
+
+def _reached(answer: dict[str, Any], python: str, inside: str, key: str) -> list[Found]:
+    """The rows of a reach probe's ``answer`` under ``key`` (``links``: [link, real];
+    ``mapped``: [finder, real]) whose real path is outside ``inside``.
+
+    Raises:
+        TypeError / ValueError: a malformed answer.
+    """
+    out = []
+    for first, real in answer.get(key) or []:
+        if not isinstance(first, str) or not isinstance(real, str):
+            raise TypeError(f"a {key} row is not two strings")
+        if under(real, inside) is None:
+            name = "sys.path" if key == "links" else first
+            out.append(Found(name, python, (first, real) if key == "links" else (real,)))
+    return out
 
 
 def _loaded(answer: dict[str, Any], python: str, inside: str, key: str = "loaded") -> list[Found]:
@@ -228,13 +365,18 @@ def _standard(real: str, std: Sequence[str]) -> bool:
 
 
 def _ask(
-    python: str, names: Sequence[str], env: Mapping[str, str], room: str, flags: Sequence[str]
+    python: str,
+    names: Sequence[str],
+    env: Mapping[str, str],
+    room: str,
+    flags: Sequence[str],
+    reach: bool = False,
 ) -> tuple[dict[str, Any] | None, str]:
     """(the answer of one probe process, or None and why it failed)."""
     nonce = secrets.token_hex(8)
     try:
         proc = subprocess.Popen(
-            [python, *flags, "-c", _SCRIPT, nonce, *names],
+            [python, *flags, "-c", _SCRIPT, nonce, "reach" if reach else "-", *names],
             cwd=room,
             env=dict(env),
             stdin=subprocess.DEVNULL,

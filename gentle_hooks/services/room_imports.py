@@ -56,7 +56,7 @@ from gentle_hooks.services.import_probe import Found, Probed, probe, room_names
 from gentle_hooks.services.installed_copies import copies_line, copy_places, work_copies
 from gentle_hooks.services.room_proven import unproven
 from gentle_hooks.services.room_unguarded import escape, reach_sources, unguarded_reach
-from gentle_hooks.services.room_unheld import unguarded, unheld_kinds, unheld_note, venv_site
+from gentle_hooks.services.room_unheld import unguarded, unheld_kinds, unheld_note
 from gentle_hooks.values.frozen import frozen
 
 #: The most files of one side :func:`same_importable` compares.
@@ -130,8 +130,8 @@ def for_room(
     whose ``.pth`` runs an ``import`` line, a ``build/__editable__`` farm) gets the room's
     directory holding it first on ``PYTHONPATH`` and the place it was found blocked by the
     guard, and they are asked again. A name still found outside, a module the last probe
-    saw start-up load from a work tree's file (outside ``room``, ``skip`` and a virtual
-    environment's own ``site-packages``: :func:`_preloaded`), or a probe that failed,
+    saw start-up load from a work tree's file (outside ``room``, ``skip`` and the
+    interpreter's own ``site-packages``: :func:`_preloaded`), or a probe that failed,
     makes :attr:`RoomImports.unresolved` the line saying so: no check runs
     (:func:`room_argv`), the verdict is ``blocked``. The probe's note names only the
     names its redirect kept in the room.
@@ -227,11 +227,12 @@ def for_room(
         notes.append(unresolved)
     stands = tuple((r.place, os.path.normpath(os.path.join(room, r.rel))) for r in (*held, *hidden))
     reach = RoomImports.reach
+    told: tuple[tuple[str, str], ...] = ()
     if escaping and not unresolved:
-        reached, error = unguarded_reach(interpreters, list(names), out, room, trees, skip)
+        reached, error, told = unguarded_reach(interpreters, list(names), out, room, trees, skip)
         reach = f"{error}: the room cannot tell what it imports" if error else (*reached, *copied)
     named = [(p, c.name) for c in installed_copies for p in c.places]
-    sources = reach_sources(reach, sites, named) if isinstance(reach, tuple) else ()
+    sources = reach_sources(reach, sites, named, told) if isinstance(reach, tuple) else ()
     path = out.get("PATH", os.defpath)
     return out, tuple(notes), RoomImports(own, stands, unresolved, reach, sources, path, room)
 
@@ -344,13 +345,14 @@ def _preloaded(found: Probed, trees: Sequence[str], room: str, skip: Sequence[st
     """The line refusing every check because an interpreter's start-up left a module in
     ``sys.modules`` from a file in one of the work trees ``trees`` (a ``sitecustomize`` or
     a ``.pth`` ``import`` line loading it by path: no finder, so no guard, is asked when a
-    check imports it), outside ``room``, the folders ``skip`` linked into it and a virtual
-    environment's own ``site-packages``; empty when there is none."""
+    check imports it), outside ``room`` and the folders ``skip`` linked into it (the
+    probe leaves out the interpreter's own ``site-packages``: a work tree's virtual
+    environment read through another interpreter counts); empty when there is none."""
     inside = [os.path.realpath(p) for p in (room, *skip) if p]
     reals = [os.path.realpath(t) for t in trees if t]
     for f in found.loaded:
         real = f.locations[-1]
-        if any(under(real, x) is not None for x in inside) or venv_site(real):
+        if any(under(real, x) is not None for x in inside):
             continue
         if any(under(real, t) is not None for t in reals):
             return (

@@ -14,9 +14,13 @@ console script whose ``#!`` line carries such a flag; its ``.pth`` files still r
 * :func:`unguarded_reach` — asked once when the room is made: each interpreter started
   as such a check's would be (``-E``, and no flag, with the checks' environment less
   ``PYTHONPATH``), the places outside the room it reaches: a top-level name of the room's
-  tree found outside it, a module start-up loaded from a work tree, a ``sys.path`` entry
-  in a work tree (outside a virtual environment's own ``site-packages``). ``-I`` and
-  ``-S`` start with fewer of them than ``-E``.
+  tree found outside it; in a work tree, a name the room's files import
+  (:func:`imported_names`) found there, a module start-up loaded from there, a
+  ``sys.path`` entry there (not the interpreter's own ``site-packages``), a symbolic link
+  at the top of a ``sys.path`` directory pointing there, a path held by a meta path
+  finder other than Python's own (an editables-style finder). ``-I`` and ``-S`` start
+  with fewer of them than ``-E``.
+* :func:`imported_names` — the top-level names the room's Python files import.
 * :func:`reach_sources` — for each place reached, the ``.pth`` file (or installed copy)
   putting it there and what to remove.
 
@@ -24,24 +28,36 @@ console script whose ``#!`` line carries such a flag; its ``.pth`` files still r
 place reached is one the room redirected and holds the same files as the room.
 
 Not covered: ``env -i`` is asked as ``-E`` is, with the probe's fresh ``HOME``: a user
-site directory under the real home (which ``env -i`` exposes) is not asked about; a name
-neither the room's tree nor a work tree's ``sys.path`` entry shows (a finder an ``import``
-line installs mapping a name the room lacks) is not found.
+site directory under the real home (which ``env -i`` exposes) is not asked about; a link
+below the top of a ``sys.path`` directory (``site-packages/pkg/mod.py`` linked into a
+work tree) whose package no imported name shows; a finder computing a work tree's path
+only when asked (no absolute path in its state) for a name no file of the room imports
+by an ``import`` line (``importlib.import_module`` of a built name); a hard link (the
+same file as the work tree's, indistinguishable from an installed copy).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shlex
 from collections.abc import Mapping, Sequence
 
 from gentle_hooks.policy.pythonpath_line import composed_argv, isolating
 from gentle_hooks.services.editable import under
-from gentle_hooks.services.import_probe import probe
-from gentle_hooks.services.room_unheld import venv_site
+from gentle_hooks.services.import_probe import MAX_NAMES, probe
 
 #: The most bytes of a program read for its ``#!`` line.
 _SHEBANG = 512
+#: The most Python files, and bytes of each, :func:`imported_names` reads.
+_FILES = 5000
+_FILE_BYTES = 1 << 18
+#: Directories :func:`imported_names` does not read.
+_SKIPPED = frozenset({".git", "__pycache__", "node_modules", ".tox", ".nox"})
+#: An absolute ``from NAME`` or ``import NAME, ...`` statement (group 1, group 2).
+_IMPORT = re.compile(
+    r"^[ \t]*(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import\b|import[ \t]+([\w., \t]+))", re.M
+)
 
 
 def escape(argv: tuple[str, ...], programs: Sequence[str] = ()) -> str | None:
@@ -88,29 +104,87 @@ def unguarded_reach(
     room: str,
     trees: Sequence[str],
     skip: Sequence[str] = (),
-) -> tuple[tuple[str, ...], str]:
+) -> tuple[tuple[str, ...], str, tuple[tuple[str, str], ...]]:
     """(the places outside ``room`` and ``skip`` that ``pythons`` reach when started
-    without the guard — module docstring —, real paths; why the probe failed, or empty).
+    without the guard — module docstring —, real paths; why the probe failed, or empty;
+    (place, what puts it there and what to remove) for the places a symbolic link or a
+    finder puts there).
 
-    A name of ``names`` found outside the room counts wherever it is; a module loaded at
-    start-up or a ``sys.path`` entry counts when it is in one of the work trees ``trees``
-    and not in a virtual environment's own ``site-packages``."""
+    A name of ``names`` found outside the room counts wherever it is. In one of the work
+    trees ``trees`` count: a name the room's Python files import (:func:`imported_names`)
+    found there; a module loaded at start-up or a ``sys.path`` entry there, unless the
+    interpreter's own ``site-packages`` (a work tree's virtual environment read through
+    another interpreter's ``.pth`` counts); a symbolic link at the top of a ``sys.path``
+    directory resolving there; a path there held by a meta path finder other than
+    Python's own (an editables-style finder a ``.pth`` ``import`` line installs). A finder
+    the probe cannot read fails it (:func:`~gentle_hooks.services.import_probe.probe`)."""
     bare = {k: v for k, v in env.items() if k != "PYTHONPATH"}
     inside = [os.path.realpath(p) for p in (room, *skip) if p]
     reals = [os.path.realpath(t) for t in trees if t]
+    own = set(names)
+    extra = [n for n in imported_names(room) if n not in own][:MAX_NAMES]
     reached: list[str] = []
-    for flags in (("-E",), ()):
-        found = probe(pythons, names, bare, room, flags)
-        if found.error:
-            return (), found.error
-        for f in found.outside:
-            reached += [r for r in f.locations[1::2] if not _within(r, inside)]
-        for f in (*found.loaded, *found.entries):
-            real = f.locations[-1]
-            if _within(real, inside) or venv_site(real) or not _within(real, reals):
-                continue
+    told: dict[str, str] = {}
+
+    def count(real: str, what: str = "") -> None:
+        if not _within(real, inside) and _within(real, reals):
             reached.append(real)
-    return tuple(dict.fromkeys(reached)), ""
+            if what:
+                told.setdefault(real, what)
+
+    for flags in (("-E",), ()):
+        found = probe(pythons, [*names, *extra], bare, room, flags, reach=True)
+        if found.error:
+            return (), found.error, ()
+        for f in found.outside:
+            if f.name in own:
+                reached += [r for r in f.locations[1::2] if not _within(r, inside)]
+        for f in (*found.loaded, *found.entries):
+            count(f.locations[-1])
+        for f in found.links:
+            link, real = f.locations
+            count(real, f"the symbolic link {link} points there: remove it")
+        for f in found.mapped:
+            count(f.locations[-1], f"the import finder `{f.name}` maps a name there: uninstall it")
+        # last: a name found through one of the above is named by what put it there
+        for f in found.outside:
+            if f.name not in own:
+                for r in f.locations[1::2]:
+                    count(r, f"`{f.name}` imports from there ({f.locations[0]})")
+    places = tuple(dict.fromkeys(reached))
+    return places, "", tuple((p, told[p]) for p in places if p in told)
+
+
+def imported_names(room: str) -> tuple[str, ...]:
+    """The top-level names the Python files of ``room`` (the room's tree; a virtual
+    environment, ``.git`` and caches not read) name in an absolute ``import`` or ``from
+    ... import`` line, each once, at most :data:`~.import_probe.MAX_NAMES`; at most
+    :data:`_FILES` files and :data:`_FILE_BYTES` of each read. A name a string holds is
+    asked too (harmless: it resolves nowhere or where it would)."""
+    out: dict[str, None] = {}
+    seen = 0
+    for dirpath, dirs, files in os.walk(room):
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if d not in _SKIPPED and not os.path.isfile(os.path.join(dirpath, d, "pyvenv.cfg"))
+        )
+        for name in sorted(f for f in files if f.endswith(".py")):
+            seen += 1
+            if seen > _FILES or len(out) >= MAX_NAMES:
+                return tuple(out)[:MAX_NAMES]
+            try:
+                with open(os.path.join(dirpath, name), encoding="utf-8", errors="replace") as fh:
+                    text = fh.read(_FILE_BYTES)
+            except OSError:
+                continue
+            for m in _IMPORT.finditer(text):
+                words = [m.group(1)] if m.group(1) else m.group(2).split(",")
+                for word in words:
+                    top = word.strip().split(" ", 1)[0].split(".", 1)[0]
+                    if top.isidentifier():
+                        out.setdefault(top, None)
+    return tuple(out)[:MAX_NAMES]
 
 
 def _within(real: str, tops: Sequence[str]) -> bool:
@@ -118,17 +192,24 @@ def _within(real: str, tops: Sequence[str]) -> bool:
 
 
 def reach_sources(
-    places: Sequence[str], sites: Sequence[str], copies: Sequence[tuple[str, str]] = ()
+    places: Sequence[str],
+    sites: Sequence[str],
+    copies: Sequence[tuple[str, str]] = (),
+    told: Sequence[tuple[str, str]] = (),
 ) -> tuple[tuple[str, str], ...]:
     """(place, what puts it there and what to remove) for each of ``places`` (real paths
-    :func:`unguarded_reach` found): the ``.pth`` file of ``sites`` naming it (a path line,
-    or an ``import`` line holding the path), an installed copy of the work tree
-    (``copies``: (place, distribution) —
+    :func:`unguarded_reach` found): what ``told`` says (a symbolic link, a finder), the
+    ``.pth`` file of ``sites`` naming it (a path line, or an ``import`` line holding the
+    path), an installed copy of the work tree (``copies``: (place, distribution) —
     :mod:`~gentle_hooks.services.installed_copies`), else the interpreter's start-up."""
     named = dict(copies)
+    said = dict(told)
     pths = [p for s in dict.fromkeys(sites) if s for p in _pth_files(s)]
     out = []
     for place in places:
+        if place in said:
+            out.append((place, said[place]))
+            continue
         if place in named:
             dist = named[place]
             out.append((place, f"installed copy `{dist}`: run `pip uninstall {dist}`"))

@@ -12,10 +12,12 @@ imported from the work tree. Each such place is one of:
   room's runs a module found only there is absent, as in the candidate's tree;
 * installed — it is in a site directory the interpreters read, or in a virtual
   environment's own ``site-packages`` (``lib/pythonX.Y/site-packages`` or
-  ``Lib/site-packages`` of a directory holding ``pyvenv.cfg``: a ``.pth`` of a virtual
-  environment kept in the work tree naming a folder of its own): installed packages, which
-  the room's runs use as every run does; named only. A folder merely named
-  ``site-packages`` (``pip install -t vendor/site-packages``) is no installation: hidden;
+  ``Lib/site-packages`` of a directory holding ``pyvenv.cfg``) named by an install file in
+  that same ``site-packages`` (a ``.pth`` of a virtual environment kept in the work tree
+  naming a folder of its own): installed packages, which the room's runs use as every run
+  does; named only. A folder merely named ``site-packages`` (``pip install -t
+  vendor/site-packages``) is no installation, and a work tree's virtual environment named
+  by another interpreter's ``.pth`` is not that interpreter's: hidden;
 * fenced — it is ``/`` or holds a ``site-packages`` directory the interpreters read:
   blocking it would hide the installed packages, so no check runs (:func:`unguarded`).
 
@@ -52,7 +54,7 @@ def unheld_kinds(
         place = os.path.realpath(m.place)
         if place == os.sep or any(under(s, place) is not None for s in reals):
             fenced.append(m)
-        elif venv_site(place) or any(under(place, s) is not None for s in reals):
+        elif _own_venv(place, m.source) or any(under(place, s) is not None for s in reals):
             installed.append(m)
         else:
             hidden.append(m)
@@ -62,16 +64,32 @@ def unheld_kinds(
 def venv_site(real: str) -> bool:
     """``real`` (a real path) is in a virtual environment's own ``site-packages``: the
     nearest directory above it holding ``pyvenv.cfg`` has it in ``lib/pythonX.Y/`` or
-    ``Lib/`` (the rule the import guard applies in the runs:
-    :mod:`~gentle_hooks.services.import_guard`)."""
+    ``Lib/``."""
+    return venv_site_dir(real) is not None
+
+
+def venv_site_dir(real: str) -> str | None:
+    """The virtual environment's ``site-packages`` directory ``real`` (a real path) is in
+    (:func:`venv_site`), or None."""
     parts = real.split(os.sep)
     for i in range(len(parts) - 1, 0, -1):
         top = os.sep.join(parts[:i]) or os.sep
         if os.path.isfile(os.path.join(top, "pyvenv.cfg")):
             rel = parts[i:]
             n = next((n for n, part in enumerate(rel[:3]) if part in _SITE_NAMES), 0)
-            return n >= 1 and rel[0] in _SITE_TOPS
-    return False
+            if n >= 1 and rel[0] in _SITE_TOPS:
+                return os.sep.join([top, *rel[: n + 1]])
+            return None
+    return None
+
+
+def _own_venv(place: str, source: str) -> bool:
+    """``place`` is in a virtual environment's ``site-packages`` and ``source`` (the
+    install file naming it) is in that same ``site-packages``: only that environment's
+    own interpreter reads it. Named by another interpreter's ``.pth``, it is a work-tree
+    place like any other (refuter r18n MED V)."""
+    site = venv_site_dir(place)
+    return site is not None and under(os.path.realpath(source), site) is not None
 
 
 def unheld_note(missing: Sequence[Redirect], *, guarded: bool) -> str:

@@ -57,3 +57,20 @@ def test_a_check_no_word_shows_escaping_is_refused_when_the_reach_is_a_work_tree
     assert why is not None and "`make`" in why and "/w/extra" in why and "x.pth" in why, why
     assert room_argv(("sh", "-c", "test ! -e x"), tainted)[1] is None
     assert room_argv(("sh", "-c", "make test"), RoomImports(first="/guard", reach=()))[1] is None
+
+
+def test_imported_names_are_the_top_level_names_of_absolute_imports(tmp_path: Path) -> None:
+    """r18n HIGH C: the unguarded probe asks where the names the room's files import
+    resolve (a finder may map one the room lacks to a work tree)."""
+    from gentle_hooks.services.room_unguarded import imported_names
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "a.py").write_text(
+        "import os, numpy as np\nfrom fastmul.core import mul\nfrom . import sibling\n"
+        "    import yaml  # indented\nx = 'import'\n"
+    )
+    (tmp_path / ".venv").mkdir()
+    (tmp_path / ".venv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (tmp_path / ".venv" / "b.py").write_text("import hidden_in_venv\n")
+    (tmp_path / "notes.txt").write_text("import notpython\n")
+    assert imported_names(str(tmp_path)) == ("os", "numpy", "fastmul", "yaml")

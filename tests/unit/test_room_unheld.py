@@ -60,9 +60,10 @@ def test_a_room_whose_venv_names_its_own_root_refuses_every_check(tmp_path: Path
 def test_a_folder_named_site_packages_is_installed_only_in_a_virtual_environment(
     tmp_path: Path,
 ) -> None:
-    """r18k HIGH 3: ``vendor/site-packages`` (``pip install -t``) is hidden; the
-    ``site-packages`` of a directory holding ``pyvenv.cfg`` (not one of the interpreters'
-    own) is installed."""
+    """r18k HIGH 3: ``vendor/site-packages`` (``pip install -t``) is hidden; a folder in
+    the ``site-packages`` of a directory holding ``pyvenv.cfg`` (not one of the
+    interpreters' own) is installed when an install file of that ``site-packages`` names
+    it, hidden when another interpreter's ``.pth`` does (r18n MED V)."""
     from gentle_hooks.services.room_unheld import unheld_kinds, venv_site
 
     vendor = tmp_path / "w" / "vendor" / "site-packages"
@@ -72,10 +73,11 @@ def test_a_folder_named_site_packages_is_installed_only_in_a_virtual_environment
     (other / "pyvenv.cfg").write_text("home = /usr/bin\n")
     (other / "site-packages").mkdir()
     inner = other / "lib" / "python3.11" / "site-packages" / "x"
+    own = Redirect(str(inner), str(tmp_path / "w"), "x", str(inner.parent / "x.pth"))
     hidden, installed, fenced = unheld_kinds(
-        [_r(vendor), _r(inner), _r(other / "site-packages")], []
+        [_r(vendor), own, _r(inner), _r(other / "site-packages")], []
     )
-    assert [r.place for r in hidden] == [str(vendor), str(other / "site-packages")]
-    assert [r.place for r in installed] == [str(inner)] and not fenced
+    assert [r.place for r in hidden] == [str(vendor), str(inner), str(other / "site-packages")]
+    assert installed == [own] and not fenced
     assert venv_site(str(other / "lib" / "python3.11" / "site-packages"))
     assert not venv_site(str(other / "lib")) and not venv_site(str(vendor))
