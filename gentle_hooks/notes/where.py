@@ -70,6 +70,9 @@ def repository(repo: Repository, remote: str, here: str | None = None) -> tuple[
         raise GitError(f"{nowhere}, and a repository's URL or path has no control character")
     if repo.config_get(f"remote.{remote}.url") is not None:
         return remote, tracking_ref(remote)
+    same = same_remote(repo, remote, here)
+    if same is not None:  # the remote's own URL carries this clone's transport and login
+        return same, tracking_ref(same)
     if remote.lower().startswith(_REFUSED):
         raise GitError(
             f"{quoted(remote)} runs a command (a remote helper): name a remote, a "
@@ -81,6 +84,48 @@ def repository(repo: Repository, remote: str, here: str | None = None) -> tuple[
     if not os.path.exists(path):
         raise GitError(f"{nowhere}, nor a repository URL, nor an existing path")
     return path, tracking_ref(path, named=False)
+
+
+def repository_key(location: str, here: str | None = None) -> tuple[str, str] | None:
+    """What names one repository whatever the transport: ``(host, path)`` of a URL or an
+    scp-like location (no scheme, user, port or password; the host case-folded; the path
+    without its ``/`` ends and a ``.git`` suffix), ``("", real path)`` of a local path or
+    ``file://`` URL; None for what is neither (a remote helper, an option).
+    ``https://github.com/o/r.git``, ``git@github.com:o/r`` and ``ssh://git@github.com/o/r``
+    are one repository."""
+    if not location or location.startswith("-") or location.lower().startswith(_REFUSED):
+        return None
+    m = re.match(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/]*)(.*)\Z", location, re.DOTALL)
+    if m is not None:
+        scheme, authority, path = m.groups()
+        if scheme.lower() == "file":
+            return "", os.path.realpath(path or "/")
+        host = authority.rsplit("@", 1)[-1]
+        host = host if host.startswith("[") else host.split(":", 1)[0]
+        return host.lower(), path.strip("/").removesuffix(".git").rstrip("/")
+    if _SCP.match(location) and not os.path.exists(location):
+        host, path = location.split("@", 1)[-1].split(":", 1)
+        return host.strip("[]").lower(), path.strip("/").removesuffix(".git").rstrip("/")
+    path = os.path.join(here or os.getcwd(), os.path.expanduser(location))
+    return "", os.path.realpath(path)
+
+
+def same_remote(repo: Repository, location: str, here: str | None = None) -> str | None:
+    """The configured remote whose fetch or push URL names the repository ``location``
+    names (:func:`repository_key`), the first in ``git remote`` order; None when none
+    does. A printed ``sync push https://host/o/r.git`` then pushes through the writer's own
+    ``origin`` (``git@host:o/r.git``): its transport and its credentials."""
+    key = repository_key(location, here)
+    if key is None:
+        return None
+    for name in repo.config_remotes():
+        urls = [*repo.config_get_all(f"remote.{name}.url")]
+        urls += repo.config_get_all(f"remote.{name}.pushurl")
+        # a remote's relative path is relative to where git runs: the top, or a bare git dir
+        top = str(repo.paths.toplevel or repo.paths.git_dir)
+        if any(repository_key(u, top) == key for u in urls):
+            return name
+    return None
 
 
 def public_url(url: str) -> str:

@@ -71,7 +71,9 @@ def to_remote(fix: Sequence[Step], remote: str, words: str = "") -> list[Step]:
     (the range gate's URL: a pull request from a fork), not to the branch's default
     remote (the one it pushes to, else the only one). A ``remote`` holding ``/`` or ``:``
     that is a URL or path (:func:`~gentle_hooks.notes.where.is_location`) is fetched where
-    ``sync`` fetches a URL's notes. ``remote`` empty: ``fix`` as it is, with ``words``
+    ``sync`` fetches a URL's notes, and its ``sync push`` has the plain one as its ``or:``
+    line (a writer with no login for that URL's transport; ``sync push URL`` itself pushes
+    through a remote naming the same repository). ``remote`` empty: ``fix`` as it is, with ``words``
     (:data:`SERVER_REMOTE` on a server, :data:`RANGE_REMOTE` in a range gate; empty:
     none) before each ``sync push``."""
     from gentle_hooks.notes.where import is_location
@@ -82,6 +84,11 @@ def to_remote(fix: Sequence[Step], remote: str, words: str = "") -> list[Step]:
     for k, t in fix:
         if t.endswith(" sync push") and k == "run":
             out.extend([("do", words)] if words and not remote else [])
+            if remote and is_location(remote):
+                # a URL the writer's clone cannot push to (no login for that transport):
+                # the remote it pushes to, the same repository unless it is a fork's clone
+                out.extend([(k, t + end), ("or", t)])
+                continue
             t += end
         elif k == "or" and t == GIT_SHARE_NOTES and remote:
             t = git_share_notes(remote, named=not is_location(remote))

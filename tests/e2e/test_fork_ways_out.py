@@ -167,3 +167,33 @@ def test_share_names_the_repository_and_a_name_is_refused(native: World) -> None
     assert printed == f"gentle-hook sync push {shlex.quote(str(w.remote))}", blocked
     assert w.run(["sh", "-c", printed]).code == 0
     assert _judge(w, ci).code == 0
+
+
+def test_a_same_repository_ci_named_by_another_url_is_pushed_through_the_writer_s_remote(
+    native: World,
+) -> None:
+    """No fork: CI's clone names the base by another URL than the writer's ``origin`` (here
+    ``file://`` against a path; on GitHub ``https://`` against ``git@github.com:``). The
+    printed ``sync push URL`` pushes through the writer's remote naming that repository (its
+    transport, its login), and the plain ``sync push`` is its ``or:`` line (refuter r14n:
+    a URL the writer has no login for failed every printed line)."""
+    w = native
+    w.delegate(text=V2)
+    w.ok("add", "-A")
+    w.spot_check("--staged")
+    w.ok("commit", "-q", "-m", "writer: verified")
+    w.ok("push", "-q", "--no-verify", "origin", "main")
+    w.git("push", "-q", "origin", ":refs/notes/gentle-hooks")  # the notes are not there yet
+    ci = w.base / "ci"
+    w.ok("clone", "-q", f"file://{w.remote}", str(ci), cwd=w.base)
+    blocked = w.gh("gate", "--range", "HEAD~1..HEAD", cwd=ci)
+    assert blocked.code == 1, blocked
+    printed = _line(blocked, "run", "gentle-hook sync push")
+    assert printed == f"gentle-hook sync push {shlex.quote(f'file://{w.remote}')}", blocked
+    assert _line(blocked, "or", "gentle-hook sync push") == "gentle-hook sync push", blocked
+    pasted = w.run(["sh", "-c", printed])
+    assert pasted.code == 0, (printed, pasted)
+    assert "origin" in pasted.out + pasted.err, pasted  # through the writer's own remote
+    w.ok("fetch", "-q", "origin", NOTES, cwd=ci)
+    passed = w.gh("gate", "--range", "HEAD~1..HEAD", cwd=ci)
+    assert passed.code == 0, (printed, passed)

@@ -71,7 +71,8 @@ def test_sync_push_to_a_file_url_merges_the_notes_it_holds(
     git(tmp_path, "clone", "-q", str(bare), str(fresh))
     fetched = gh(fresh, "sync", "fetch", url)
     assert fetched.returncode == 0, fetched.stderr
-    assert f"took {url}'s notes" in fetched.stdout
+    # the clone's origin is that repository: fetched through it, under its name
+    assert "took origin's notes" in fetched.stdout, fetched.stdout
     assert "another clone's note" in git(fresh, "notes", "--ref=gentle-hooks", "show", "HEAD")
 
 
@@ -91,3 +92,19 @@ def test_sync_refuses_what_names_no_repository(noted: Path, given: str, said: st
         err = proc.stderr.decode()
         assert proc.returncode == 2 and said in err, (direction, err)
         assert not (noted / "PWNED").exists()
+
+
+def test_sync_push_to_a_url_of_a_configured_remote_pushes_through_that_remote(
+    noted: Path, bare: Path
+) -> None:
+    """``file://`` of the path ``origin`` names is the same repository: the push goes
+    through ``origin`` (its transport and login) and its notes are fetched where a
+    remote's are, not under a URL's own name."""
+    git(noted, "remote", "add", "origin", str(bare))
+    git(noted, "push", "-q", "origin", "main")
+    proc = gh(noted, "sync", "push", f"file://{bare}")
+    assert proc.returncode == 0, proc.stderr
+    assert "origin" in proc.stdout, proc.stdout
+    assert _pushed(bare) == "the writer's note"
+    refs = git(noted, "for-each-ref", "--format=%(refname)", "refs/notes/remotes/")
+    assert "refs/notes/remotes/url-" not in refs, refs

@@ -7,7 +7,7 @@ import shlex
 
 import pytest
 
-from gentle_hooks.notes.where import is_location, public_url, tracking_ref
+from gentle_hooks.notes.where import is_location, public_url, repository_key, tracking_ref
 from gentle_hooks.report.worktree_text import GIT_SHARE_NOTES, git_share_notes, to_remote
 
 
@@ -56,10 +56,53 @@ def test_the_git_line_names_the_repository_its_sync_push_names() -> None:
     fix = [("run", "gentle-hook sync push"), ("or", GIT_SHARE_NOTES)]
     out = to_remote(fix, url, "words said when no repository is named")
     assert out[0] == ("run", f"gentle-hook sync push {shlex.quote(url)}")
-    assert out[1] == ("or", git_share_notes(url, named=False))
-    words = shlex.split(out[1][1].replace("&&", ";").replace(";", " ; "))
+    assert out[1] == ("or", "gentle-hook sync push")  # no login for that URL: the remote
+    assert out[2] == ("or", git_share_notes(url, named=False))
+    words = shlex.split(out[2][1].replace("&&", ";").replace(";", " ; "))
     assert "origin" not in words and words.count(url) == 3, words
     # a pre-push's remote name: the git line pushes there too, fetched under its name
     named = to_remote(fix, "upstream")
     assert named[1][1].startswith("git ls-remote --exit-code upstream ")
     assert "refs/notes/remotes/upstream/gentle-hooks" in named[1][1]
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("https://github.com/o/r.git", "git@github.com:o/r.git"),
+        ("https://github.com/o/r.git", "ssh://git@github.com/o/r"),
+        ("https://GitHub.com/o/r/", "ssh://git@github.com:22/o/r.git"),
+        ("https://user:token@gitlab.example/g/p.git", "git@gitlab.example:g/p"),
+        ("file:///srv/git/base.git", "/srv/git/base.git"),
+    ],
+)
+def test_one_repository_by_any_transport_has_one_key(a: str, b: str) -> None:
+    assert repository_key(a) == repository_key(b) is not None
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("https://github.com/o/r.git", "https://github.com/o/fork.git"),
+        ("https://github.com/o/r.git", "git@gitlab.com:o/r.git"),
+        ("/srv/git/base.git", "/srv/git/other.git"),
+    ],
+)
+def test_other_repositories_have_other_keys(a: str, b: str) -> None:
+    assert repository_key(a) != repository_key(b)
+
+
+@pytest.mark.parametrize("text", ["", "-oProxyCommand=x:r", "ext::sh -c x", "fd::3"])
+def test_what_names_no_repository_has_no_key(text: str) -> None:
+    assert repository_key(text) is None
+
+
+def test_a_range_s_sync_push_to_a_url_has_the_plain_one_as_its_alternative() -> None:
+    fix = [("run", "gentle-hook sync push"), ("or", GIT_SHARE_NOTES)]
+    lines = to_remote(fix, "https://github.com/o/r.git")
+    assert lines[:2] == [
+        ("run", "gentle-hook sync push https://github.com/o/r.git"),
+        ("or", "gentle-hook sync push"),
+    ]
+    assert to_remote(fix, "upstream")[0] == ("run", "gentle-hook sync push upstream")
+    assert ("or", "gentle-hook sync push") not in to_remote(fix, "upstream")
