@@ -149,7 +149,11 @@ def choose_receipt(
             )
     if not receipts:
         words, fix = what_to_report(bound)
-        earlier = led.last_receipt_elsewhere(bound.root, identity)
+        # only a command reported since the first write of the writer's pending work here:
+        # one reported for work committed before it says nothing of this change
+        pending = led.open_entries(bound.root)
+        since = min((e.recorded_at for e in pending), default=None)
+        earlier = None if since is None else led.last_receipt_elsewhere(bound.root, identity, since)
         if (
             fix.label == "prefix"
             and earlier

@@ -46,3 +46,27 @@ def test_this_change_reported_for_another_candidate_is_offered(native: World) ->
     said = _block(w)
     again = [line for line in said if "run: " in line and "receipt run" in line]
     assert again and "import seven" in again[0], said
+
+
+def test_the_spot_check_the_block_prints_offers_no_command_reported_for_earlier_work(
+    native: World,
+) -> None:
+    """The block's ``spot-check --staged`` line, run with no receipt for this candidate,
+    names the report to make: never a command reported for work delivered before this
+    change (refuter r14n: it offered the old ``import half`` check, and pasting it let
+    broken new work through as verified)."""
+    w = native
+    w.write("half.py", "def half(x):\n    return x // 2\n")
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "half.py")
+    assert w.gh("receipt", "run", "--staged", "--", *OLD).code == 0
+    w.spot_check("--staged")
+    w.ok("commit", "-q", "-m", "writer: half")
+    w.write("seven.py", "import helper\n\nSEVEN = helper.seven()\n")
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "seven.py")
+    _block(w)
+    spot = w.gh("spot-check", "--staged")
+    assert spot.code == 2, spot
+    assert "import half" not in spot.out + spot.err, spot
+    assert "reported last" not in spot.out + spot.err, spot
