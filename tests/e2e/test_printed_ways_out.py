@@ -205,8 +205,10 @@ def test_ci_names_a_way_to_share_the_notes_with_git_alone_for_a_clone_without_th
     # CI names the repository it judges in (its origin's URL): the writer's clone pushes there
     base = shlex.quote(str(w.remote))
     shared = lines.index(f"  run: gentle-hook sync push {base}")
-    assert lines[shared + 1].startswith(f"  or: git ls-remote --exit-code {base} "), blocked
-    git_alone = lines[shared + 1].removeprefix("  or: ")
+    # its alternatives below it: the plain sync push (no login for that URL), then git alone
+    assert lines[shared + 1] == "  or: gentle-hook sync push", blocked
+    assert lines[shared + 2].startswith(f"  or: git ls-remote --exit-code {base} "), blocked
+    git_alone = lines[shared + 2].removeprefix("  or: ")
     git_dir = os.path.dirname(shutil.which("git") or "/usr/bin/git")
     no_cli = {"PATH": f"{git_dir}:/bin"}
     assert w.run(["sh", "-c", "command -v gentle-hook"], env=no_cli).code != 0
