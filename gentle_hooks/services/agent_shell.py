@@ -312,7 +312,7 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     at = repo.head() if tracked else head  # HEAD moved (a mixed reset): its blobs are not new
     at_now = repo.blobs_in(at, tracked) if at and at != head else {}
     now_staged = repo.blobs_staged(tracked)
-    index = written_in_index(now_staged, kept.staged, before, old, after, at_now)
+    index = written_in_index(now_staged, kept.staged, before, old, after, at_now, came)
     ours |= set(index)
     olden = restored_in(repo, [(p, b) for p, b, _ in ours], tips, stashes)
     kept_blob = {p: b for p in look if (b := after.get(p)) and held.get(p) == b}  # unchanged

@@ -123,6 +123,7 @@ def written_in_index(
     at_head: Mapping[str, str | None],
     after: Mapping[str, str | None],
     at_now: Mapping[str, str | None],
+    came: Mapping[str, str] | None = None,
 ) -> list[Written]:
     """What a shell call wrote into the index alone (``git apply --cached``, ``git
     update-index --cacheinfo``, ``git add`` of content it wrote then put back in the work
@@ -138,7 +139,9 @@ def written_in_index(
     what the work tree holds there now (``after``: that write is recorded as the work
     tree's).
     Each is measured from the path's index blob before the call (``staged``; a path the
-    snapshot did not hold was ``HEAD``'s). A path the call only removed from the index
+    snapshot did not hold was ``HEAD``'s; a path the call created by moving another,
+    ``came``: new path -> the path it came from (:func:`.shell_moves.renamed`), from that
+    path's index blob before the call). A path the call only removed from the index
     (``git rm --cached``) brings no content into being and is not listed.
     """
     seen = {b for b in (*before.values(), *staged.values(), *at_head.values()) if b}
@@ -146,8 +149,11 @@ def written_in_index(
     for path, blob in sorted(now.items()):
         if blob in seen or blob in (at_now.get(path), after.get(path)):
             continue
-        held = path in before or path in staged
-        out.append((path, blob, staged.get(path) if held else at_head.get(path)))
+        if path in before or path in staged:
+            out.append((path, blob, staged.get(path)))
+            continue
+        source = (came or {}).get(path, path)  # where its content was before the call
+        out.append((path, blob, staged[source] if source in staged else at_head.get(source)))
     return out
 
 

@@ -12,7 +12,9 @@ documented ``PreToolUse`` and ``PostToolUse`` inputs (code.claude.com/docs/en/ho
 * the same with the person's own unsaved function in ``calc.py`` first: it was stored as
   the writer's (measured from the empty file) and their commit of it blocked;
 * plain ``mv`` and an edit: the same;
-* the call's own edit stays the writer's: the sed line kept, the commit is blocked.
+* the call's own edit stays the writer's: the sed line kept, the commit is blocked;
+* content the call stages at the new path alone is measured from the moved path's index
+  content: the person's staged lines stay theirs.
 """
 
 from __future__ import annotations
@@ -112,3 +114,24 @@ def test_the_calls_own_edit_of_a_renamed_file_stays_the_writers(based: World, mo
     r = w.git("commit", "-qm", "human: rename")
     assert r.code == 1 and "BLOCKED the staged change" in r.said[0], r
     assert "src/pricing.py" in r.said[0], r
+
+
+def test_what_a_call_stages_at_a_renamed_path_is_measured_from_the_moved_index(
+    based: World,
+) -> None:
+    """Content staged alone at the new path is the writer's from the moved path's index
+    blob: the person's staged function stays theirs once the call's line is gone."""
+    w = based
+    w.write("src/calc.py", BASE + HUMAN)
+    w.ok("add", "src/calc.py")
+    evil = (BASE + HUMAN).replace("VALUE = 1", "VALUE = 2")
+    blob = w.run(["git", "hash-object", "-w", "--stdin"], input=evil.encode()).out.strip()
+    cacheinfo = f"git update-index --cacheinfo 100644,{blob},src/pricing.py"
+    said = _bash(w, f"git mv src/calc.py src/pricing.py && {cacheinfo}")
+    assert "staged content of its own that the work tree does not hold" in said, said
+    r = w.git("commit", "-qm", "human: rename")
+    assert r.code == 1 and "BLOCKED the staged change" in r.said[0], r
+    w.ok("add", "-A")  # the work tree's: the person's function, not the call's line
+    r = w.git("commit", "-qm", "human: rename")
+    assert r.code == 0, r
+    assert "Gentle-Writer" not in w.ok("log", "-1", "--format=%B")
