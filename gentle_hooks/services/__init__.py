@@ -109,6 +109,7 @@ to the pure policy for one use case and returns values; nothing here prints.
   entries)
 * :mod:`.shell_trees` — the other worktrees of a shell call's repository (a command may
   ``cd`` into one) and the call id its write there is recorded under
+* :mod:`.shell_moves` — the paths a shell command moved or renamed (``git mv a b && sed -i b``)
 * :mod:`.shell_modes` — the paths whose mode alone a shell command changed (``chmod +x``)
 * :mod:`.shell_notes` — the lines a shell call's recording says about what it could not see
 * :mod:`.shell_unseen` — ignored files a shell call tracked that no agent shell call changed

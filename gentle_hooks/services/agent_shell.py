@@ -17,9 +17,13 @@ call staged that no path's work tree or index nor ``HEAD`` held before it and th
 tree does not hold now (``git apply --cached``, ``git update-index --cacheinfo``, ``git
 add`` then the work tree put back) is the writer's, measured from the path's index blob
 before (:attr:`Changed.staged`, :func:`.shell_commits.written_in_index`); a person's
-edits the call stages are not new content. A path that gave its blob up to another
-(``mv a b``, ``git mv``) is moved content, as that other path is, whether the work tree
-alone held it or the index too. A person's unsaved lines in a
+edits the call stages are not new content, nor is a blob ``HEAD`` held at another path
+the call changed (``git mv``). A path that gave its blob up to another (``mv a b``, ``git
+mv``) is moved content, as that other path is, whether the work tree alone held it or the
+index too; a path the call created by moving another and editing it (``git mv a b && sed
+-i ... b``, paired as git pairs renames: :mod:`.shell_moves`) is measured from what that
+one held before (its work tree content), so only the edit is the writer's. A person's
+unsaved lines in a
 file the command did not touch keep their blob, so they stay the person's; in a file it
 touched they are in its start, so not the writer's.
 
@@ -58,7 +62,8 @@ The pre-tool side runs five git processes (``status``, ``hash-object``, ``ls-fil
 ``rev-parse``, ``for-each-ref``; the stash entries are read from its reflog file), the
 post-tool side six (``status``, ``ls-tree``, ``ls-files``, ``hash-object``,
 ``for-each-ref``, ``cat-file --batch-check``), ``rev-parse`` when a tracked path is
-changed (and ``ls-tree`` when ``HEAD`` moved), and, when the call made or moved a ref, up
+changed (and ``ls-tree`` when ``HEAD`` moved, ``cat-file --batch`` when a path is gone
+and another created), and, when the call made or moved a ref, up
 to five more (``rev-list``, ``cat-file --batch`` twice, ``diff-tree``, ``ls-tree``),
 besides the ones that open the repository.
 
@@ -119,6 +124,7 @@ from gentle_hooks.services.shell_files import (
     unlink,
 )
 from gentle_hooks.services.shell_modes import flipped
+from gentle_hooks.services.shell_moves import moved, renamed
 from gentle_hooks.services.shell_notes import (
     no_snapshot_note,
     outside,
@@ -150,12 +156,14 @@ class Changed:
         paths: the root-relative paths whose blob appeared, changed or vanished, sorted.
         starts: ``(path, blob)`` for each of them: the blob it held before the call (the
             snapshot's; for a path unchanged then, its blob in the commit ``HEAD`` was at;
-            None: it was absent), which it is measured from.
+            None: it was absent; for a path renamed from another, that one's), which it
+            is measured from.
         restored: the changed paths left out of ``paths``: each now holds the blob a ref
             tip or stash entry kept before the call held there (``git checkout feature --
             f``, ``git restore --source``, ``git stash pop``), or the blob another changed
-            path held before the call and gave up (``git mv``): content a commit already
-            held, or moved, is not the writer's, sorted.
+            path held before the call and gave up (``git mv``), and each path gone that
+            gave its content up to another (renamed, edited or not): content a commit
+            already held, or moved, is not the writer's, sorted.
         nonce: the snapshot's own random id (None: a snapshot kept without one), which
             tells two runs of one command apart when the runtime names no call id.
         committed: what the call wrote into commits it made (a branch, tag or stash entry
@@ -285,10 +293,6 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     fetched = fetched_ids(repo.paths.common_dir) if new else []
     commits = new_commits(repo, new, [*tips, *stashes], fetched)
     wrote = written_in(repo, commits, before, kept.staged, head)
-    # what the call staged of its own and left out of the work tree (git apply --cached)
-    moved = repo.head() if tracked else head  # HEAD moved (a mixed reset): its blobs are not new
-    at_now = repo.blobs_in(moved, tracked) if moved and moved != head else {}
-    index = written_in_index(repo.blobs_staged(tracked), kept.staged, before, old, after, at_now)
     # a stash entry the call made of content that existed before it (a person's work an
     # agent stashed) is a source a later call restores from; any other new one is not
     clean = clean_stashes(repo, [c for c in now_stashes if c in new], wrote)
@@ -297,10 +301,18 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     made = {*known, *made_now} - clean
     tips, stashes = [t for t in tips if t not in made], [t for t in stashes if t not in made]
     back = {p for p, _ in restored_in(repo, [(p, after[p]) for p in changed], tips, stashes)}
-    back |= _moved(changed, held, after)
+    # a path created by moving another (edited too: git mv a b && sed -i b) is measured
+    # from what that one held; the one it came from is moved content
+    came = renamed(repo, [p for p in changed if p not in back], held, after)
+    back |= moved(changed, held, after) | set(came.values())
     paths = [p for p in changed if p not in back]
-    starts = tuple((p, held.get(p)) for p in paths)
+    starts = tuple((p, held.get(came.get(p, p))) for p in paths)
     ours = {(p, b, s) for ws in wrote.values() for p, b, s in ws if p not in after or after[p] != b}
+    # what the call staged of its own and left out of the work tree (git apply --cached)
+    at = repo.head() if tracked else head  # HEAD moved (a mixed reset): its blobs are not new
+    at_now = repo.blobs_in(at, tracked) if at and at != head else {}
+    now_staged = repo.blobs_staged(tracked)
+    index = written_in_index(now_staged, kept.staged, before, old, after, at_now, came)
     ours |= set(index)
     olden = restored_in(repo, [(p, b) for p, b, _ in ours], tips, stashes)
     kept_blob = {p: b for p in look if (b := after.get(p)) and held.get(p) == b}  # unchanged
@@ -311,19 +323,6 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     back_, quiet_ = tuple(sorted(back)), tuple(sorted(quiet))
     flip = tuple(sorted({p for p, _, _ in flips}))
     return Changed(tuple(paths), starts, back_, nonce, committed, over, staged, quiet_, flip)
-
-
-def _moved(
-    changed: list[str], held: Mapping[str, str | None], after: Mapping[str, str | None]
-) -> set[str]:
-    """The paths of ``changed`` that now hold, unchanged, the blob another changed path held
-    before the call and no longer holds (``git mv a b``, ``mv a b``), and the paths gone
-    whose blob one of those now holds: content moved, not written, whether the work tree
-    alone held it or the index too (a writer's earlier record follows a rename)."""
-    left = {held[p]: p for p in changed if held.get(p) is not None and after.get(p) != held[p]}
-    to = {p for p in changed if (b := after.get(p)) is not None and left.get(b, p) != p}
-    gone = {after[t] for t in to}
-    return to | {p for p in changed if after.get(p) is None and held.get(p) in gone}
 
 
 def spent(root: str, runtime: str, event: RuntimeEvent) -> bool:

@@ -123,29 +123,37 @@ def written_in_index(
     at_head: Mapping[str, str | None],
     after: Mapping[str, str | None],
     at_now: Mapping[str, str | None],
+    came: Mapping[str, str] | None = None,
 ) -> list[Written]:
     """What a shell call wrote into the index alone (``git apply --cached``, ``git
     update-index --cacheinfo``, ``git add`` of content it wrote then put back in the work
     tree): :data:`Written` for each path whose index blob now (``now``: path -> blob, the
     paths ``git status`` shows as tracked after the call) no version the snapshot held has
     anywhere: no path's work-tree or index blob before the call (``before``, ``staged``:
-    content moved by ``git mv`` or staged by ``git add`` of a person's edits is not new)
-    and not ``HEAD``'s at that path (``at_head``: the commit ``HEAD`` was at; ``at_now``:
+    content moved by ``git mv`` or staged by ``git add`` of a person's edits is not new),
+    not ``HEAD``'s at any path looked up (``at_head``: path -> its blob in the commit
+    ``HEAD`` was at, for the paths changed before or after the call: a ``git mv``'d path's
+    blob is the one ``HEAD`` held where it came from) nor at that path now (``at_now``:
     the one it is at now, when the call moved it: ``git reset --mixed HEAD~1`` stages what
     that commit holds, and a commit the call made is walked by :func:`written_in`), nor
     what the work tree holds there now (``after``: that write is recorded as the work
     tree's).
     Each is measured from the path's index blob before the call (``staged``; a path the
-    snapshot did not hold was ``HEAD``'s). A path the call only removed from the index
+    snapshot did not hold was ``HEAD``'s; a path the call created by moving another,
+    ``came``: new path -> the path it came from (:func:`.shell_moves.renamed`), from that
+    path's index blob before the call). A path the call only removed from the index
     (``git rm --cached``) brings no content into being and is not listed.
     """
-    seen = {b for b in (*before.values(), *staged.values()) if b}
+    seen = {b for b in (*before.values(), *staged.values(), *at_head.values()) if b}
     out: list[Written] = []
     for path, blob in sorted(now.items()):
-        if blob in seen or blob in (at_head.get(path), at_now.get(path), after.get(path)):
+        if blob in seen or blob in (at_now.get(path), after.get(path)):
             continue
-        held = path in before or path in staged
-        out.append((path, blob, staged.get(path) if held else at_head.get(path)))
+        if path in before or path in staged:
+            out.append((path, blob, staged.get(path)))
+            continue
+        source = (came or {}).get(path, path)  # where its content was before the call
+        out.append((path, blob, staged[source] if source in staged else at_head.get(source)))
     return out
 
 

@@ -262,7 +262,8 @@ def test_a_file_moved_whole_is_restored_from_its_old_path(repo: Path) -> None:
     """Refuter r17m: an agent's ``git mv`` of a person's file made the whole file the
     writer's; the moved blob is not new content, nor is its old path's removal (refuter
     r17o H4: that removal blocked the person's commit where git found no rename); a move
-    with an edit stays changed."""
+    with an edit (paired as git pairs renames) is the new path changed from the old one's
+    content (refuter r17p), the old path moved content."""
     agent_shell.take(str(repo), "claude-code", _event())
     git(repo, "mv", "src/app.py", "src/core.py")
     changed = agent_shell.compare(str(repo), "claude-code", _event())
@@ -273,7 +274,8 @@ def test_a_file_moved_whole_is_restored_from_its_old_path(repo: Path) -> None:
     (repo / "src" / "lib.py").write_text("def add(a, b):\n    return a - b\n")
     changed = agent_shell.compare(str(repo), "claude-code", _event("toolu_2"))
     assert changed is not None
-    assert changed.paths == ("src/core.py", "src/lib.py") and changed.restored == (), changed
+    assert changed.paths == ("src/lib.py",) and changed.restored == ("src/core.py",), changed
+    assert changed.starts == (("src/lib.py", git(repo, "rev-parse", "HEAD:src/app.py").strip()),)
 
 
 def test_each_snapshot_has_its_own_nonce(repo: Path) -> None:
