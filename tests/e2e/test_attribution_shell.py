@@ -19,11 +19,9 @@ Real git, ``gentle-hook install``, a real shell command run between the two hook
 
 from __future__ import annotations
 
-import json
-import subprocess
-
 import pytest
 
+from tests.e2e.claude_bash import bash_call, bash_input
 from tests.e2e.conftest import World
 
 BASE = "VALUE = 1\n\n\ndef main():\n    return VALUE\n"
@@ -45,33 +43,14 @@ SED = "sed -i 's/return VALUE/return apply_discount_rules(VALUE, region_table)/'
 
 
 def _input(w: World, event: str, command: str, call: str = "toolu_b1") -> bytes:
-    data: dict[str, object] = {
-        "session_id": "s1",
-        "transcript_path": "",
-        "cwd": str(w.work),
-        "permission_mode": "default",
-        "hook_event_name": event,
-        "tool_name": "Bash",
-        "tool_input": {"command": command, "description": "run it"},
-        "tool_use_id": call,
-    }
-    if event == "PostToolUse":
-        data["tool_response"] = {"stdout": "", "stderr": "", "interrupted": False}
-    return json.dumps(data).encode()
+    return bash_input(event, command, w.work, call)
 
 
 def _bash(w: World, command: str, *, before: bool = True, call: str = "toolu_b1") -> str:
     """Claude Code's Bash call ``call`` of ``command``: its PreToolUse hook (unless not
     ``before``), the command run in the work tree, its PostToolUse hook; what the recorder
     said last."""
-    if before:
-        r = w.gh("record", "--from", "claude-code", input=_input(w, "PreToolUse", command, call))
-        assert r.code == 0 and "kept the work tree before the Bash call" in r.err, r
-    subprocess.run(["sh", "-c", command], cwd=w.work, check=True)
-    data = _input(w, "PostToolUse", command, call)
-    r = w.gh("record", "--from", "claude-code", input=data, env=MODEL)
-    assert r.code == 0, r
-    return r.err
+    return bash_call(w, command, call, MODEL, before=before)
 
 
 @pytest.fixture

@@ -16,11 +16,9 @@ documented ``PreToolUse`` and ``PostToolUse`` inputs (code.claude.com/docs/en/ho
 
 from __future__ import annotations
 
-import json
-import subprocess
-
 import pytest
 
+from tests.e2e.claude_bash import bash_call
 from tests.e2e.conftest import World
 
 BASE = "VALUE = 1\n\n\ndef main():\n    return VALUE\n"
@@ -30,32 +28,9 @@ PATH = "src/calc.py"
 MODEL = {"GENTLE_WRITER_MODEL": "claude-sonnet-4-5", "GENTLE_WRITER_EFFORT": "low"}
 
 
-def _input(w: World, event: str, command: str, call: str) -> bytes:
-    data: dict[str, object] = {
-        "session_id": "s1",
-        "transcript_path": "",
-        "cwd": str(w.work),
-        "permission_mode": "default",
-        "hook_event_name": event,
-        "tool_name": "Bash",
-        "tool_input": {"command": command, "description": "run it"},
-        "tool_use_id": call,
-    }
-    if event == "PostToolUse":
-        data["tool_response"] = {"stdout": "", "stderr": "", "interrupted": False}
-    return json.dumps(data).encode()
-
-
 def _bash(w: World, command: str, call: str = "toolu_i1") -> str:
     """Claude Code's Bash call of ``command``: PreToolUse, the command, PostToolUse."""
-    r = w.gh("record", "--from", "claude-code", input=_input(w, "PreToolUse", command, call))
-    assert r.code == 0 and "kept the work tree before the Bash call" in r.err, r
-    subprocess.run(["sh", "-c", command], cwd=w.work, check=True)
-    r = w.gh(
-        "record", "--from", "claude-code", input=_input(w, "PostToolUse", command, call), env=MODEL
-    )
-    assert r.code == 0, r
-    return r.err
+    return bash_call(w, command, call, MODEL)
 
 
 @pytest.fixture

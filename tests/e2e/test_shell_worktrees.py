@@ -13,12 +13,12 @@ command ``cd ../B && sed -i ... app.py``, nothing was recorded (and, with the po
 
 from __future__ import annotations
 
-import json
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from tests.e2e.claude_bash import bash_input
 from tests.e2e.conftest import World
 
 BASE = "VALUE = 1\n\n\ndef main():\n    return VALUE\n"
@@ -27,31 +27,15 @@ SED = "sed -i 's/return VALUE/return apply_discount_rules(VALUE, region_table)/'
 MODEL = {"GENTLE_WRITER_MODEL": "claude-sonnet-4-5", "GENTLE_WRITER_EFFORT": "high"}
 
 
-def _input(event: str, command: str, cwd: Path, call: str) -> bytes:
-    data: dict[str, object] = {
-        "session_id": "s1",
-        "transcript_path": "",
-        "cwd": str(cwd),
-        "permission_mode": "default",
-        "hook_event_name": event,
-        "tool_name": "Bash",
-        "tool_input": {"command": command, "description": "run it"},
-        "tool_use_id": call,
-    }
-    if event == "PostToolUse":
-        data["tool_response"] = {"stdout": "", "stderr": "", "interrupted": False}
-    return json.dumps(data).encode()
-
-
 def _bash(w: World, command: str, post_cwd: Path, call: str = "toolu_w1") -> str:
     """Claude Code's Bash call of ``command`` started in the main worktree: PreToolUse
     (``cwd`` the main worktree), the command, PostToolUse (``cwd`` ``post_cwd``)."""
-    pre = _input("PreToolUse", command, w.work, call)
+    pre = bash_input("PreToolUse", command, w.work, call)
     r = w.gh("record", "--from", "claude-code", input=pre, cwd=w.work)
     assert r.code == 0 and "kept the work tree before the Bash call" in r.err, r
     kept_in_b = "(and in the 1 other worktree(s) of the repository" in r.err
     subprocess.run(["sh", "-c", command], cwd=w.work, check=True)
-    post = _input("PostToolUse", command, post_cwd, call)
+    post = bash_input("PostToolUse", command, post_cwd, call)
     r = w.gh("record", "--from", "claude-code", input=post, cwd=post_cwd, env=MODEL)
     assert r.code == 0, r
     assert "install the recorder again" not in r.err, r
@@ -95,7 +79,7 @@ def test_one_call_writing_in_two_worktrees_records_in_each(linked: tuple[World, 
     command = f"{SED} && cd ../B && {SED}"
     said = _bash(w, command, w.work)
     assert "recorded: pending mutation #1" in said and "pending mutation #2" in said, said
-    again = _input("PostToolUse", command, w.work, "toolu_w1")
+    again = bash_input("PostToolUse", command, w.work, "toolu_w1")
     r = w.gh("record", "--from", "claude-code", input=again, env=MODEL)
     assert r.code == 0 and "was read already" in r.err, r
     _blocked_delegated(w, other)
