@@ -30,6 +30,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.claude_bash import bash_input
 from tests.e2e.conftest import World
 
 BASE = "VALUE = 1\n\n\ndef main():\n    return VALUE\n"
@@ -44,19 +45,7 @@ SED = "sed -i 's/return VALUE/return apply_discount_rules(VALUE, region_table)/'
 
 
 def _claude(w: World, event: str, command: str, call: str, **more: object) -> bytes:
-    data: dict[str, object] = {
-        "session_id": "s1",
-        "transcript_path": "",
-        "cwd": str(w.work),
-        "permission_mode": "default",
-        "hook_event_name": event,
-        "tool_name": "Bash",
-        "tool_input": {"command": command, "description": "run it", **more},
-        "tool_use_id": call,
-    }
-    if event == "PostToolUse":
-        data["tool_response"] = {"stdout": "", "stderr": "", "interrupted": False}
-    return json.dumps(data).encode()
+    return bash_input(event, command, w.work, call, **more)
 
 
 def _stop(w: World) -> bytes:
