@@ -17,14 +17,19 @@ def _block(w: World) -> list[str]:
     return blocked.err.splitlines()
 
 
-def test_a_command_reported_for_earlier_work_is_not_offered(native: World) -> None:
-    w = native
+def _half_delivered(w: World) -> None:
+    """Earlier writer work, reported with :data:`OLD`, spot-checked and committed."""
     w.write("half.py", "def half(x):\n    return x // 2\n")
     assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
     w.ok("add", "half.py")
     assert w.gh("receipt", "run", "--staged", "--", *OLD).code == 0
     w.spot_check("--staged")
     w.ok("commit", "-q", "-m", "writer: half")
+
+
+def test_a_command_reported_for_earlier_work_is_not_offered(native: World) -> None:
+    w = native
+    _half_delivered(w)
     # new writer work the old command does not test
     w.write("seven.py", "import helper\n\nSEVEN = helper.seven()\n")
     assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
@@ -56,12 +61,7 @@ def test_the_spot_check_the_block_prints_offers_no_command_reported_for_earlier_
     change (refuter r14n: it offered the old ``import half`` check, and pasting it let
     broken new work through as verified)."""
     w = native
-    w.write("half.py", "def half(x):\n    return x // 2\n")
-    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
-    w.ok("add", "half.py")
-    assert w.gh("receipt", "run", "--staged", "--", *OLD).code == 0
-    w.spot_check("--staged")
-    w.ok("commit", "-q", "-m", "writer: half")
+    _half_delivered(w)
     w.write("seven.py", "import helper\n\nSEVEN = helper.seven()\n")
     assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
     w.ok("add", "seven.py")
