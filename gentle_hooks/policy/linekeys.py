@@ -426,7 +426,9 @@ def joined_lines(data: bytes | None) -> list[bytes]:
     :data:`MAX_NESTED` open at once), so the writer's call split one argument per line
     inside a long literal is still read as the line it was. A comma right before a closing
     bracket (a formatter's trailing comma) is dropped, so ``f(\\n    a,\\n)`` joins as
-    ``f(a)``, the line it was wrapped from. Linear in the size of ``data``.
+    ``f(a)``, the line it was wrapped from; a one-line statement with such a comma is read
+    without it too (black's magic trailing comma spreads it one item per line, and the
+    statement joined drops it). Linear in the size of ``data``.
 
     The last answers are kept (:data:`CONTENTS_KEPT`): one write's delta reads the same
     contents' joined statements for several kinds of key."""
@@ -446,6 +448,8 @@ def _joined(data: bytes) -> tuple[tuple[bytes, tuple[bytes, ...]], ...]:
     opened: deque[tuple[int, int]] = deque()  # (first line, depth it closes at): outermost first
     depth = 0
     for i, stripped in enumerate(lines):
+        if stripped.find(b",") >= 0 and TRAILING_COMMA.search(stripped):  # a magic comma
+            out.append((TRAILING_COMMA.sub(b"", stripped), (stripped,)))
         before, depth = depth, depth + _depth(stripped)
         backslash = stripped.endswith(b"\\")
         while opened and depth <= opened[-1][1] and not backslash:  # its brackets closed

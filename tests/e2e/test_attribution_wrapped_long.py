@@ -99,3 +99,19 @@ def test_a_humans_own_long_call_passes(served: World) -> None:
     r = w.git("commit", "-qam", "human: build")
     assert r.code == 0 and not [ln for ln in r.said if "BLOCKED" in ln], r
     assert "Gentle-Writer:" not in w.ok("log", "-1", "--format=%B")
+
+
+def test_the_writers_line_with_a_magic_trailing_comma_stays_the_writers(served: World) -> None:
+    """The writer's one long line ending in a trailing comma (black's magic trailing comma,
+    ``subprocess.run([...], option_0=0, ..., option_19=19,)``) spread one argument per line
+    by ``ruff format`` stays the writer's: the line is read without its comma too, as the
+    statement joined is (a short one was already held by :mod:`~gentle_hooks.policy.spans`)."""
+    w = served
+    _, spread = _call(20)
+    line = _call(20)[0].replace(")\n", ",)\n")
+    w.write(PATH, BASE + line)
+    assert w.gh("record", "--model", "m", "--effort", "low").code == 0
+    _ruff_format(w, BASE + spread)
+    r = w.git("commit", "-qam", "tidy")
+    assert r.code == 1 and "BLOCKED the staged change" in r.err, r
+    assert "expired" not in r.err, r

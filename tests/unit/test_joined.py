@@ -103,3 +103,13 @@ def test_joining_is_bounded_by_the_content(lines: list[bytes]) -> None:
     joined = joined_lines(data)
     assert all(len(j) <= MAX_JOINED_CHARS for j in joined)
     assert sum(len(j) for j in joined) <= MAX_NESTED * len(data)
+
+
+def test_a_line_with_a_magic_trailing_comma_is_also_read_without_it() -> None:
+    """black's magic trailing comma spreads a short line one item per line; the statement
+    joined drops the comma, so the line is read without it too."""
+    line = b'    subprocess.run(["curl", "x"], shell=False, check=True,)\n'
+    split = b'    subprocess.run(\n        ["curl", "x"],\n        shell=False,\n'
+    split += b"        check=True,\n    )\n"
+    assert line_keys(line) & line_keys(split)
+    assert b'subprocess.run(["curl", "x"], shell=False, check=True)' in joined_lines(line)
