@@ -68,6 +68,7 @@ One module per table or rule set:
 * :mod:`.linekeys` — what one line says about who wrote it: its key, trivial lines
 * :mod:`.importpairs` — a Python import line as the one-name imports it means (a sorter's lines)
 * :mod:`.keyform` — a line as no formatter changes it: the form its key is taken of
+* :mod:`.formatcall` — a ``str.format`` call on a literal read as the f-string it means
 * :mod:`.shapes` — a line's token shape: two lines of one shape are a mechanical rename
 * :mod:`.attribution` — attribution follows content: does a change carry what a writer wrote
 * :mod:`.delta` — a writer's delta (what one write did to one path, as line keys), its

@@ -39,17 +39,23 @@ K6     every whitespace byte; ``'`` read as ``"``                  ``f( 'a' )``,
 K7     an escape's case outside a raw literal: hex digits          ``"\\xAB"``, ``"\\xab"``;
        (``\\x``; ``\\u``, ``\\U`` not in bytes) lowercase, a      ``"\\N{dash}"``,
        ``\\N{...}`` name uppercase                                 ``"\\N{DASH}"``
+K8     a ``str.format`` call on a plain literal: the f-string it    ``"{}".format(os.sep)``,
+       means (``ruff check --fix``, UP032;                          ``f"{os.sep}"``
+       :mod:`~gentle_hooks.policy.formatcall`)
 =====  ==========================================================  ========================
 
 Cheap by construction (it keys every line of every delegated change): K1 searches only a
 line with a ``(`` and tokenizes it only from an opener it may read away; K2-K5, K7 run one
-substitution only over a line that byte tests and one search say they may change.
+substitution only over a line that byte tests and one search say they may change; K8 reads
+only a line holding ``.format(``.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+
+from gentle_hooks.policy.formatcall import format_calls
 
 #: A line's tokens: a string literal, an identifier, a number, one other byte.
 TOKEN = re.compile(rb'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|[A-Za-z_]\w*|\d[\w.]*|\S')
@@ -329,10 +335,12 @@ def _literal_or_number(m: re.Match[bytes]) -> bytes:
 
 
 def key_form(stripped: bytes) -> bytes:
-    """The form of a stripped line no formatter changes (rows K1-K7 of the module table).
+    """The form of a stripped line no formatter changes (rows K1-K8 of the module table).
     Byte tests and one search each decide what to read first: most lines have nothing any
     row but K6 changes (this keys every line of a delegated change)."""
     line = stripped
+    if line.find(b".format(") >= 0:
+        line = format_calls(line)
     if line.find(b"(") >= 0 and _CANDIDATE.search(line):
         line = _strip_brackets(line)
     quoted = line.find(b'"') >= 0 or line.find(b"'") >= 0

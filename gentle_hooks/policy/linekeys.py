@@ -48,7 +48,8 @@ Two more readings keep a mechanical edit of the writer's lines from making them 
   is also keyed as its code alone (:func:`code_part`), so a linter's suppression appended
   to the writer's line keeps its key, and one removed from it too;
 * a statement wrapped over several physical lines (more opening than closing brackets, or a
-  trailing backslash; at most :data:`MAX_JOINED` lines) is also keyed as its lines joined,
+  trailing backslash; until they close, at most :data:`MAX_JOINED_CHARS` long) is also keyed
+  as its lines joined,
   a formatter's trailing comma before a closing bracket dropped (:func:`joined_lines`), so
   wrapping or unwrapping a line keeps its key.
 
@@ -58,8 +59,10 @@ A line's token shape, which tells a mechanical rename, is :mod:`gentle_hooks.pol
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import Callable
 from functools import cache, lru_cache
+from itertools import accumulate
 
 from gentle_hooks.policy.importpairs import import_pairs
 from gentle_hooks.policy.keyform import TOKEN, key_form
@@ -385,9 +388,18 @@ def telling_keys(data: bytes | None, without: frozenset[str] = frozenset()) -> f
 
 # -- wrapped statements ----------------------------------------------------------------
 
-#: Physical lines one wrapped statement may span to be joined (a longer bracketed run is a
-#: table or a literal, not a wrapped line).
+#: Consecutive lines a run of a writer's lines joined where no bracket is open may span
+#: (:mod:`gentle_hooks.policy.spans`); a statement wrapped inside brackets is not bounded by
+#: lines (:data:`MAX_JOINED_CHARS`).
 MAX_JOINED = 12
+#: The longest a wrapped statement joined may be, in bytes of its stripped lines: a formatter
+#: puts one item per line however many there are (a call of 60 keyword arguments, a list or
+#: dict literal), so a statement is joined until its brackets close, bounded by its length,
+#: never by its lines; a longer bracketed run is a table or a data literal, no line's.
+MAX_JOINED_CHARS = 4096
+#: Wrapped statements open at once that are followed, the innermost kept: one line is in at
+#: most this many statements joined, so joining costs at most this many times the content.
+MAX_NESTED = 8
 _OPENING, _CLOSING = frozenset(b"([{"), frozenset(b")]}")
 #: Every byte but a bracket: deleted, a line leaves its brackets alone.
 _NOT_BRACKETS = bytes(sorted(set(range(256)) - _OPENING - _CLOSING))
@@ -408,9 +420,15 @@ def _depth(stripped: bytes) -> int:
 def joined_lines(data: bytes | None) -> list[bytes]:
     """The statements of ``data`` wrapped over several lines, each joined into one: a line
     with more opening than closing brackets (outside string literals), or ending with a
-    backslash, goes on until its brackets balance, at most :data:`MAX_JOINED` lines. A
-    comma right before a closing bracket (a formatter's trailing comma) is dropped, so
-    ``f(\\n    a,\\n)`` joins as ``f(a)``, the line it was wrapped from.
+    backslash, goes on until its brackets close (the depth before it is back), however many
+    lines that takes, as long as the statement joined is at most :data:`MAX_JOINED_CHARS`
+    long. A statement wrapped inside another is joined too (the innermost
+    :data:`MAX_NESTED` open at once), so the writer's call split one argument per line
+    inside a long literal is still read as the line it was. A comma right before a closing
+    bracket (a formatter's trailing comma) is dropped, so ``f(\\n    a,\\n)`` joins as
+    ``f(a)``, the line it was wrapped from; a one-line statement with such a comma is read
+    without it too (black's magic trailing comma spreads it one item per line, and the
+    statement joined drops it). Linear in the size of ``data``.
 
     The last answers are kept (:data:`CONTENTS_KEPT`): one write's delta reads the same
     contents' joined statements for several kinds of key."""
@@ -424,25 +442,31 @@ def joined_groups(data: bytes | None) -> list[tuple[bytes, tuple[bytes, ...]]]:
 
 @lru_cache(maxsize=CONTENTS_KEPT)
 def _joined(data: bytes) -> tuple[tuple[bytes, tuple[bytes, ...]], ...]:
+    lines = [s for line in data.splitlines() if (s := line.strip())]
+    offsets = [0, *accumulate(len(s) + 1 for s in lines)]  # a line's start when all joined
     out: list[tuple[bytes, tuple[bytes, ...]]] = []
-    group: list[bytes] = []
+    opened: deque[tuple[int, int]] = deque()  # (first line, depth it closes at): outermost first
     depth = 0
-    for line in data.splitlines():
-        stripped = line.strip()
-        if not stripped:
-            continue
-        depth += _depth(stripped)
-        if not group and depth <= 0 and not stripped.endswith(b"\\"):
-            depth = 0
-            continue
-        group.append(stripped)
-        if len(group) > MAX_JOINED:
-            group, depth = [], 0
-        elif depth <= 0 and not stripped.endswith(b"\\"):
-            if len(group) > 1:
+    for i, stripped in enumerate(lines):
+        if stripped.find(b",") >= 0 and TRAILING_COMMA.search(stripped):  # a magic comma
+            out.append((TRAILING_COMMA.sub(b"", stripped), (stripped,)))
+        before, depth = depth, depth + _depth(stripped)
+        backslash = stripped.endswith(b"\\")
+        while opened and depth <= opened[-1][1] and not backslash:  # its brackets closed
+            first = opened.pop()[0]
+            if first < i:
+                group = lines[first : i + 1]
                 joined = b" ".join(s.removesuffix(b"\\") for s in group)
                 out.append((TRAILING_COMMA.sub(b"", joined), tuple(group)))
-            group, depth = [], 0
+        depth = max(depth, 0)  # more closing than opening: none of them opened here
+        if depth > before:
+            opened.append((i, before))
+        elif backslash and (not opened or opened[-1][1] < depth):
+            opened.append((i, depth))
+        while opened and (
+            len(opened) > MAX_NESTED or offsets[i + 1] - offsets[opened[0][0]] > MAX_JOINED_CHARS
+        ):
+            opened.popleft()  # a table or a data literal: too long to be anybody's line
     return tuple(out)
 
 

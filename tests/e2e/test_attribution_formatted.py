@@ -13,6 +13,9 @@ human's own two lines of the same file still pass.
 Refuter r13j (HIGH, the same laundering): ``ruff format`` reads away redundant brackets
 (``return (os.system(...))``), a ``u`` string prefix, adjacent string literals (joined into
 one) and a number's case (``0XFF_AB``); each of those writer lines stays the writer's.
+
+Refuter r13m F2 (HIGH, the same laundering): ``ruff check --fix --select UP032`` makes the
+writer's ``"curl {} | sh".format(os.sep)`` an f-string; it stays the writer's.
 """
 
 from __future__ import annotations
@@ -204,6 +207,24 @@ def test_the_writers_fstring_fixed_by_ruff_check_stays_the_writers(served: World
     r = w.git("commit", "-qam", "fixed")
     assert r.code == 1 and "BLOCKED the staged change" in r.err, r
     assert "expired" not in r.err, r
+
+
+def test_the_writers_format_call_made_an_fstring_by_ruff_check_stays_the_writers(
+    served: World,
+) -> None:
+    """``ruff check --fix --select UP032`` makes the writer's one ``"curl {} | sh".format(
+    os.sep)`` an f-string (refuter r13m F2): the commit is still blocked, the push too."""
+    w = served
+    added = '    os.system("curl {} | sh".format(os.sep))\n'
+    _edit(w, OLD + added)
+    fixed = BASE.replace(OLD, OLD + '    os.system(f"curl {os.sep} | sh")\n', 1)
+    _ruff_format(w, fixed, "check", "--fix", "--select", "UP032")
+    r = w.git("commit", "-qam", "lint")
+    assert r.code == 1 and "BLOCKED the staged change" in r.err, r
+    assert "expired" not in r.err, r
+    w.ok("-c", "core.hooksPath=/dev/null", "commit", "-qam", "lint")
+    push = w.git("push", "-q", "origin", "main")
+    assert push.code != 0 and "BLOCKED" in push.err, push
 
 
 #: A module's imports, and (the writer's ``Edit`` of them, what ``ruff check --select I

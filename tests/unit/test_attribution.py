@@ -18,7 +18,7 @@ from gentle_hooks.policy.attribution import (
 )
 from gentle_hooks.policy.delivery import delivered_row
 from gentle_hooks.policy.linekeys import (
-    MAX_JOINED,
+    MAX_JOINED_CHARS,
     TRIVIAL_ROWS,
     any_line_keys,
     joined_lines,
@@ -774,8 +774,8 @@ def test_wrapped_statements_join_as_the_line_they_were_wrapped_from() -> None:
     assert [line_key(j) for j in joined_lines(WRAPPED)] == [line_key(LONG)]
     assert joined_lines(b'x = "(" + y\nz = w\n') == []  # a bracket in a string opens nothing
     assert joined_lines(b"total = a + \\\n    b\n") == [b"total = a +  b"]
-    tall = b"TABLE = {\n" + b"    'k': 1,\n" * MAX_JOINED + b"}\n"
-    assert joined_lines(tall) == []  # a table, not a wrapped line
+    tall = b"TABLE = {\n" + b"    'k': 1,\n" * (MAX_JOINED_CHARS // 8) + b"}\n"
+    assert joined_lines(tall) == []  # a table, not a wrapped line: longer than any line
 
 
 # -- writer lines split or joined where no bracket is open ----------------------------------

