@@ -176,10 +176,10 @@ def trust_codex_hook(
     group: int = 0,
     handler: int = 0,
     enabled: bool = True,
-    events: tuple[str, ...] = ("post_tool_use", "pre_tool_use"),
+    events: tuple[str, ...] = ("post_tool_use", "pre_tool_use", "stop"),
 ) -> Path:
     """Record, in ``codex_home/config.toml``, what Codex writes when the user trusts the hook
-    at (``group``, ``handler``) of each of ``events`` (both of ours by default) in
+    at (``group``, ``handler``) of each of ``events`` (all of ours by default) in
     ``hooks_file`` with ``/hooks``: a ``[hooks.state."<file>:post_tool_use:<group>:<handler>"]``
     table with ``trusted_hash`` and ``enabled`` (developers.openai.com/codex/hooks, "Review
     and trust hooks"; the key and fields as Codex writes them, e.g.

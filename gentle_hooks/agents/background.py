@@ -1,34 +1,118 @@
 """Whether an agent's shell call leaves a process running after its post-tool event (SPEC §7
-"Hooks"; docs/agents/claude-code.md and docs/agents/gemini-cli.md, "A command that runs in
-the background").
+"Hooks"; docs/agents/claude-code.md, "A command that runs in the background", and the same
+section of each runtime's page).
 
-Room ``agents`` (standard library only): pure functions over a tool's input. Such a call's
-post-tool event fires before the process it left behind has written, so its snapshot is
-kept open as a window for the session (:mod:`gentle_hooks.services.agent_windows`).
+Room ``agents`` (pure: the standard library and :mod:`gentle_hooks.policy`'s shell reader).
+Such a call's post-tool event fires before the process it left behind has written, so its
+snapshot is kept open as a window for the session
+(:mod:`gentle_hooks.services.agent_windows`).
 
 A call is a background one when the runtime says so (Claude Code's ``Bash``
 ``tool_input.run_in_background: true``; Gemini CLI's ``run_shell_command``
-``tool_input.is_background: true``), or when its command, read conservatively, leaves a
-process behind (:func:`leaves_process`): a ``&`` that ends a command (not ``&&``, nor the
-``&`` of a redirection: ``2>&1``, ``&>``, ``>&``, ``<&``), or a word ``nohup``, ``setsid``,
-``disown``, ``daemonize`` or ``start-stop-daemon`` in command position, outside quotes and
-comments. A command that does not parse (an unterminated quote) counts as one: the window
-costs a compare at the session's later events, a missed write costs the record (fail
-closed).
+``tool_input.is_background: true``), or when its command leaves a process behind
+(:func:`leaves_process`). The command is read with :func:`gentle_hooks.policy.shell.parse_line`
+(POSIX grammar, quotes removed); at any depth of ``( )``/``{ }`` groups, ``$( )`` and
+backquote substitutions, ``sh -c``/``bash -c`` scripts (:data:`.policy.wrappers.SHELLS`) and
+wrappers (:func:`gentle_hooks.policy.wrappers.unwrap`: ``env``, ``nice``, ``timeout``,
+``stdbuf``, ``command``, ``exec``, ``xargs``...; and :data:`EXTRA_WRAPPERS`: ``sudo``,
+``doas``, ``ionice``, ``chrt``, ``taskset``), it is one when:
+
+* a command list item ends with ``&`` (not ``&&``, nor a redirection's ``2>&1``/``&>``);
+* a command is a :data:`DETACHERS` program (``nohup``, ``setsid``, ``disown``,
+  ``daemonize``, ``start-stop-daemon``, ``systemd-run``, ``at``, ``batch``), ``screen``
+  with a ``-d``/``-D``/``-X`` option, or ``tmux`` with a :data:`TMUX_STARTS` subcommand;
+* an interpreter (:data:`INTERPRETERS`: python, node, perl, ruby...) runs a ``-c``/``-e``
+  code argument holding one of :data:`SPAWN_WORDS` (``Popen``, ``fork``, ``spawn``,
+  ``start_new_session``, ``daemon``, ``detach``...), or a ``&`` next to ``system``/``exec``/
+  ``popen`` (cheap words, not a reading of the language);
+* the line cannot be read (an unclosed quote, a compound command ``if``/``for``/``while``,
+  a here-document, a function definition), runs ``eval``, or its command word is made at
+  run time (``$VAR``, ``$(...)``), or the nesting is deeper than
+  :data:`.policy.wrappers.MAX_DEPTH`: fail closed, as a window costs only a compare at the
+  session's later events while a missed write costs the record.
+
+Not seen: what a script file run by name does (``./run.sh``, ``python job.py``,
+``bash job.sh``, ``source job.sh``): its text is not read.
 """
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Mapping
+
+from gentle_hooks.policy.shell import Group, ShellList, Simple, parse_line
+from gentle_hooks.policy.wrappers import MAX_DEPTH, SHELLS, Wrapper, shell_script, unwrap
 
 #: The tool-input members that say the runtime runs the call in the background.
 FLAGS = ("run_in_background", "is_background")
 #: Programs that leave the command they start running after the shell returns.
-DETACHERS = frozenset({"nohup", "setsid", "disown", "daemonize", "start-stop-daemon"})
-#: Characters that end a command word (the shell's operators and blanks).
-_BREAKS = frozenset(" \t\n;|&()<>")
-#: Words after which the next word is in command position again.
-_LEADERS = frozenset({"then", "do", "else", "elif", "time", "!", "{", "exec", "command"})
+DETACHERS = frozenset(
+    {
+        "nohup",
+        "setsid",
+        "disown",
+        "daemonize",
+        "daemon",
+        "start-stop-daemon",
+        "systemd-run",
+        "at",
+        "batch",
+    }
+)
+#: Commands whose program or code is made at run time: what they run is not known.
+OPAQUE = frozenset({"eval"})
+#: tmux subcommands that start (or send) a command the tmux server keeps running.
+TMUX_STARTS = frozenset(
+    {
+        "new",
+        "new-session",
+        "new-window",
+        "neww",
+        "split-window",
+        "splitw",
+        "run-shell",
+        "run",
+        "send-keys",
+        "send",
+        "respawn-pane",
+        "respawnp",
+        "respawn-window",
+        "respawnw",
+    }
+)
+#: Wrappers :func:`gentle_hooks.policy.wrappers.unwrap` does not read through.
+EXTRA_WRAPPERS: tuple[Wrapper, ...] = (
+    Wrapper("sudo", ("-u", "-g", "-C", "-h", "-p", "-r", "-t", "-U", "-D", "--user", "--group")),
+    Wrapper("doas", ("-u", "-C")),
+    Wrapper("ionice", ("-c", "-n", "-p", "-P", "-u", "--class", "--classdata")),
+    Wrapper("chrt", (), leading=1),
+    Wrapper("taskset", (), leading=1),
+)
+#: Interpreters and the options whose next word is code to run.
+INTERPRETERS: dict[str, tuple[str, ...]] = {
+    "python": ("-c",),
+    "node": ("-e", "--eval", "-p", "--print"),
+    "nodejs": ("-e", "--eval", "-p", "--print"),
+    "deno": ("eval",),
+    "bun": ("-e", "--eval"),
+    "perl": ("-e", "-E"),
+    "ruby": ("-e",),
+    "php": ("-r",),
+}
+#: Words in interpreter code that start a process which may outlive the call.
+SPAWN_WORDS = (
+    "popen",
+    "fork",
+    "spawn",
+    "start_new_session",
+    "setsid",
+    "daemon",
+    "detach",
+    "nohup",
+    "disown",
+)
+#: Words in interpreter code that run a shell line (with a ``&``: a background one).
+_RUNS_SHELL = ("system", "exec", "popen", "subprocess", "child_process", "`", "%x")
 
 
 def is_background(args: object) -> bool:
@@ -38,79 +122,125 @@ def is_background(args: object) -> bool:
         return False
     if any(args.get(flag) is True for flag in FLAGS):
         return True
-    command = args.get("command")
+    return command_leaves_process(args.get("command"))
+
+
+def command_leaves_process(command: object) -> bool:
+    """:func:`leaves_process` of a string ``command``, or of an argument list (Codex's
+    ``["bash", "-lc", SCRIPT]``) quoted back into one line; False for anything else."""
+    if isinstance(command, list) and command and all(isinstance(w, str) for w in command):
+        command = shlex.join(command)
     return isinstance(command, str) and leaves_process(command)
 
 
-def leaves_process(command: str) -> bool:
-    """Whether the shell ``command`` leaves a process running once it returns: a
-    command-ending ``&`` or a :data:`DETACHERS` word in command position (see the module
-    docstring); True for one whose quotes do not close."""
-    words = _command_words(command)
-    if words is None:
+def leaves_process(command: str, depth: int = 0) -> bool:
+    """Whether the shell line ``command`` leaves a process running once it returns (see the
+    module docstring); True when it cannot be read, or nests deeper than ``MAX_DEPTH``."""
+    if depth > MAX_DEPTH:
         return True
-    detached, ampersand = words
-    return ampersand or bool(detached & DETACHERS)
+    if not command.strip():
+        return False
+    line = parse_line(command)
+    return True if line is None else _list(line, depth)
 
 
-def _command_words(command: str) -> tuple[set[str], bool] | None:
-    """The words in command position of ``command`` and whether a ``&`` ends a command in
-    it; None when a quote does not close. Quotes, ``\\`` escapes and ``#`` comments are
-    skipped; ``$(...)`` and backquotes are read as commands too (their ``&`` detaches)."""
-    found: set[str] = set()
-    ampersand = False
-    i, n = 0, len(command)
-    word: list[str] = []
-    head = True  # the next word is in command position
-    quoted = False
-    while i <= n:
-        ch = command[i] if i < n else "\n"
-        if ch in "'\"":
-            close = command.find(ch, i + 1)
-            while ch == '"' and close > 0 and command[close - 1] == "\\":
-                close = command.find(ch, close + 1)
-            if close < 0:
-                return None
-            word.append(command[i + 1 : close])
-            quoted = True
-            i = close + 1
-            continue
-        if ch == "\\":
-            word.append(command[i + 1 : i + 2])
-            i += 2
-            continue
-        if ch == "#" and not word:
-            end = command.find("\n", i)
-            i = n if end < 0 else end
-            continue
-        if ch not in _BREAKS and ch != "`" and not (ch == "$" and command[i + 1 : i + 2] == "("):
-            word.append(ch)
+def _list(line: ShellList, depth: int) -> bool:
+    for and_or, ampersand in line.items:
+        if ampersand:
+            return True
+        pipelines = (and_or.first, *(p for _, p in and_or.rest))
+        for command in (c for p in pipelines for c in p.commands):
+            if isinstance(command, Group):
+                if _list(command.body, depth):
+                    return True
+            elif _simple(command, depth):
+                return True
+    return False
+
+
+def _simple(command: Simple, depth: int) -> bool:
+    """Whether one simple command (after its assignments) leaves a process behind."""
+    if any(_substituted(w, depth) for w in (*command.assignments, *command.words)):
+        return True
+    words = command.words
+    for _ in range(MAX_DEPTH + 1):
+        if not words:
+            return False
+        name = words[0].rsplit("/", 1)[-1]
+        if "$" in words[0] or "`" in words[0] or name in OPAQUE or name in DETACHERS:
+            return True
+        if name == "screen":
+            return any(w.startswith("-") and set(w[1:]) & set("dDX") for w in words[1:])
+        if name == "tmux":
+            return any(w in TMUX_STARTS for w in words[1:])
+        interpreter = _interpreter(name)
+        if interpreter is not None:
+            return _code_spawns(words, INTERPRETERS[interpreter])
+        if name in SHELLS:
+            script, _ = shell_script(words)
+            return script is not None and leaves_process(script, depth + 1)
+        inner = unwrap(words) or _extra_unwrap(words)
+        if inner is None:
+            return False
+        words = inner
+    return True
+
+
+def _substituted(word: str, depth: int) -> bool:
+    """Whether a ``$(...)`` or backquote substitution in ``word`` leaves a process behind."""
+    if "`" in word:
+        return True  # a backquoted command inside a word is not read: fail closed
+    start = word.find("$(")
+    while start >= 0:
+        level, i = 0, start + 1
+        while i < len(word):
+            level += {"(": 1, ")": -1}.get(word[i], 0)
+            if level == 0:
+                break
             i += 1
-            continue
-        if word or quoted:
-            text = "".join(word)
-            if head and not quoted and "=" in text and not text.startswith("="):
-                pass  # an assignment before the command: the command word follows
-            else:
-                if head:
-                    found.add(text.rsplit("/", 1)[-1])
-                head = text in _LEADERS
-            word, quoted = [], False
-        if ch == "&":
-            before = command[i - 1] if i > 0 else ""
-            after = command[i + 1] if i + 1 < n else ""
-            if after == "&":  # &&: the next command runs after this one ends
-                i += 2
-                head = True
-                continue
-            if before in "<>|" or after == ">":  # 2>&1, >&, <&, &>, &>>, |&
-                i += 1
-                continue
-            ampersand = True
-            head = True
-        elif ch in ";|()\n`" or ch == "$":
-            head = True
-            i += 2 if ch == "$" else 1
-            continue
-        i += 1
-    return found, ampersand
+        if level or leaves_process(word[start + 2 : i], depth + 1):
+            return True
+        start = word.find("$(", i)
+    return False
+
+
+def _interpreter(name: str) -> str | None:
+    """The :data:`INTERPRETERS` key of a program name (``python3.12`` is ``python``)."""
+    stem = name.rstrip("0123456789.")
+    return stem if stem in INTERPRETERS else None
+
+
+def _code_spawns(words: tuple[str, ...], options: tuple[str, ...]) -> bool:
+    """Whether a code argument (after one of ``options``) holds a :data:`SPAWN_WORDS` word,
+    or a ``&`` with a word that runs a shell line."""
+    codes = [words[i + 1] for i, w in enumerate(words[:-1]) if w in options]
+    codes += [w.split("=", 1)[1] for w in words if w.startswith("--eval=")]
+    for code in (c.lower() for c in codes):
+        if any(word in code for word in SPAWN_WORDS):
+            return True
+        if "&" in code.replace("&&", "") and any(word in code for word in _RUNS_SHELL):
+            return True
+    return False
+
+
+def _extra_unwrap(words: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The command an :data:`EXTRA_WRAPPERS` program runs (None: not one, or none)."""
+    wrapper = next((w for w in EXTRA_WRAPPERS if w.name == words[0].rsplit("/", 1)[-1]), None)
+    if wrapper is None:
+        return None
+    i, leading = 1, wrapper.leading
+    while i < len(words):
+        w = words[i]
+        if w == "--":
+            i += 1
+            break
+        if w in wrapper.options_with_value:
+            i += 2
+        elif (w.startswith("-") and len(w) > 1) or (wrapper.name == "sudo" and "=" in w):
+            i += 1
+        elif leading:
+            leading -= 1
+            i += 1
+        else:
+            break
+    return words[i:] or None

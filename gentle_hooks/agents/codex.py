@@ -40,11 +40,13 @@ import re
 import sys
 from collections.abc import Iterable, Mapping
 
+from gentle_hooks.agents.background import command_leaves_process
 from gentle_hooks.agents.definitions import project_dirs, subagent_label
 from gentle_hooks.agents.event import (
     OUR_EFFORTS,
     SHELL_AFTER,
     SHELL_BEFORE,
+    SHELL_END,
     UNKNOWN,
     RuntimeEvent,
     map_effort,
@@ -382,6 +384,8 @@ def decode(data: bytes) -> RuntimeEvent:
         )
     if agent is not None and role is None:
         decoded = replace(decoded, notes=(inherited_role(kind),))
+    if call.tool is None and (decoded.hook_event or "").lower() in TURN_ENDS:
+        return replace(decoded, shell=SHELL_END)  # the turn ended: its windows close
     if not shell:
         return decoded
     if call.paths:
@@ -394,6 +398,8 @@ def decode(data: bytes) -> RuntimeEvent:
         writes=False,
         not_written=NO_PATCH,
         shell=SHELL_BEFORE if before else SHELL_AFTER,
+        # a command that leaves a process running (`cmd &`, nohup, setsid...): its window
+        background=command_leaves_process(member(event, "tool_input", "command")),
     )
 
 
@@ -402,6 +408,14 @@ def decode(data: bytes) -> RuntimeEvent:
 #: ``Bash``, ``tool_input.command`` and the ``tool_use_id`` its ``PostToolUse`` carries): its
 #: input snapshots the work tree (:mod:`gentle_hooks.services.agent_shell`).
 SHELL_SNAPSHOT = "PreToolUse"
+#: The hook event that runs when the agent's turn ends (openai/codex
+#: ``codex-rs/hooks/schema/generated/stop.command.input.schema.json``: ``session_id``,
+#: ``turn_id``, ``cwd``, ``model``, ``stop_hook_active``, ``last_assistant_message``; no
+#: tool): a background shell call's window closes
+#: (:mod:`gentle_hooks.services.agent_windows`). Wired by ``install --agent codex``.
+TURN_END = "Stop"
+#: The events that end the agent's turn, lower-cased.
+TURN_ENDS = ("stop",)
 #: Why a shell call that runs no ``apply_patch`` envelope records nothing when no snapshot
 #: of the work tree was kept before it
 #: (:attr:`gentle_hooks.agents.event.RuntimeEvent.not_written`).

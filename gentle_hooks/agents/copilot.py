@@ -63,7 +63,13 @@ arguments (:attr:`gentle_hooks.agents.event.RuntimeEvent.shell_key`). ``preToolU
 for every tool (it takes no matcher): another tool's pre-tool input records nothing. A
 command ``preToolUse`` hook that exits non-zero denies the tool call ("Command
 ``preToolUse`` hooks are fail-closed on errors"): a snapshot that cannot be kept stops the
-shell call rather than letting its writes go unrecorded.
+shell call rather than letting its writes go unrecorded. A shell call whose command leaves
+a process running (:func:`gentle_hooks.agents.background.is_background`: ``cmd &``,
+``nohup``, ``setsid``...) is :attr:`RuntimeEvent.background`. An input that names its event
+as the end of the agent's turn (:data:`TURN_ENDS`: VS Code's ``Stop``, a named ``agentStop``
+or ``sessionEnd``) is :data:`gentle_hooks.agents.event.SHELL_END`; install wires none (the
+camelCase ``agentStop`` input names no event), so a background call's window closes at the
+session's next hook event (:mod:`gentle_hooks.services.agent_windows`).
 
 ``subagentStart`` and ``subagentStop`` inputs (also wired) decode as the subagent's start
 and stop (:func:`subagent_lifecycle`; :attr:`gentle_hooks.agents.event.RuntimeEvent.lifecycle`),
@@ -79,10 +85,12 @@ import os
 from collections.abc import Mapping
 from datetime import datetime, timezone
 
+from gentle_hooks.agents.background import is_background
 from gentle_hooks.agents.definitions import declared, own_model, project_dirs
 from gentle_hooks.agents.event import (
     SHELL_AFTER,
     SHELL_BEFORE,
+    SHELL_END,
     SUBAGENT_START,
     SUBAGENT_STOP,
     UNKNOWN,
@@ -145,6 +153,9 @@ SHELL_TOOLS = ("bash", "powershell", "Bash")
 #: tree (github/docs ``content/copilot/reference/hooks-reference.md`` @ 05da5bc3,
 #: "preToolUse / PreToolUse").
 SHELL_SNAPSHOT = "preToolUse"
+#: Event names that end the agent's turn, lower-cased (VS Code's ``Stop``; Copilot CLI's
+#: ``agentStop`` and ``sessionEnd`` when an input names them).
+TURN_ENDS = ("stop", "agentstop", "sessionend")
 #: Why a shell call records nothing when no snapshot before it was kept
 #: (:attr:`gentle_hooks.agents.event.RuntimeEvent.not_written`).
 SHELL_NOT_RECORDED = (
@@ -235,7 +246,10 @@ def decode(data: bytes) -> RuntimeEvent:
             not_written=SHELL_NOT_RECORDED,
             shell=SHELL_BEFORE if before else SHELL_AFTER,
             shell_key=key,
+            background=is_background(arguments(call.args)),  # `cmd &`, nohup, setsid...
         )
+    if call.tool is None and (named or "").lower() in TURN_ENDS:
+        return replace(done, shell=SHELL_END)  # the turn ended: its windows close
     return done
 
 

@@ -18,7 +18,10 @@ that holds the file (else the first root).
 
 ``beforeShellExecution`` and ``afterShellExecution`` inputs bracket an Agent shell command
 (:func:`shell_event`): the work tree is kept before it, and what changed since is recorded
-after it.
+after it. A command that leaves a process running
+(:func:`gentle_hooks.agents.background.command_leaves_process`: ``cmd &``, ``nohup``,
+``setsid``...) is :attr:`RuntimeEvent.background`: its window stays open until the ``stop``
+input (:data:`TURN_END`, the agent loop ended) closes it.
 
 ``subagentStart`` and ``subagentStop`` inputs (the same common fields, ``hook_event_name``
 naming the event) decode as the subagent's start and stop
@@ -32,9 +35,11 @@ from __future__ import annotations
 
 import os
 
+from gentle_hooks.agents.background import command_leaves_process
 from gentle_hooks.agents.event import (
     SHELL_AFTER,
     SHELL_BEFORE,
+    SHELL_END,
     SUBAGENT_START,
     SUBAGENT_STOP,
     RuntimeEvent,
@@ -61,6 +66,11 @@ NO_MODEL = ("auto", "default")
 #: changed since (:mod:`gentle_hooks.services.agent_shell`).
 SHELL_BEFORE_EVENT = "beforeShellExecution"
 SHELL_AFTER_EVENT = "afterShellExecution"
+#: The event that runs when the agent loop ends (cursor.com/docs/agent/hooks, ``stop``: the
+#: common fields and ``status``, ``completed``, ``aborted`` or ``error``): a background
+#: shell command's window closes (:mod:`gentle_hooks.services.agent_windows`). Wired by
+#: ``install --agent cursor``.
+TURN_END = "stop"
 #: Why a shell command records nothing when no snapshot before it was kept (after ``the
 #: afterShellExecution call of Cursor``).
 SHELL_NOT_RECORDED = (
@@ -107,6 +117,7 @@ def shell_event(event: dict[str, object], roots: list[str]) -> RuntimeEvent:
         not_written=SHELL_NOT_RECORDED,
         shell=SHELL_BEFORE if before else SHELL_AFTER,
         shell_key=derived_call_id(NAME, conversation, generation, command),
+        background=command_leaves_process(command),  # `cmd &`, nohup, setsid...
     )
 
 
@@ -134,6 +145,20 @@ def decode(data: bytes) -> RuntimeEvent:
     name = text(event.get("hook_event_name"))
     if name in (SHELL_BEFORE_EVENT, SHELL_AFTER_EVENT):
         return shell_event(event, roots)
+    if name == TURN_END:  # the agent loop ended: the session's windows close
+        return RuntimeEvent(
+            source=NAME,
+            session_id=conversation,
+            tool_call_id=None,
+            cwd=workspace_for(None, roots),
+            paths=(),
+            writes=False,
+            tool=None,
+            model=model_name(event.get("model"), NO_MODEL),
+            effort=None,
+            hook_event=name,
+            shell=SHELL_END,
+        )
     if name in SUBAGENT_EVENTS:
         # only the common fields are documented: no subagent name is read, and the common
         # "model" is the composer's, the parent's, never the child's

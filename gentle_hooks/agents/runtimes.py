@@ -147,9 +147,15 @@ RUNTIMES: tuple[Runtime, ...] = (
             entry=(("type", "command"),),
             # the work tree before each Bash call: what any other command changes is the
             # writer's (codex-rs/hooks/schema/generated/pre-tool-use.command.input.schema.json)
-            also_events=(codex.SHELL_SNAPSHOT,),
-            also_matchers=((codex.SHELL_SNAPSHOT, codex.SHELL_TOOL),),
+            # and Stop: the end of the agent's turn closes a background call's window
+            # (codex-rs/hooks/schema/generated/stop.command.input.schema.json)
+            also_events=(codex.SHELL_SNAPSHOT, codex.TURN_END),
+            also_matchers=(
+                (codex.SHELL_SNAPSHOT, codex.SHELL_TOOL),
+                (codex.TURN_END, None),
+            ),
             shell_event=codex.SHELL_SNAPSHOT,
+            turn_end=codex.TURN_END,
             # openai/codex codex-rs/core/src/tools/hook_names.rs @ 40c1a7f5
             # (HookToolName::apply_patch: matcher_aliases Write, Edit)
             aliases=(("apply_patch", ("Write", "Edit")),),
@@ -232,9 +238,12 @@ RUNTIMES: tuple[Runtime, ...] = (
                 *cursor.SUBAGENT_EVENTS,
                 cursor.SHELL_BEFORE_EVENT,
                 cursor.SHELL_AFTER_EVENT,
+                # the end of the agent loop closes a background command's window
+                cursor.TURN_END,
             ),
             shell_event=cursor.SHELL_BEFORE_EVENT,
             shell_after=cursor.SHELL_AFTER_EVENT,
+            turn_end=cursor.TURN_END,
             matcher=None,
             entry=(),
             version=1,

@@ -104,7 +104,11 @@ def record_from_runtime(
     # the session's background windows first: what their processes wrote since the last
     # event is theirs, not this call's (the end of the turn closes them)
     root = work_tree(event, cwd)
-    moved = agent_windows.tick(rt.name, rt.title, event, root, closing=event.shell == SHELL_END)
+    # a runtime with no end-of-turn event wired closes them at their first move (the
+    # session's next event): a later write is not recorded, nor a person's later edit
+    ends = rt.wiring is not None and rt.wiring.turn_end is not None
+    closing = event.shell == SHELL_END or not ends
+    moved = agent_windows.tick(rt.name, rt.title, event, root, closing=closing, turn_end=ends)
     late = [_written(rt, m.event, m.starts, cwd, model, effort, env) for m in moved if not m.why]
     done = _one(rt, sender, name, event, cwd, model, effort, env, root, len(moved))
     also = tuple(r for d in late for r in ((d.recorded,) if d.recorded else ()) + d.also)
@@ -161,7 +165,8 @@ def _one(
         )
         event, starts, no = agent_shell.after(rt.name, rt.title, event, root)
         if uid is not None and root is not None:
-            said = agent_windows.register(rt.name, uid, event, root)
+            ends = rt.wiring is not None and rt.wiring.turn_end is not None
+            said = agent_windows.register(rt.name, uid, event, root, turn_end=ends)
             no = f"{no}; {said}" if no is not None else None
             event = replace(event, notes=event.notes if no else (*event.notes, said))
         if no is not None:

@@ -17,6 +17,9 @@ compare: such a write is recorded by this move and measured again by the next (t
 writer). The end of the agent's turn (Claude Code's ``Stop``:
 :data:`gentle_hooks.agents.event.SHELL_END`) moves each window one last time and closes it:
 what the process writes after that, and a person's edits after it, are not recorded. A
+runtime that wires no end-of-turn event (``Wiring.turn_end`` is None: Copilot) closes each
+window at its first move, the session's next hook event: what the process writes after it
+is not recorded (docs/agents/copilot.md says so). A
 person's edits during the turn, while a window is open, count as the writer's, as during a
 long foreground call.
 
@@ -123,9 +126,13 @@ def open_window(runtime: str, title: str, event: RuntimeEvent, root: str | None)
     return uid
 
 
-def register(runtime: str, uid: str, event: RuntimeEvent, root: str) -> str:
+def register(
+    runtime: str, uid: str, event: RuntimeEvent, root: str, *, turn_end: bool = True
+) -> str:
     """Keep window ``uid`` (:func:`open_window`) for ``event``, the background call as its
     post-tool compare left it; returns the line said (the window is open, or why not).
+    ``turn_end``: the runtime's end-of-turn event is wired (else the window closes at the
+    session's next hook event: :func:`tick` with ``closing``).
 
     Raises:
         GitError: git failed.
@@ -150,6 +157,12 @@ def register(runtime: str, uid: str, event: RuntimeEvent, root: str) -> str:
     except (OSError, WriteError) as exc:
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         return f"no window kept for it in {where} ({why}): what it writes later is not recorded"
+    if not turn_end:
+        return (
+            "it runs in the background: its window stays open until the next hook event of "
+            "this session, which records what changed in the work tree as its write and "
+            "closes it (no end-of-turn event is wired: a later write is not recorded)"
+        )
     return (
         "it runs in the background: its window stays open, and what changes in the work tree "
         "is recorded as its write at each later hook event of this session until the agent's "
@@ -158,14 +171,22 @@ def register(runtime: str, uid: str, event: RuntimeEvent, root: str) -> str:
 
 
 def tick(
-    runtime: str, title: str, event: RuntimeEvent, root: str | None, *, closing: bool
+    runtime: str,
+    title: str,
+    event: RuntimeEvent,
+    root: str | None,
+    *,
+    closing: bool,
+    turn_end: bool = True,
 ) -> list[Moved]:
     """Move every open window of ``event``'s session in the repository of the work tree
     ``root`` (see the module docstring), closing each when ``closing`` (the agent's turn
-    ended); what each found, in the windows' order. Nothing outside a repository, or for an
-    event that names no session. A window whose move fails in git is left as it was. A main
-    work tree whose ``.git`` directory holds no windows directory costs no git process (a
-    ``GIT_COMMON_DIR`` elsewhere is then not looked at: its windows are not moved).
+    ended, or ``turn_end`` is False: the runtime wires no end-of-turn event, so a window
+    closes at its first move); what each found, in the windows' order. Nothing outside a
+    repository, or for an event that names no session. A window whose move fails in git is
+    left as it was. A main work tree whose ``.git`` directory holds no windows directory
+    costs no git process (a ``GIT_COMMON_DIR`` elsewhere is then not looked at: its windows
+    are not moved).
     """
     if root is None or not event.session_id:
         return []
@@ -183,14 +204,20 @@ def tick(
     with _locked(os.path.join(where, prefix + "lock")):
         for path in _listed(where, prefix):
             with contextlib.suppress(GitError, GentleError):
-                moved = _move(runtime, title, event, root, path, closing)
+                moved = _move(runtime, title, event, root, path, closing, turn_end)
                 if moved is not None:
                     out.append(moved)
     return out
 
 
 def _move(
-    runtime: str, title: str, event: RuntimeEvent, root: str, path: str, closing: bool
+    runtime: str,
+    title: str,
+    event: RuntimeEvent,
+    root: str,
+    path: str,
+    closing: bool,
+    turn_end: bool,
 ) -> Moved | None:
     """Move (or close) the window in ``path``: see :func:`tick`."""
     doc = _read(path)
@@ -226,8 +253,13 @@ def _move(
         "the work tree since the last hook event of this session is recorded as its write "
         "(a person's edit made meanwhile too: the agent's turn had not ended)"
     )
-    if closing:
+    if closing and turn_end:
         said += "; the agent's turn ended: its window is closed, later changes are not its"
+    elif closing:
+        said += (
+            f"; {title} wires no end-of-turn event: its window is closed at this event, "
+            "later changes are not its"
+        )
     done = replace(done, tool_call_id=call, notes=(*done.notes, said) if why is None else ())
     return Moved(done, dict(starts), why)
 

@@ -205,6 +205,7 @@ def test_a_codex_matcher_by_the_apply_patch_aliases_is_wired_and_kept(
         "hooks": {
             "PostToolUse": [{"matcher": matcher, "hooks": [ours]}],
             "PreToolUse": [{"matcher": "Bash", "hooks": [ours]}],
+            "Stop": [{"hooks": [ours]}],
         }
     }
     text = json.dumps(doc, indent=2) + "\n"
@@ -448,6 +449,12 @@ command = "gentle-hook record --from codex"
 matcher = "Bash"
 
 [[hooks.PreToolUse.hooks]]
+type = "command"
+command = "gentle-hook record --from codex"
+
+[[hooks.Stop]]
+
+[[hooks.Stop.hooks]]
 type = "command"
 command = "gentle-hook record --from codex"
 """

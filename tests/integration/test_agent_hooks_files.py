@@ -234,7 +234,7 @@ def test_codex_trust_is_checked_for_each_of_our_hooks(repo: Path, tmp_path: Path
     env = {**WITH_GH, "CODEX_HOME": str(codex_home)}
     hooks = repo / ".codex" / "hooks.json"
     assert gh(repo, "install", "--agent", "codex", env=env).returncode == 0
-    trust_codex_hook(codex_home, hooks, events=("post_tool_use",))
+    trust_codex_hook(codex_home, hooks, events=("post_tool_use", "stop"))
     ok, detail = doctor(repo, "codex", env)
     assert not ok, detail
     assert detail.startswith(f"wired, but Codex does not run it: {hooks}: not trusted "), detail

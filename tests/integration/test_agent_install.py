@@ -40,7 +40,8 @@ THEIRS = {
             "PreToolUse": [{"matcher": "Read", "hooks": [{"type": "command", "command": "audit"}]}]
         }
     },
-    "codex": {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify"}]}]}},
+    # (not under Stop, which ours joins: the group of the same matcher, as Claude Code's)
+    "codex": {"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "notify"}]}]}},
     "gemini-cli": {"general": {"vimMode": True}},
     "cursor": {"version": 1, "hooks": {"beforeShellExecution": [{"command": "./guard.sh"}]}},
     "droid": {

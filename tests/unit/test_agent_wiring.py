@@ -80,6 +80,10 @@ DOCUMENTED: dict[str, dict[str, Any]] = {
                     "hooks": [{"type": "command", "command": "gentle-hook record --from codex"}],
                 }
             ],
+            # codex-rs/hooks/schema/generated/stop.command.input.schema.json: the turn's end
+            "Stop": [
+                {"hooks": [{"type": "command", "command": "gentle-hook record --from codex"}]}
+            ],
         }
     },
     # google-gemini/gemini-cli docs/hooks/reference.md @ 06c0d810, "Tool hooks": BeforeTool
@@ -132,6 +136,7 @@ DOCUMENTED: dict[str, dict[str, Any]] = {
                 "subagentStop",
                 "beforeShellExecution",
                 "afterShellExecution",
+                "stop",
             )
         },
     },
