@@ -50,6 +50,15 @@ from gentle_hooks.report.jsontext import dumps
     "each printed sync push (default: GitHub's or GitLab's base repository, else origin's "
     "URL).",
 )
+@click.option(
+    "--head-url",
+    metavar="URL",
+    envvar="GENTLE_HOOKS_HEAD_URL",
+    default="",
+    help="The URL of the repository the pull request comes from (its head repository): a "
+    "fork's block shares the notes there and names the fetch this job needs (default: "
+    "GitHub Actions' event, GitLab CI's source project).",
+)
 def gate(
     cwd: str | None,
     range_text: str,
@@ -58,14 +67,21 @@ def gate(
     reverify: bool,
     timeout: float,
     share_url: str,
+    head_url: str,
 ) -> int:
     """Judge every commit of A..B from its gentle-hooks note and trailers alone (no local
     ledger): which commits are delegated and whether each has what its plan requires.
     With --reverify, re-run the spot checks the notes claim instead of believing them.
     GENTLE_HOOKS_FORMAT=json prints the --json document. A block's sync push names the
     repository judged in (--share, GENTLE_HOOKS_SHARE_URL, GitHub Actions' or GitLab CI's
-    base repository, origin's URL): a pull request from a fork shares its notes there."""
+    base repository, origin's URL). A pull request from a fork (--head-url, GitHub Actions'
+    event, GitLab CI's source project) shares its notes with the fork instead, and this
+    job fetches them from there (docs/ci.md "Forks")."""
     _check_share(share_url)
+    _check_share(head_url, "--head-url")
+    from gentle_hooks.notes.pull_request import fork_head
+
+    head = fork_head(os.environ, head_url)  # a bad event file: exit 2 before judging
     if timeout != timeout:  # NaN passes click's range check and would mean "never"
         raise UsageError("--timeout nan is not a number of seconds")
     if not as_json:
@@ -88,6 +104,8 @@ def gate(
         raise
     top = _top(cwd) if code == 1 else None
     share_to = _share_to(cwd, share_url) if code == 1 else ""
+    # a fork's pull request: the writer shares with the fork, this job fetches from it
+    fork = fork_head(os.environ, head_url, share_to) if head and code == 1 else ""
     if as_json:
         click.echo(
             dumps(
@@ -95,14 +113,15 @@ def gate(
                     "schema": "gentle-hooks.gate/v1",
                     "range": range_text,
                     "blocked": code == 1,
-                    "commits": [verdict_json(v, top, share_to) for v in verdicts],
+                    **({"head_repository": fork} if fork else {}),
+                    "commits": [verdict_json(v, top, share_to, fork) for v in verdicts],
                 },
                 indent=2,
             )
         )
     else:
         for v in verdicts:
-            for line in verdict_lines(v, explain, top, share_to):
+            for line in verdict_lines(v, explain, top, share_to, fork):
                 click.echo(line)
         delegated = sum(1 for v in verdicts if v.delegated_by)
         blocked = sum(1 for v in verdicts if v.blocked)
@@ -121,9 +140,9 @@ def _top(cwd: str | None) -> str | None:
         return None
 
 
-def _check_share(url: str) -> None:
-    """Refuse a ``--share`` that is not a repository's URL or absolute path: a remote's
-    name here means nothing in the writer's clone.
+def _check_share(url: str, flag: str = "--share") -> None:
+    """Refuse a ``--share`` (or ``--head-url``: ``flag``) that is not a repository's URL
+    or absolute path: a remote's name here means nothing in the writer's clone.
 
     Raises:
         UsageError: one line naming what was given.
@@ -134,7 +153,7 @@ def _check_share(url: str) -> None:
     bad = any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in url) or url.startswith("-")
     if url and (bad or not is_location(url)):
         raise UsageError(
-            f"--share {quoted(url)} is not a repository's URL or absolute path "
+            f"{flag} {quoted(url)} is not a repository's URL or absolute path "
             "(e.g. https://github.com/OWNER/REPO.git)"
         )
 

@@ -291,7 +291,11 @@ def _judge_one(
 
 
 def verdict_lines(
-    v: CommitVerdict, explain: bool = False, top: str | None = None, share_to: str = ""
+    v: CommitVerdict,
+    explain: bool = False,
+    top: str | None = None,
+    share_to: str = "",
+    fork: str = "",
 ) -> list[str]:
     """Human lines for one commit: one when it passes, what/why/fix when it blocks (with
     ``explain``: its decision rows after the candidate; they are in ``--json`` always).
@@ -301,7 +305,9 @@ def verdict_lines(
     ``top``: the work tree root, so a printed report names it when the user is elsewhere
     (:meth:`~gentle_hooks.values.binding.Binding.for_report`); None on a server.
     ``share_to``: the URL of the repository the range is judged in, which every printed
-    ``sync push`` and its git line name (:func:`verdict_steps`); empty: not known."""
+    ``sync push`` and its git line name (:func:`verdict_steps`); empty: not known.
+    ``fork``: the URL of the fork the pull request comes from
+    (:func:`~gentle_hooks.notes.pull_request.fork_head`), named instead; empty: none."""
     head = f"{short(v.commit)} on {v.ref}"
     refused = [f"  note line refused (counts for nothing): {why}" for why in v.refused]
     refused += [f"  signature: {who}" for who in v.signed]
@@ -322,7 +328,7 @@ def verdict_lines(
     risk = f" (plan risk {v.result.plan.risk.value})" if v.result is not None else ""
     lines.append(f"  {headline(v.shortfalls)}{risk}")
     for s, reason, fix in zip(
-        v.shortfalls, reasons(v.shortfalls), verdict_steps(v, top, share_to), strict=True
+        v.shortfalls, reasons(v.shortfalls), verdict_steps(v, top, share_to, fork), strict=True
     ):
         if not restates_headline(s):
             lines.append(f"  missing: {reason}")
@@ -336,7 +342,9 @@ def verdict_lines(
     return lines
 
 
-def verdict_steps(v: CommitVerdict, top: str | None = None, share_to: str = "") -> list[list[Step]]:
+def verdict_steps(
+    v: CommitVerdict, top: str | None = None, share_to: str = "", fork: str = ""
+) -> list[list[Step]]:
     """The labelled lines of the way out of each of ``v``'s shortfalls, in order, bound to
     the commit (a worktree of its own) and sharing the records made (``sync push``): the
     one source of the text block (:func:`verdict_lines`) and of ``gate --json``
@@ -346,12 +354,15 @@ def verdict_steps(v: CommitVerdict, top: str | None = None, share_to: str = "") 
     :func:`verdict_lines`. ``share_to``: a URL or path (a range gate:
     :func:`~gentle_hooks.notes.where.judged_repository`) each ``sync push`` and its git
     line name instead of the writer's default remote (a fork's clone pushes to the fork,
-    where the judge never reads); empty: the words saying where instead."""
+    where the judge never reads); empty: the words saying where instead. ``fork``: a pull
+    request from a fork (:func:`~gentle_hooks.notes.pull_request.fork_head`): the writer
+    shares with the fork, which it can push to, and the job fetches the fork's notes
+    (:func:`~gentle_hooks.report.fixes.steps`)."""
     binding = replace(COMMITTED, top=top)
     out: list[list[Step]] = []
     path_shown = False
     for s in v.shortfalls:
-        fix = steps(s, binding, v.commit, share=True, remote=share_to)
+        fix = steps(s, binding, v.commit, share=True, remote=fork or share_to, fork=fork)
         # the commands run in the user's clone: once per block, before them, the line
         # that puts a framework's copy of the CLI on PATH there
         path = [] if path_shown else path_steps(fix)
@@ -360,7 +371,9 @@ def verdict_steps(v: CommitVerdict, top: str | None = None, share_to: str = "") 
     return out
 
 
-def verdict_json(v: CommitVerdict, top: str | None = None, share_to: str = "") -> dict[str, object]:
+def verdict_json(
+    v: CommitVerdict, top: str | None = None, share_to: str = "", fork: str = ""
+) -> dict[str, object]:
     """One commit's verdict for ``gate --json``: a JSON object of plain values, its way out
     the text block's (:func:`verdict_steps`, one source). ``steps``: every labelled line
     the text prints after the reasons, in order (``{"label", "text"}``: ``run`` and
@@ -369,8 +382,9 @@ def verdict_json(v: CommitVerdict, top: str | None = None, share_to: str = "") -
     those lines (``run`` and ``prefix``), in the same order, the ways one after another;
     ``path_line``: when a command names ``gentle-hook``, the line the text prints before
     them (:data:`~gentle_hooks.report.worktree_text.PATH_LINE`), kept out of ``fixes``.
-    Read by the writer, in another clone. ``top``, ``share_to``: as :func:`verdict_lines`."""
-    ways = [step for fix in verdict_steps(v, top, share_to) for step in fix]
+    Read by the writer, in another clone. ``top``, ``share_to``, ``fork``: as
+    :func:`verdict_lines`."""
+    ways = [step for fix in verdict_steps(v, top, share_to, fork) for step in fix]
     path = path_steps(ways)
     shown = [step for step in ways if step not in path]
     out: dict[str, object] = {

@@ -13,6 +13,8 @@ Room ``notes``. Imports flow up this list:
   added line schema-checked);
 * :mod:`.where` — where notes are shared: a configured remote's name, or a repository's
   URL or path (a fork's pull request is judged in a repository the writer may not name);
+* :mod:`.pull_request` — the repository a judged pull request comes from, when it is a
+  fork (the gate's ``--head-url``, GitHub's event file, GitLab's source project);
 * :mod:`.sync` — notes built from the ledger, written for delivered commits, and shared
   with the remote (fetch, merge, push), concurrent writes retried, missing notes found.
 """

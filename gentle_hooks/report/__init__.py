@@ -9,6 +9,8 @@ Room ``report``. Only this room turns policy values into words and shell command
   ``missing:`` lines
 * :mod:`.worktree_text` — how a block has a commit that is not HEAD verified in a worktree
   of its own
+* :mod:`.fork_text` — the ways out of a range block on a pull request from a fork: the
+  job fetches the fork's notes, the writer shares with the fork
 * :mod:`.created_text` — the way out of a candidate holding files its test run created
 * :mod:`.discard_text` — the ``discard`` a block offers a human for work not in the change
 * :mod:`.brief_fault_text` — why a verify run failed only on its brief, in words

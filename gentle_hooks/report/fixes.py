@@ -77,6 +77,7 @@ def steps(
     remote: str = "",
     again: Sequence[str] = (),
     identities: Sequence[str] = (),
+    fork: str = "",
 ) -> list[Step]:
     """What to do about ``s`` for the candidate ``binding`` names, as labelled lines
     (:data:`LABELS`); every ``run`` line runs exactly as printed, and every command keeps
@@ -92,7 +93,9 @@ def steps(
     the remote a pre-push judged the push to (:func:`to_remote`). A re-run that disagreed
     (``s.disagreements``) leaves only the ways :func:`refuted_steps` prints, ``again``
     the git command the hook ran under (as typed; empty: not known), its override bound
-    to ``identities`` (the candidates it names)."""
+    to ``identities`` (the candidates it names). ``fork``: a range gate judging a pull
+    request from that fork (the writer shares there, ``remote``; where the gate ran, the
+    fork's notes are fetched: :mod:`~gentle_hooks.report.fork_text`)."""
     if isinstance(s, SpotCheckShortfall) and s.disagreements:
         committed = binding.projection is Projection.COMMITTED
         return refuted_steps(s.disagreements, commit, share, again, committed, identities)
@@ -107,13 +110,19 @@ def steps(
             else ""
         )
         last.insert(0, ("then", f"either way{once}, put back the staged changes set aside above"))
-    fix = _steps(s, binding, commit, share, at_top, writer or share)
+    fix = _steps(s, binding, commit, share, at_top, writer or share, fork)
     words = SERVER_REMOTE if _on_server() else RANGE_REMOTE if share else ""
     return first + to_remote(fix, remote, words) + last
 
 
 def _steps(
-    s: Shortfall, binding: Binding, commit: str | None, share: bool, at_top: bool, writer: bool
+    s: Shortfall,
+    binding: Binding,
+    commit: str | None,
+    share: bool,
+    at_top: bool,
+    writer: bool,
+    fork: str = "",
 ) -> list[Step]:
     """:func:`steps` without the commands that run first."""
     here = program()
@@ -165,6 +174,10 @@ def _steps(
             ("run", f"{here} sync fetch"),
             ("otherwise", share_it),
         ]
+        if fork:  # the writer's push went to the fork: fetch there, share there
+            from gentle_hooks.report.fork_text import SHARE_WITH_FORK, fork_fetch_steps
+
+            fetch = [*fork_fetch_steps(here, fork), ("otherwise", SHARE_WITH_FORK)]
         return [
             # under a server's pre-receive the notes are the server's: fetching in the
             # pusher's clone changes nothing there
