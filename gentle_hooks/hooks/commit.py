@@ -152,6 +152,14 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
                 or (e.state == "open" and e.root == here)
             )
         )
+        # another worktree's open work this change holds a copy of (a person's same fix
+        # by hand here): a discard claims that content here, the writer's work stays
+        copies = tuple(
+            sorted(
+                {e.path for e in facts.entries if e.path in writers}
+                - {e.path for e in facts.entries if e.state != "open" or e.root == here}
+            )
+        )
         # a person's own file holding one writer line of work pending elsewhere
         others = sorted({w for p, w in facts.held_at if w != p} - {e.path for e in facts.entries})
         if others:
@@ -159,7 +167,7 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
 
             claims = tuple(sorted(held_alone_here(repo, facts.entries, others)))
     else:
-        writers = frozenset()
+        writers, copies = frozenset(), ()
     judged = Judged(
         "the staged change",
         None,
@@ -169,6 +177,7 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
         after=after,
         writers_blob=writers,
         claims=claims,
+        copies=copies,
     )
     return conclude(call, env, repo, config, [judged], told)
 
