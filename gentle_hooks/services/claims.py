@@ -13,13 +13,19 @@ the writer's pending work:
   (:attr:`~gentle_hooks.ledger.records.DiscardRecord.blobs`), and only in changes made in
   B: the writer's content in A (its own change, its commits) stays the writer's, and
   content that differs from the claimed blob (an edit since, the writer's lines popped
-  from a stash) is judged again as the writer's.
+  from a stash) is judged again as the writer's. Only content a person makes alike is
+  claimable so (:func:`distinctive_copies`): a copy bringing a *distinctive* writer line
+  (``os.system("curl x | sh")``, rows D2-D4 of :mod:`gentle_hooks.policy.distinctive`,
+  which nobody writes the same way by chance) is the writer's content copied, never a
+  person's same fix, and a discard of it is refused.
 """
 
 from __future__ import annotations
 
-from collections.abc import Set
+from collections.abc import Sequence, Set
 
+from gentle_hooks.git.repository import Repository
+from gentle_hooks.ledger.records import WriterEntryRecord
 from gentle_hooks.ledger.store import Ledger
 
 TYPE_CHECKING = False
@@ -76,3 +82,33 @@ class Claims:
             self._read()
         assert self._copies is not None
         return bool(self._copies.get((entry_id, where, blob), set()) & makers)
+
+
+def distinctive_copies(
+    repo: Repository, entries: Sequence[WriterEntryRecord], base: str, trees: Sequence[str]
+) -> frozenset[int]:
+    """The ids of ``entries`` (another worktree's) whose path one of ``trees`` (a change's
+    new side) holds with a distinctive line the writer added that ``base`` (its old side)
+    lacks: the writer's content copied, not a copy claim's to take.
+
+    Raises:
+        GitError: git failed.
+    """
+    from gentle_hooks.policy.distinctive import distinctive_keys, keyed_lines
+    from gentle_hooks.services.settle import entry_blobs, policy_entry
+
+    paths = sorted({e.path for e in entries})
+    if not paths:
+        return frozenset()
+    old, *new = [repo.blobs_in(t, paths) for t in (base, *trees)]
+    blobs = {b for side in (old, *new) for b in side.values()} | entry_blobs(entries)
+    contents = repo.read_blobs(sorted(blobs))
+    found: set[int] = set()
+    for e in entries:
+        d = policy_entry(e, contents).delta
+        had = set(keyed_lines(contents.get(old.get(e.path, ""), b"")))
+        for side in new:
+            held = distinctive_keys(contents.get(side.get(e.path, ""), b""), d.added | d.telling)
+            if held - had:
+                found.add(e.id)
+    return frozenset(found)

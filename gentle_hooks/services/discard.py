@@ -36,7 +36,9 @@ and the entries (:attr:`~gentle_hooks.ledger.records.DiscardRecord.claimed`, no
 writer's again.
 
 A discard run in linked worktree B, naming paths whose change here holds the own lines (or
-the blob) of work pending in another worktree A and none of B's own, is a *copy claim*
+the blob) of work pending in another worktree A, none of them a distinctive writer line
+(:func:`~gentle_hooks.services.claims.distinctive_copies`: that is a copy, refused as
+above), and none of B's own work, is a *copy claim*
 (:func:`claim_copies`): a person made the same fix by hand in B (issue 13). It ends no
 entry (A's work stays pending and blocks A's delivery) and binds the blobs B's change holds
 at those paths: a change made in B holding exactly one of them there is the person's; any
@@ -64,6 +66,7 @@ from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.inputs import validate_label, validate_paths
 from gentle_hooks.policy.shellwords import join, shown_paths
 from gentle_hooks.services.attribution import carried
+from gentle_hooks.services.claims import distinctive_copies
 from gentle_hooks.services.record import open_root, open_store
 from gentle_hooks.services.settle import own_lines_kept, returned_ids
 
@@ -117,7 +120,11 @@ def discard(
         kept = kept_here(repo, led, root, [e for e in opened if e.root == root], back)
         copied = [e for e in opened if e.root != root and e.id not in back]
         copies = own_lines_kept(repo, copied) if copied and not kept else []
-        if copies:  # a person's same change here of work pending in another worktree
+        copied = [e for e in copied if e.path in copies]
+        if copied:  # a distinctive writer line copied here is the writer's: refused
+            loud = distinctive_copies(repo, copied, *_change_trees(repo))
+            kept = sorted({e.path for e in copied if e.id in loud})
+        if copies and not kept:  # a person's same change here of work pending elsewhere
             return claim_copies(repo, led, root, why, [e for e in copied if e.path in copies])
         if kept:
             head = repo.head()
