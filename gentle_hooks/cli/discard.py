@@ -23,12 +23,21 @@ def discard(cwd: str | None, everything: bool, reason: str | None, paths: tuple[
 
     The writer's content on the named paths (root-relative), or on every path with --all,
     no longer makes a change delegated; the files themselves are not touched. A path of
-    your own holding one line of the writer's pending work elsewhere is claimed as yours.
+    your own holding one line of the writer's pending work elsewhere is claimed as yours;
+    in a linked worktree, the same change made by hand of work pending in another worktree
+    is claimed as yours, that content only (the writer's work stays pending there).
     """
     rec = do_discard(cwd, paths, everything, reason)
     from gentle_hooks.policy.shellwords import shown_paths
 
     named = ", ".join(shown_paths(rec.paths)) if rec.paths else "every path"
+    if not rec.entries and rec.blobs:  # a copy claim: that content here, not the writer's
+        click.echo(
+            f"claimed: the content {named} holds in this worktree is yours, by {rec.who} "
+            f"({rec.reason!r}); the writer's work stays pending in its own worktree, and "
+            "other content there is judged again"
+        )
+        return EXIT_OK
     if not rec.entries:  # a claim of one's own paths: the writer's work stays pending
         click.echo(
             f"claimed: the writer line {named} holds is yours, by {rec.who} ({rec.reason!r}); "

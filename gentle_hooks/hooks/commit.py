@@ -152,6 +152,24 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
                 or (e.state == "open" and e.root == here)
             )
         )
+        # another worktree's open work this change holds a copy of (a person's same fix
+        # by hand here): a discard claims that content here, the writer's work stays
+        at = set(facts.held_at)  # held at its own path (a copy elsewhere is a line claim's)
+        copies = tuple(
+            sorted(
+                {e.path for e in facts.entries if e.path in writers and (e.path, e.path) in at}
+                - {e.path for e in facts.entries if e.state != "open" or e.root == here}
+            )
+        )
+        if copies:  # a distinctive writer line there is the writer's content copied
+            from gentle_hooks.services.claims import distinctive_copies
+
+            head = repo.head()
+            base = repo.tree_of(head) if head else repo.empty_tree
+            copied = [e for e in facts.entries if e.path in copies]
+            ids = distinctive_copies(repo, copied, base, [cand.tree])
+            loud = {e.path for e in copied if e.id in ids}
+            copies = tuple(p for p in copies if p not in loud)
         # a person's own file holding one writer line of work pending elsewhere
         others = sorted({w for p, w in facts.held_at if w != p} - {e.path for e in facts.entries})
         if others:
@@ -159,7 +177,7 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
 
             claims = tuple(sorted(held_alone_here(repo, facts.entries, others)))
     else:
-        writers = frozenset()
+        writers, copies = frozenset(), ()
     judged = Judged(
         "the staged change",
         None,
@@ -169,6 +187,7 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
         after=after,
         writers_blob=writers,
         claims=claims,
+        copies=copies,
     )
     return conclude(call, env, repo, config, [judged], told)
 

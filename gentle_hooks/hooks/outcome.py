@@ -55,7 +55,10 @@ class Judged:
             that had expired and came back (a human's typing of it, which a discard claims); remote:
             the remote a pre-push sends it to (its ``sync push`` names it), or empty; claims:
             paths of the change holding one line of writer work pending elsewhere, alone (a
-            person's own file): a ``discard`` naming them claims that line there.
+            person's own file): a ``discard`` naming them claims that line there; copies:
+            paths of ``writers_blob`` holding only another worktree's open work (a person's
+            same fix by hand in this linked worktree): a ``discard`` naming them claims
+            this worktree's content there (:mod:`gentle_hooks.services.claims`).
     """
 
     label: str
@@ -68,6 +71,7 @@ class Judged:
     writers_blob: frozenset[str] = frozenset()
     remote: str = ""
     claims: tuple[str, ...] = ()
+    copies: tuple[str, ...] = ()
 
 
 #: How many refs a block printed once for several refs names before "and N more refs".
@@ -191,6 +195,8 @@ def block_lines(
         lines.extend(discard_lines(sorted(alike)))
     if j.claims:  # a person's own file holding one writer line: claimed there, recorded
         lines.extend(discard_lines(j.claims, claim=True))
+    if j.copies:  # a person's same fix here of work pending in another worktree
+        lines.extend(discard_lines(j.copies, copy=True))
     lines.append(
         f"  candidate {cand.identity[:19]}… ({cand.projection.value} tree {short(cand.tree)} "
         f"vs {base})"

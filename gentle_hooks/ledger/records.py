@@ -395,10 +395,9 @@ class DiscardRecord:
     Attributes:
         root: the work tree root; who: the committer ident; reason: why;
         paths: the paths named (empty: ``--all``); entries: the entry ids discarded;
-        claimed: of those, the ids whose writer content the work tree or index held again
-            after it had gone (a human's retyping, claimed: it delegates no change); with no
-            ``entries``: live entries one line of which ``paths`` hold alone, claimed there.
-    """
+        claimed: of those, the ids whose content came back (retyped: it delegates no change);
+            no ``entries``: claimed at ``paths`` (:mod:`gentle_hooks.services.claims`);
+        blobs: ``'<blob id> <path>'`` a copy claim binds."""
 
     root: str
     who: str
@@ -406,6 +405,7 @@ class DiscardRecord:
     paths: tuple[str, ...]
     entries: tuple[int, ...]
     claimed: tuple[int, ...] = ()
+    blobs: tuple[str, ...] = ()
     id: int = 0
     recorded_at: float = 0.0
 

@@ -74,6 +74,7 @@ _TUPLE_FIELDS = {
     "removed",
     "entries",
     "claimed",
+    "blobs",
 }
 #: The tuple fields whose items are integers (entry ids); every other holds strings.
 _INT_ITEMS = {"entries", "claimed"}

@@ -361,10 +361,18 @@ _V13 = """
 ALTER TABLE discard ADD COLUMN claimed TEXT NOT NULL DEFAULT '[]';
 """
 
+_V14 = """
+-- A person's claim, in another worktree than the writer's, of the copy of that writer
+-- work their own change holds (a same fix made by hand): JSON list of '<blob id> <path>',
+-- the contents claimed; [] for every other discard. It ends no entry and binds only those
+-- blobs at those paths, in changes made in its own worktree (issue 13).
+ALTER TABLE discard ADD COLUMN blobs TEXT NOT NULL DEFAULT '[]';
+"""
+
 #: Ordered migration scripts: ``MIGRATIONS[i]`` upgrades version ``i`` to ``i + 1``.
 MIGRATIONS: tuple[str, ...] = (
     *(_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10, _V11),
-    *(_V12, _V13),
+    *(_V12, _V13, _V14),
 )
 
 #: The schema version this code reads and writes.

@@ -14,7 +14,9 @@ from gentle_hooks.report.program_text import program
 DISCARD_REASON = "a human change, not the writer work"
 
 
-def discard_lines(paths: Sequence[str], indent: str = "  ", claim: bool = False) -> list[str]:
+def discard_lines(
+    paths: Sequence[str], indent: str = "  ", claim: bool = False, copy: bool = False
+) -> list[str]:
     """The way out for a human blocked by pending writer work that is not in the change
     (the writer's edit was thrown away and a human changed the same place): abandon it on
     purpose, recorded (SPEC §6 ``discard``). Labelled ``human:``, not ``run:``: it is not a
@@ -22,7 +24,10 @@ def discard_lines(paths: Sequence[str], indent: str = "  ", claim: bool = False)
     where git runs hooks, in any worktree of the clone (a discard there reaches the open
     work of the others that its own change carries, checked against its own files).
     ``claim``: ``paths`` are a person's own files holding one line of writer work pending
-    elsewhere: the discard claims that line there and leaves the writer's work pending."""
+    elsewhere: the discard claims that line there and leaves the writer's work pending.
+    ``copy``: ``paths`` hold, in this linked worktree, the content of writer work pending in
+    another worktree (a person's same fix by hand): the discard claims that content here
+    only, and leaves the writer's work pending there (issue 13)."""
     # off the gates' pass path: only a block renders it
     from gentle_hooks.policy.shellwords import quote
 
@@ -31,6 +36,9 @@ def discard_lines(paths: Sequence[str], indent: str = "  ", claim: bool = False)
         "claims the one writer line each of these files holds as theirs (the writer's own "
         "work stays pending), recorded"
         if claim
+        else "claims this worktree's content of these files as theirs, that content only "
+        "(the writer's work stays pending in its own worktree), recorded"
+        if copy
         else "abandons the writer's pending work on it, recorded"
     )
     return [

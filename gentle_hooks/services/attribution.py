@@ -32,6 +32,7 @@ from gentle_hooks.ledger.records import (
     WriterEntryRecord,
 )
 from gentle_hooks.ledger.store import Ledger
+from gentle_hooks.services.claims import Claims
 from gentle_hooks.services.commit_steps import commit_changes
 from gentle_hooks.services.write_entry import write_entry
 from gentle_hooks.values.frozen import frozen
@@ -212,18 +213,7 @@ def carried_by_change(
         found.setdefault(key, []).append(rec)
         at.setdefault(key, set()).add((rec.id, where))
 
-    claims: set[tuple[int, str]] | None = None  # read once, when a change holds one
-
-    def claimed(entry_id: int, where: str, change: PathChange) -> bool:
-        """A person claimed the one writer line their own path holds (discard PATH)."""
-        nonlocal claims
-        if claims is None:
-            claims = path_claims(led)
-        if (entry_id, where) not in claims:
-            return False
-        from gentle_hooks.policy.across import by_one_line
-
-        return by_one_line(change, rules[entry_id])
+    claims = Claims(led)  # a person's line and copy claims, read when a change holds one
 
     for key, cs in relevant.items():
         renamed = renamed_changes(changes[key], set(by_path), contents)
@@ -236,6 +226,8 @@ def carried_by_change(
                         find(key, rec, where)
                     continue
                 elsewhere = rec.root not in makers[key] and (rec.id, key) not in took
+                if elsewhere and claims.copy(rec.id, rec.root, where, c.new_blob, makers[key]):
+                    continue  # a person's same change in their own worktree, claimed
                 row = carries_row(change, rules[rec.id], elsewhere=elsewhere)
                 if row in CONTENT_ROWS:
                     hold(key, rec, row)
@@ -243,7 +235,10 @@ def carried_by_change(
                     find(key, rec, where)
             for rec in index.candidates(change):
                 row = carries_row_across(change, rules[rec.id])
-                if row in CONTENT_ROWS and not claimed(rec.id, where, change):
+                if row in CONTENT_ROWS and not (
+                    claims.line(rec.id, where, change, rules[rec.id])
+                    or claims.copy(rec.id, rec.root, where, c.new_blob, makers[key])
+                ):
                     hold(key, rec, row)
                     find(key, rec, where)
     shaped = [  # open work a change carries only by the shape of its change (rows A3, A4)
@@ -260,13 +255,6 @@ def carried_by_change(
         places = [(path[i], where) for i, where in at.get(key, ()) if i in path]
         out[key] = carried_of(led, kept, held, own.get(key, set()), places)
     return out
-
-
-def path_claims(led: Ledger) -> set[tuple[int, str]]:
-    """(entry id, path) of each claim a person made of their own path holding one line of
-    that live entry (``gentle-hook discard PATH``: a discard record ending no entry, its
-    ``claimed`` the entries, its ``paths`` the paths)."""
-    return {(i, p) for d in led.discards() if not d.entries for i in d.claimed for p in d.paths}
 
 
 def back_row(change: PathChange, rule: WriterEntry, contents: Mapping[str, bytes]) -> str:

@@ -14,10 +14,10 @@ Nothing is deleted; the user's files are not touched.
 A discard is refused, in one line naming the paths and the commands that take the writer's
 change out (:func:`take_out`), while this work tree's change (its files or its index
 against ``HEAD``) still carries this work tree's own pending work by any row the gates use
-(A1-A8: the writer's blob, its lines, one of its edits, its removal), and while it holds
-another worktree's work by that work's own lines (rows A1, A2): a commit holding it would
-carry the writer's edit with no trailer and no note, and a discard the commit gate
-honoured and the push gate did not would be two decisions. What an accepted discard leaves
+(A1-A8: the writer's blob, its lines, one of its edits, its removal): a commit holding it
+would carry the writer's edit with no trailer and no note. Where it holds another
+worktree's work by that work's own lines (rows A1, A2) instead, the discard is a copy
+claim (below), bound to the content, which every gate reads alike. What an accepted discard leaves
 is the writer's content gone from here (taken out, thrown away), an edit a human in
 another worktree made alike, or a writer commit not pushed yet. This work tree's own work
 discarded so is claimed (:attr:`~gentle_hooks.ledger.records.DiscardRecord.claimed`): a
@@ -32,8 +32,17 @@ writer line that runs or reaches something: :func:`held_alone_here`), is a *clai
 no entry (the writer's work stays pending, its own path the writer's) and records the paths
 and the entries (:attr:`~gentle_hooks.ledger.records.DiscardRecord.claimed`, no
 ``entries``), so that line there delegates no change any more
-(:func:`~gentle_hooks.services.attribution.path_claims`); a second writer line there is the
+(:class:`~gentle_hooks.services.claims.Claims`); a second writer line there is the
 writer's again.
+
+A discard run in linked worktree B, naming paths whose change here holds the own lines (or
+the blob) of work pending in another worktree A, none of them a distinctive writer line
+(:func:`~gentle_hooks.services.claims.distinctive_copies`: that is a copy, refused as
+above), and none of B's own work, is a *copy claim*
+(:func:`claim_copies`): a person made the same fix by hand in B (issue 13). It ends no
+entry (A's work stays pending and blocks A's delivery) and binds the blobs B's change holds
+at those paths: a change made in B holding exactly one of them there is the person's; any
+other content there (an edit since, the writer's lines popped from a stash) is judged again.
 
 Writer content that went away and is here again
 (:func:`~gentle_hooks.services.settle.returned_ids`: an expired entry, or open work a
@@ -57,6 +66,7 @@ from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.inputs import validate_label, validate_paths
 from gentle_hooks.policy.shellwords import join, shown_paths
 from gentle_hooks.services.attribution import carried
+from gentle_hooks.services.claims import distinctive_copies
 from gentle_hooks.services.record import open_root, open_store
 from gentle_hooks.services.settle import own_lines_kept, returned_ids
 
@@ -106,7 +116,16 @@ def discard(
             )
         named = [e for e in live if e.path in wanted or everything]
         back = returned_ids(named, repo)
-        kept = kept_here(repo, led, root, [e for e in named if e.state == "open"], back)
+        opened = [e for e in named if e.state == "open"]
+        kept = kept_here(repo, led, root, [e for e in opened if e.root == root], back)
+        copied = [e for e in opened if e.root != root and e.id not in back]
+        copies = own_lines_kept(repo, copied) if copied and not kept else []
+        copied = [e for e in copied if e.path in copies]
+        if copied:  # a distinctive writer line copied here is the writer's: refused
+            loud = distinctive_copies(repo, copied, *_change_trees(repo))
+            kept = sorted({e.path for e in copied if e.id in loud})
+        if copies and not kept:  # a person's same change here of work pending elsewhere
+            return claim_copies(repo, led, root, why, [e for e in copied if e.path in copies])
         if kept:
             head = repo.head()
             raise UsageError(refusal(kept, repo.paths_in_commit(head, kept) if head else set()))
@@ -128,6 +147,31 @@ def discard(
         return led.discard_entries(
             root, wanted, repo.ident(), why, others=sorted(cited), claimed=sorted(claimed)
         )
+
+
+def claim_copies(
+    repo: Repository, led: Ledger, root: str, why: str, entries: Sequence[WriterEntryRecord]
+) -> DiscardRecord:
+    """Record the person's claim of the copy this work tree's change (files or index
+    against ``HEAD``) holds of other worktrees' open ``entries`` (their own lines, or their
+    blob: the same fix made by hand here), bound to the blobs the change holds at their
+    paths (:class:`~gentle_hooks.services.claims.Claims`): it ends no entry, so the
+    writer's work stays pending in its own worktree and blocks a change made there.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be written.
+    """
+    ids = {e.id for e in entries}
+    paths = sorted({e.path for e in entries})
+    base, trees = _change_trees(repo)
+    bound: set[str] = set()
+    for tree in trees:
+        if {e.id for e in carried(repo, led, repo.tree_delta(base, tree)).entries} & ids:
+            bound |= {f"{b} {p}" for p, b in repo.blobs_in(tree, paths).items()}
+    rec = DiscardRecord(
+        root, repo.ident(), why, tuple(paths), (), tuple(sorted(ids)), tuple(sorted(bound))
+    )
+    return led.add(rec)
 
 
 def held_alone_here(

@@ -190,7 +190,8 @@ def _old_ledger(w: World) -> dict[str, str]:
     conn.execute("ALTER TABLE receipt DROP COLUMN created")
     conn.execute("ALTER TABLE verify_run DROP COLUMN mac")
     conn.execute("ALTER TABLE discard DROP COLUMN claimed")
-    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 6}")
+    conn.execute("ALTER TABLE discard DROP COLUMN blobs")
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 7}")
     conn.commit()
     conn.close()
     return {}

@@ -158,10 +158,11 @@ def test_doctor_fix_writes_a_lowered_schema_version_back_keeping_every_row(
 
 def test_a_store_lowered_below_v12_is_migrated_again_keeping_every_row(recorded: Path) -> None:
     """V12 rebuilds review_fact with every row and id: on a store already at 12 it applies
-    again, so doctor has nothing to fix and the next command migrates it (V13 added a
-    column, taken out here: the store is a version 12 store marked 11)."""
+    again, so doctor has nothing to fix and the next command migrates it (V13 and V14
+    added a column each, taken out here: the store is a version 12 store marked 11)."""
     before = _counts(recorded)
     _sql(recorded, "ALTER TABLE discard DROP COLUMN claimed")
+    _sql(recorded, "ALTER TABLE discard DROP COLUMN blobs")
     _sql(recorded, "PRAGMA user_version = 11")
     report = hostile(recorded, "doctor").stdout.decode()
     assert "version 11 (migrated on next use)" in report, report

@@ -148,7 +148,8 @@ def test_an_older_store_gets_its_sentinel_when_migrated(tmp_path: Path) -> None:
     conn.execute("ALTER TABLE receipt DROP COLUMN created")
     conn.execute("ALTER TABLE verify_run DROP COLUMN mac")
     conn.execute("ALTER TABLE discard DROP COLUMN claimed")
-    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 6}")
+    conn.execute("ALTER TABLE discard DROP COLUMN blobs")
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 7}")
     conn.commit()
     conn.close()
     assert writer_paths_touched(str(tmp_path), lambda: list(PATHS)) is False  # migrates

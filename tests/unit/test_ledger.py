@@ -45,7 +45,7 @@ def test_path_is_under_the_common_dir(tmp_path: Path) -> None:
 
 def test_fresh_store_is_wal_at_the_current_version(db: str) -> None:
     with Ledger.open(db) as led:
-        assert led.schema_version() == SCHEMA_VERSION == 13
+        assert led.schema_version() == SCHEMA_VERSION == 14
         assert led.journal_mode() == "wal"
         assert led.counts() == {t: 0 for t in RECORD_TABLES}
 
@@ -397,7 +397,7 @@ def test_a_version_2_store_migrates_to_v3_keeping_its_records(tmp_path: Path) ->
     conn.commit()
     conn.close()
     with Ledger.open(db) as led:
-        assert led.schema_version() == SCHEMA_VERSION == 13
+        assert led.schema_version() == SCHEMA_VERSION == 14
         assert [f.outcome for f in led.review_facts("sha256:x")] == ["acknowledged"]
         assert led.rdd_pinned("s") is None
         first = RddRender("s", "/r", "on", "env", "Receipt-driven development: on", "L-new-on")
@@ -496,7 +496,7 @@ def test_a_version_4_store_migrates_to_v5_keeping_its_verdicts(tmp_path: Path) -
     conn.commit()
     conn.close()
     with Ledger.open(db) as led:
-        assert led.schema_version() == SCHEMA_VERSION == 13
+        assert led.schema_version() == SCHEMA_VERSION == 14
         (old,) = led.verdicts("sha256:x")
         assert (old.brief_id, old.accepted, old.artifact_ref, old.caller, old.observed_run) == (
             "b1",
@@ -557,7 +557,7 @@ def test_v4_store_with_replayed_calls_migrates_and_then_refuses_replays(tmp_path
     conn.commit()
     conn.close()
     with Ledger.open(db) as led:
-        assert led.schema_version() == SCHEMA_VERSION == 13
+        assert led.schema_version() == SCHEMA_VERSION == 14
         assert led.counts()["pending_mutation"] == 2
         again = PendingMutation("/r", "m", "low", "claude-code", None, "toolu_1")
         stored, entries, new = led.add_mutation_once(again, [])
@@ -652,7 +652,7 @@ def test_a_version_11_store_keeps_its_review_rows_and_ids_as_they_were(tmp_path:
     conn.commit()
     conn.close()
     with Ledger.open(db) as led:
-        assert led.schema_version() == SCHEMA_VERSION == 13
+        assert led.schema_version() == SCHEMA_VERSION == 14
         assert [(f.id, f.outcome) for f in led.review_facts("sha256:x")] == [(1, "acknowledged")]
         stored = led.add(ReviewFact("/r", "sha256:x", "acknowledged"))
         assert stored.id == 3
