@@ -28,6 +28,7 @@ from gentle_hooks.policy.stakes import (
     verifiers_required,
 )
 from gentle_hooks.quorum.ballot import distinct_verdicts
+from gentle_hooks.quorum.elsewhere import elsewhere_reason
 from gentle_hooks.quorum.failure import failure_split
 from gentle_hooks.quorum.grounds import grounds_reason
 from gentle_hooks.quorum.narrative import narrative_reason
@@ -132,8 +133,10 @@ def judged(vote: Vote, evidence: str | None, claim: str | None = None) -> Vote:
     (:func:`~gentle_hooks.quorum.restatement.evidence_restatement`: a copy, no check), unless a
     failed check or a narrative already refuted it; an upheld one that checked nothing of
     the cited evidence (denied act, the finding read, a command that checks nothing,
-    another file opened: :func:`~gentle_hooks.quorum.grounds.grounds_reason`) is refuted
-    with ``overruled`` saying what is missing; any other as it is."""
+    another file opened: :func:`~gentle_hooks.quorum.grounds.grounds_reason`), or that
+    places its evidence elsewhere than the candidate's tree or leaves it unconfirmed
+    (:func:`~gentle_hooks.quorum.elsewhere.elsewhere_reason`) is refuted with
+    ``overruled`` saying what is missing; any other as it is."""
     if vote.vote is VoteKind.ABSTAINED:
         return vote
     text = vote.whatIChecked or ""
@@ -146,7 +149,7 @@ def judged(vote: Vote, evidence: str | None, claim: str | None = None) -> Vote:
         return Vote(vote=VoteKind.ABSTAINED, abstention=why, **kept)
     if vote.vote is not VoteKind.UPHELD:
         return vote
-    ungrounded = grounds_reason(text, claim, evidence)
+    ungrounded = grounds_reason(text, claim, evidence) or elsewhere_reason(text)
     if ungrounded is None:
         return vote
     kept = vote.model_dump(exclude={"vote", "overruled"})
