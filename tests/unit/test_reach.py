@@ -70,6 +70,7 @@ CASES: list[tuple[str, str, list[str]]] = [
     ("o-home", "pytest -o=pythonpath=~/x", ["R-home"]),
     ("o-eq-in-tree", "pytest -o=pythonpath=src", []),
     ("o-space-list-in-tree", 'pytest -o "pythonpath=. src"', []),
+    ("env-S-abs", "env -S 'pytest -q /tmp/r3'", ["R-abs"]),  # read like env (r18o finding 4)
 ]
 
 
