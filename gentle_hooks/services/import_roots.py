@@ -71,6 +71,30 @@ def import_roots(room: str) -> list[str]:
     return list(out)
 
 
+def renamed_packages(room: str) -> dict[str, str]:
+    """Each top-level package ``room``'s setuptools ``package-dir`` (``pyproject.toml``, or
+    ``setup.cfg``'s ``[options] package_dir``) maps to a directory of another name
+    (``calc = "src/impl"``), to that directory: no ``sys.path`` entry makes the name import
+    it, so the room cannot put the candidate's copy first (a copy found elsewhere then
+    refuses the checks: :func:`~gentle_hooks.services.room_imports.for_room`)."""
+    mapping = dict(_table(_toml(os.path.join(room, "pyproject.toml")), "tool", "setuptools"))
+    table = _table(mapping, "package-dir")
+    parser = _ini(os.path.join(room, "setup.cfg"))
+    raw = parser.get("options", "package_dir", fallback="") if parser is not None else ""
+    for line in re.split(r"[\n;]", raw):
+        key, eq, value = line.partition("=")
+        if eq and key.strip():
+            table.setdefault(key.strip(), value.strip())
+    return {
+        key: os.path.normpath(value)
+        for key, value in table.items()
+        if isinstance(value, str)
+        and key.isidentifier()
+        and os.path.basename(os.path.normpath(value)) != key
+        and _clean(room, value) is not None
+    }
+
+
 def _toml(path: str) -> dict[str, Any]:
     """The TOML file at ``path`` as a table; empty when absent, too large or broken."""
     try:

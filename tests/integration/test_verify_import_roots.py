@@ -103,3 +103,28 @@ CALC_BRIEF_TEST = (
     "import unittest\n\nfrom PKG import mul\n\n\nclass T(unittest.TestCase):\n"
     "    def test_mul(self):\n        self.assertEqual(mul(2, 3), 6)\n"
 )
+
+
+def test_a_package_dir_renaming_the_package_blocks_while_a_copy_is_installed(
+    tmp_path: Path,
+) -> None:
+    """``package-dir = {calc = "src/impl"}``: no PYTHONPATH entry imports the candidate's
+    ``calc``; with the wheel's ``calc`` installed the checks would test it (they passed):
+    every check is refused and the verdict is ``blocked``, the line naming package-dir."""
+    work = tmp_path / "w"
+    work.mkdir()
+    git(work, "init", "-q")
+    write(work / ".gitignore", "__pycache__/\n.agents/\n")
+    tables = '[tool.setuptools]\npackages = ["calc"]\npackage-dir = {calc = "src/impl"}\n'
+    write(work / "pyproject.toml", '[project]\nname = "calc"\nversion = "0.1"\n' + tables)
+    write(work / "src" / "impl" / "__init__.py", BASE)
+    write(work / "tests" / "__init__.py", "")
+    commit_all(work, "base")
+    write(work / "src" / "impl" / "__init__.py", BUGGY)
+    write(work / "tests" / "test_mul.py", CALC_BRIEF_TEST.replace("PKG", "calc"))
+    git(work, "add", "-A")
+    (tmp_path / "wh").mkdir()
+    venv = _venv(tmp_path / "venv", _wheel(tmp_path / "wh", "calc", FIXED))
+    out = _verify(work, tmp_path, venv, "--staged", code=1, brief_data=CALC_BRIEF)
+    assert out["verdict"]["status"] == "blocked", out["outcomes"]
+    assert any("(package-dir)" in n for n in out["notes"]), out["notes"]
