@@ -162,6 +162,13 @@ def quorum() -> None:
     "audit 3, lens-diverse 3 each with a different lens.",
 )
 @click.option("--critical", is_flag=True, help="The finding is marked critical.")
+@click.option(
+    "--observed",
+    metavar="VERDICT",
+    help="A DelegationVerdict `verify run` wrote here: an upheld verdict supports only "
+    "when a file:line quote of it is at that line of that candidate's tree, or a "
+    "command of it is one the clean room ran; else it refutes.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the tally record as JSON.")
 def quorum_tally(
     files: tuple[str, ...],
@@ -171,6 +178,7 @@ def quorum_tally(
     lens: str | None,
     stakes: str,
     critical: bool,
+    observed: str | None,
     as_json: bool,
 ) -> int:
     """Tally the verifier verdicts of one finding and print its ruling.
@@ -197,6 +205,12 @@ def quorum_tally(
     label) count once; the output says so. Informational: exits 0 whatever the ruling; 2
     when a FILE cannot be read, the FILEs hold more than 64 KiB in all, a verdict set is
     malformed, there is no claim, or one verifier id gives two different verdicts.
+
+    With --observed VERDICT (a verdict `verify run` wrote and this repository's ledger
+    recorded; exit 2 otherwise) evidence reproduces or it refutes: an upheld verdict
+    supports only when a file:line it cites with a quote (`...` or "...") has that quote
+    at that line of the verdict's candidate tree, or a command it names in backticks is
+    one the clean room ran (with the exit status it states, if any).
     """
     _one_stdin(files)
     unique, repeats = _distinct_files(files)
@@ -211,6 +225,11 @@ def quorum_tally(
     the_claim = resolve_claim(claim, parsed)
     the_evidence = resolve_evidence(evidence, parsed)
     verdicts = [v for f in parsed for v in f.verdicts]
+    source = None
+    if observed is not None:
+        from gentle_hooks.services.quorum_source import observed_source
+
+        source = observed_source(observed)
     record = build_record(
         verdicts,
         the_claim,
@@ -220,6 +239,7 @@ def quorum_tally(
         critical=critical,
         duplicates=repeats,
         evidence=the_evidence,
+        source=source,
     )
     if as_json:
         click.echo(model_json(record, by_alias=True, indent=2))

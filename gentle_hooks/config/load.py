@@ -112,7 +112,7 @@ def read_file_config(
         if raw is None:
             continue
         path = os.path.join(root, name)
-        data = _parse_toml(raw, path)
+        data = parse_toml(raw, path)
         if name == PYPROJECT:
             tool = data.get("tool", {})
             if isinstance(tool, dict) and "gentle-hooks" in tool:
@@ -131,7 +131,7 @@ def read_file_config(
     return validate_table(table, where), where
 
 
-def _parse_toml(raw: bytes, path: str) -> dict[str, object]:
+def parse_toml(raw: bytes, path: str) -> dict[str, object]:
     """Parse TOML bytes read from ``path``; ``tomllib`` is imported only when needed.
 
     Raises:
@@ -182,7 +182,7 @@ def _load_toml(path: str) -> dict[str, object]:
         ConfigError: unreadable or invalid TOML.
     """
     raw = read_config_file(path)
-    return {} if raw is None else _parse_toml(raw, path)
+    return {} if raw is None else parse_toml(raw, path)
 
 
 def parse_git_config_z(data: bytes) -> dict[str, str]:

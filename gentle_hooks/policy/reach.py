@@ -77,21 +77,37 @@ def _is_system(path: str) -> bool:
 _LIST_SEPARATOR = ":"
 
 
-def _values(word: str) -> tuple[str, ...]:
+#: How deep an option's value is read for a nested ``KEY=VALUE``
+#: (``--override-ini=pythonpath=/x`` is two).
+_NESTED = 4
+
+
+def _values(word: str, depth: int = 0) -> tuple[str, ...]:
     """The parts of a word that may be paths: the word, an option's or an assignment's
-    value (``--rootdir=/x``, ``X=/x``) and each entry of a list of places there
-    (``--path=/usr/lib:/x``), a short option's attached value (``-C/x``)."""
+    value (``--rootdir=/x``, ``X=/x``, ``-c=/x``), the value of a ``KEY=VALUE`` inside
+    one (``--override-ini=pythonpath=/x``, ``-o=pythonpath=/x``, ``-opythonpath=/x``, at
+    most :data:`_NESTED` deep), each entry of a list of places there (``:``-separated:
+    ``--path=/usr/lib:/x``; space-separated: ``-o "pythonpath=. /x"``), a short option's
+    attached value (``-C/x``)."""
     out = [word]
-    if "=" in word:
-        _, _, value = word.partition("=")
-        out.append(value)
-        # X=/usr/lib:/home/me, --path=/usr/lib:/home/me: each entry of a list of places
-        # (a URL's "scheme://" is one place)
-        if _LIST_SEPARATOR in value and "://" not in value:
-            out += value.split(_LIST_SEPARATOR)
     if len(word) > 2 and word.startswith("-") and not word.startswith("--"):
         out.append(word[2:])
-    return tuple(out)
+        if "=" in word[2:] and not word[2:].startswith("=") and depth < _NESTED:
+            out += _values(word[2:], depth + 1)[1:]
+    if "=" in word:
+        _, _, value = word.partition("=")
+        entries = [value]
+        # X=/usr/lib:/home/me, --path=/usr/lib:/home/me: each entry of a list of places
+        # (a URL's "scheme://" is one place); pythonpath=. /home/me: pytest's ini list
+        if _LIST_SEPARATOR in value and "://" not in value:
+            entries += value.split(_LIST_SEPARATOR)
+        if len(value.split()) > 1:
+            entries += value.split()
+        for entry in entries:
+            out.append(entry)
+            if "=" in entry and depth < _NESTED:
+                out += _values(entry, depth + 1)[1:]
+    return tuple(dict.fromkeys(out))
 
 
 def _absolute(word: str, cd: bool, cwd: str | None) -> bool:

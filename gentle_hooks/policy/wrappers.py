@@ -9,6 +9,7 @@ Room ``policy`` (pure).
 from __future__ import annotations
 
 import itertools
+import shlex
 
 from gentle_hooks.values.frozen import frozen
 
@@ -61,12 +62,50 @@ def program_name(word: str) -> str:
     return word.rsplit("/", 1)[1] if word.startswith(SYSTEM_BIN) else word
 
 
+#: ``env``'s option whose value is split into words (``env -S 'python3 -u' x.py``).
+_SPLIT = ("-S", "--split-string")
+
+
+def env_split(words: tuple[str, ...]) -> tuple[str, ...] | None:
+    """``env WORDS`` with its first ``-S STRING`` (``-SSTRING``, ``--split-string=STRING``,
+    ``--split-string STRING``) replaced by the words ``STRING`` splits into (as ``env``
+    reads it: quotes), so ``env -S 'X=1 python3 -E' t.py`` reads as ``env
+    X=1 python3 -E t.py``; ``words`` itself when it has no such option; None when the
+    string holds what this reader does not expand (``$``, a backslash escape) or does not
+    split."""
+    for i, w in enumerate(words[1:], 1):
+        if w == "--" or not w.startswith("-"):
+            return words
+        if w in _SPLIT:
+            value, after = (words[i + 1], i + 2) if i + 1 < len(words) else (None, i + 1)
+        elif w.startswith("--split-string="):
+            value, after = w.partition("=")[2], i + 1
+        elif w.startswith("-S"):
+            value, after = w[2:], i + 1
+        else:
+            continue
+        if value is None or "$" in value or "\\" in value:
+            return None
+        try:
+            split = shlex.split(value)
+        except ValueError:
+            return None
+        return (*words[:i], *split, *words[after:])
+    return words
+
+
 def unwrap(words: tuple[str, ...]) -> tuple[str, ...] | None:
     """The command a wrapper runs; None when ``words`` is no wrapper, wraps nothing, or is
-    ``command -v``/``-V`` (a lookup)."""
+    ``command -v``/``-V`` (a lookup). ``env -S STRING`` is read as the words ``STRING``
+    splits into (:func:`env_split`; one it cannot split wraps nothing read)."""
     wrapper = next((w for w in WRAPPERS if w.name == program_name(words[0])), None)
     if wrapper is None:
         return None
+    if wrapper.name == "env":
+        split = env_split(words)
+        if split is None:
+            return None
+        words = split
     options = itertools.takewhile(lambda w: w.startswith("-") and w != "--", words[1:])
     if wrapper.name == "command" and any(w in ("-v", "-V", "-pv", "-pV") for w in options):
         # ``command -v NAME`` looks NAME up (POSIX): it runs nothing

@@ -31,6 +31,12 @@ within the room, imports flow up this list:
   a denied or taken-back act, a hedged one, the finding or a copy of the evidence read
   instead of it, a command that checks nothing, or another file than the evidence names
   refutes (rows ``G-negated``, ``G-hedged``, ``G-finding``, ``G-nocheck``, ``G-elsewhere``).
+* :mod:`.checkable` — whether an upheld ``whatIChecked`` holds evidence that checks out: a
+  ``file:line`` quote at that line of the candidate's tree, or a command the clean room
+  ran (``quorum tally --observed``); else it refutes.
+* :mod:`.elsewhere` — whether an upheld ``whatIChecked`` places its evidence elsewhere than
+  the candidate's tree (a clone from last month, the base branch, production, a CI log)
+  or leaves it unconfirmed ("to be confirmed").
 * :mod:`.votes` — a verifier's ``{refuted, reason, whatIChecked, correctedImpact?}`` and how
   it counts; errored, timed-out, malformed (not even JSON included), empty or restating
   ``whatIChecked`` abstain; narrative refutes; a failed or absent check is no evidence;

@@ -28,6 +28,8 @@ from gentle_hooks.policy.stakes import (
     verifiers_required,
 )
 from gentle_hooks.quorum.ballot import distinct_verdicts
+from gentle_hooks.quorum.checkable import UNCHECKABLE, CheckSource, checkable_reason
+from gentle_hooks.quorum.elsewhere import elsewhere_reason
 from gentle_hooks.quorum.failure import failure_split
 from gentle_hooks.quorum.grounds import grounds_reason
 from gentle_hooks.quorum.narrative import narrative_reason
@@ -125,15 +127,21 @@ def tally(
     return tally_votes(votes, required, diverse)
 
 
-def judged(vote: Vote, evidence: str | None, claim: str | None = None) -> Vote:
+def judged(
+    vote: Vote, evidence: str | None, claim: str | None = None, source: CheckSource | None = None
+) -> Vote:
     """``vote`` judged against the miner's ``evidence`` too, in the order of
     :func:`~gentle_hooks.quorum.votes.classify_verdict`: a vote whose ``whatIChecked``
     restates the evidence abstains, as one restating the claim does
     (:func:`~gentle_hooks.quorum.restatement.evidence_restatement`: a copy, no check), unless a
     failed check or a narrative already refuted it; an upheld one that checked nothing of
     the cited evidence (denied act, the finding read, a command that checks nothing,
-    another file opened: :func:`~gentle_hooks.quorum.grounds.grounds_reason`) is refuted
-    with ``overruled`` saying what is missing; any other as it is."""
+    another file opened: :func:`~gentle_hooks.quorum.grounds.grounds_reason`), or that
+    places its evidence elsewhere than the candidate's tree or leaves it unconfirmed
+    (:func:`~gentle_hooks.quorum.elsewhere.elsewhere_reason`) or, with a ``source``, holds
+    no evidence that checks out in the candidate's tree or the clean room's record
+    (:func:`~gentle_hooks.quorum.checkable.checkable_reason`) is refuted with
+    ``overruled`` saying what is missing; any other as it is."""
     if vote.vote is VoteKind.ABSTAINED:
         return vote
     text = vote.whatIChecked or ""
@@ -146,7 +154,9 @@ def judged(vote: Vote, evidence: str | None, claim: str | None = None) -> Vote:
         return Vote(vote=VoteKind.ABSTAINED, abstention=why, **kept)
     if vote.vote is not VoteKind.UPHELD:
         return vote
-    ungrounded = grounds_reason(text, claim, evidence)
+    ungrounded = grounds_reason(text, claim, evidence) or elsewhere_reason(text)
+    if ungrounded is None and source is not None:
+        ungrounded = checkable_reason(text, source)
     if ungrounded is None:
         return vote
     kept = vote.model_dump(exclude={"vote", "overruled"})
@@ -322,6 +332,9 @@ class TallyRecord(QuorumModel):
             are copies (:func:`copy_key`) and no verifier id appears twice.
         duplicates: what was given more than once and counted once, one line each
             (the same file twice, identical verdicts).
+        checkedAgainst: the candidate's tree the upheld votes were checked against
+            (``quorum tally --observed``); a vote refuted for no checkable evidence there
+            is taken as recorded (the tree is not read again).
 
     Consistency is not authenticity: a record written from scratch is not detected; one
     whose parts contradict each other (a restating check counted as upheld) is.
@@ -341,6 +354,7 @@ class TallyRecord(QuorumModel):
     settle: str | None = None
     votes: tuple[Vote, ...]
     duplicates: tuple[str, ...] = ()
+    checkedAgainst: StrictStr | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> TallyRecord:
@@ -362,6 +376,8 @@ class TallyRecord(QuorumModel):
                 self.claim,
             )
             again = judged(again, self.evidence, self.claim)
+            if self.checkedAgainst and (vote.overruled or "").startswith(UNCHECKABLE):
+                again = vote if again.vote is VoteKind.UPHELD else again
             if again.vote is not vote.vote:
                 why = again.abstention or again.overruled or f"it counts as {again.vote.value}"
                 raise ValueError(f"votes.{n}: counted as {vote.vote.value}, but {why}")
@@ -410,6 +426,7 @@ def build_record(
     critical: bool = False,
     duplicates: Iterable[str] = (),
     evidence: str | None = None,
+    source: CheckSource | None = None,
 ) -> TallyRecord:
     """Classify, tally and rule one finding's verdicts into a storable :class:`TallyRecord`.
 
@@ -421,6 +438,8 @@ def build_record(
         duplicates: notes on copies the caller already dropped (the same file twice).
         evidence: the miner's evidence for the claim, kept; a ``whatIChecked`` restating
             it abstains (:func:`judged`).
+        source: the candidate's tree and the clean room's record an upheld vote's
+            evidence must check out in (:func:`judged`), its tree kept.
 
     Returns:
         The record; independent of verdict order (votes are sorted canonically). Copies of
@@ -435,7 +454,8 @@ def build_record(
     claim = _claim(claim)
     distinct, notes = distinct_verdicts(verdicts)
     votes = sorted(
-        (judged(classify_verdict(v, claim), evidence, claim) for v in distinct), key=Vote.sort_key
+        (judged(classify_verdict(v, claim), evidence, claim, source) for v in distinct),
+        key=Vote.sort_key,
     )
     counted = tally_votes(
         votes, verifiers_required(level, critical), stakes_row(level).distinct_lenses
@@ -455,6 +475,7 @@ def build_record(
         settle=ruled.settle,
         votes=tuple(votes),
         duplicates=(*duplicates, *notes),
+        checkedAgainst=source.tree if source is not None else None,
     )
 
 

@@ -55,6 +55,11 @@ to the pure policy for one use case and returns values; nothing here prints.
   room's tree does not hold (an ignored ``build/lib``): hidden, or no check runs
 * :mod:`.import_guard` — the ``sitecustomize`` a room's checks get: a module only the work
   tree holds (a package only the candidate adds, in the base run) is not importable
+* :mod:`.quorum_source` — the candidate's tree and the clean room's commands that ``quorum
+  tally --observed`` checks an upheld vote's evidence against.
+* :mod:`.import_roots` — the directories of a room's tree holding its top-level packages
+  (build backends' package directories, pytest's ``pythonpath``, the project's package by
+  name), where the import probe looks.
 * :mod:`.import_probe` — where each interpreter a room's checks may start imports the
   room's top-level names from, asked of it (``find_spec``), not read from install files
 * :mod:`.room_unguarded` — what a room's check reaches when its Python starts without the

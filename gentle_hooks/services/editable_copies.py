@@ -100,10 +100,11 @@ def _provided(place: str, source: str) -> list[str]:
     return top_names(place)
 
 
-def top_names(place: str) -> list[str]:
+def top_names(place: str, *, namespaces: bool = False) -> list[str]:
     """The top-level modules (``NAME.py``) and packages (``NAME/__init__.py``) directory
     ``place`` holds, ``NAME`` an identifier, in name order; at most :data:`_ENTRIES`
-    entries read."""
+    entries read. ``namespaces``: also each directory ``NAME`` without ``__init__.py``
+    holding Python code (a PEP 420 namespace package: :func:`holds_code`)."""
     try:
         entries = sorted(os.listdir(place))[:_ENTRIES]
     except OSError:
@@ -113,9 +114,34 @@ def top_names(place: str) -> list[str]:
         stem, ext = os.path.splitext(entry)
         if ext == ".py" and stem.isidentifier():
             names.append(stem)
-        elif entry.isidentifier() and os.path.isfile(os.path.join(place, entry, "__init__.py")):
+        elif entry.isidentifier() and _package(os.path.join(place, entry), namespaces):
             names.append(entry)
     return names
+
+
+def _package(directory: str, namespaces: bool) -> bool:
+    """``directory`` is a package (``__init__.py``), or (``namespaces``) a namespace
+    package holding code."""
+    if os.path.isfile(os.path.join(directory, "__init__.py")):
+        return True
+    return namespaces and holds_code(directory)
+
+
+def holds_code(directory: str, depth: int = 3) -> bool:
+    """``directory`` (no symbolic link) holds a ``.py`` file, directly or in a directory
+    below it named as an identifier, at most ``depth`` levels down and
+    :data:`_ENTRIES` entries per directory read."""
+    if depth < 0 or os.path.islink(directory):
+        return False
+    try:
+        entries = sorted(os.listdir(directory))[:_ENTRIES]
+    except OSError:
+        return False
+    if any(e.endswith(".py") for e in entries):
+        return True
+    return any(
+        e.isidentifier() and holds_code(os.path.join(directory, e), depth - 1) for e in entries
+    )
 
 
 def _holds(directory: str, name: str) -> bool:

@@ -24,7 +24,8 @@ followed. It drops the ``sys.path`` entries in a blocked place and wraps every m
 finder but the built-in and frozen importers (Python's path finder too: an entry added
 later) so that a spec located only in a blocked place is not found: such a module is
 absent, as in the tree under test (``importlib.util.find_spec`` gives None, ``import``
-raises ``ModuleNotFoundError``). It then runs the ``sitecustomize`` it hides, if any (the
+raises ``ModuleNotFoundError``); a namespace package (PEP 420) keeps only its portions
+outside the blocked places. It then runs the ``sitecustomize`` it hides, if any (the
 interpreter's, or the project's own), and the ``usercustomize`` when the user site is on,
 as Python would have, and blocks again what they added.
 
@@ -115,7 +116,15 @@ class _Filtered:
             return None
         where = [spec.origin] if spec.has_location and spec.origin else []
         where += [p for p in (spec.submodule_search_locations or ()) if isinstance(p, str)]
-        return None if where and all(_blocked(p) for p in where) else spec
+        if where and all(_blocked(p) for p in where):
+            return None
+        locations = spec.submodule_search_locations
+        if locations is not None and not spec.has_location:
+            # a namespace package: its portions in a blocked place are not part of it
+            kept = [p for p in locations if not isinstance(p, str) or not _blocked(p)]
+            if len(kept) != len(list(locations)):
+                spec.submodule_search_locations = kept
+        return spec
 
 
 def _guard():

@@ -10,8 +10,10 @@ strict mode puts a ``build/__editable__.*`` farm of links to the work tree's fil
 ``sys.path``: reading the files, the room missed both, and its checks tested the work
 tree's code.
 
-* :func:`room_names` — the top-level modules and packages the room's tree holds (at its
-  root, in ``src`` and in the other directories given), each with the directory holding it.
+* :func:`room_names` — the top-level modules and packages (namespace packages too) the
+  room's tree holds in its import roots
+  (:func:`~gentle_hooks.services.import_roots.import_roots`) and the other directories
+  given, each with the directory holding it.
 * :func:`probe` — one process per interpreter, started with the checks' environment in
   the room's tree as a check's would be (normal start-up: ``site`` runs every ``.pth``
   line, ``import`` lines too, and the room's ``sitecustomize`` guard), running
@@ -50,6 +52,7 @@ from typing import Any
 from gentle_hooks.git.process import kill_session
 from gentle_hooks.services.editable import under
 from gentle_hooks.services.editable_copies import COMMON_NAMES, top_names
+from gentle_hooks.services.import_roots import import_roots
 from gentle_hooks.values.frozen import frozen
 
 #: The longest one probe process may run, in seconds.
@@ -211,18 +214,25 @@ class Probed:
 
 
 def room_names(room: str, rels: Sequence[str] = ()) -> dict[str, str]:
-    """Each top-level module or package
-    (:func:`~gentle_hooks.services.editable_copies.top_names`) the room's tree ``room``
-    holds at its root, in ``src`` or in one of ``rels`` (directories relative to it), to
-    the first of those directories holding it; not the names many projects hold
-    (:data:`~gentle_hooks.services.editable_copies.COMMON_NAMES`). At most
-    :data:`MAX_NAMES`."""
+    """Each top-level module or package, namespace packages included
+    (:func:`~gentle_hooks.services.editable_copies.top_names`), the room's tree ``room``
+    holds in one of its import roots (its root, ``src``, the directories its build and
+    pytest configuration name, one holding the project's package by name:
+    :func:`~gentle_hooks.services.import_roots.import_roots`) or in one of ``rels``
+    (directories relative to it), to the first of those directories holding it; not the
+    names many projects hold (:data:`~gentle_hooks.services.editable_copies.COMMON_NAMES`).
+    At most :data:`MAX_NAMES`."""
     out: dict[str, str] = {}
-    for rel in dict.fromkeys((".", "src", *rels)):
+    roots = list(dict.fromkeys((*import_roots(room), *rels)))
+    # a directory that is itself an import root (``src``, ``lib``) is no namespace package
+    parents = {os.path.normpath(r).split(os.sep)[0] for r in roots}
+    for rel in roots:
         directory = os.path.normpath(os.path.join(room, rel))
         if under(os.path.realpath(directory), os.path.realpath(room)) is None:
             continue
-        for name in top_names(directory):
+        for name in top_names(directory, namespaces=True):
+            if os.path.normpath(rel) == "." and name in parents:
+                continue
             if name not in COMMON_NAMES and len(out) < MAX_NAMES:
                 out.setdefault(name, os.path.normpath(rel))
     return out

@@ -53,6 +53,7 @@ from gentle_hooks.services.editable import (
 from gentle_hooks.services.editable_copies import copies_note, other_copies
 from gentle_hooks.services.import_guard import write_guard
 from gentle_hooks.services.import_probe import Found, Probed, probe, room_names
+from gentle_hooks.services.import_roots import renamed_packages
 from gentle_hooks.services.installed_copies import copies_line, copy_places, work_copies
 from gentle_hooks.services.room_proven import unproven
 from gentle_hooks.services.room_unguarded import escape, reach_sources, unguarded_reach
@@ -184,8 +185,11 @@ def for_room(
     # ``build/__editable__`` farm) is redirected; the rest of them are hidden after
     out, own = _composed(env, room, rels, held, trees, guard)
     names = room_names(room, [r.rel for r in held])
+    renamed = renamed_packages(room)
+    names.update({n: os.path.dirname(d) or "." for n, d in renamed.items() if n not in names})
     interpreters = pythons(env, programs, cwd=room)
     found = _beyond(probe(interpreters, list(names), out, room), skip)
+    mapped = next((f for f in found.outside if f.name in renamed), None)
     last = found
     probed: list[Redirect] = []
     redirected = found.outside if not found.error else ()
@@ -219,6 +223,7 @@ def for_room(
         notes.append(copied_note)
     unresolved = (
         copied_broken
+        or (mapped and _renamed(mapped, renamed[mapped.name]))
         or _unresolved(found)
         or _preloaded(last, trees, room, skip)
         or unguarded(fenced or (hidden if guard is None else []))
@@ -362,6 +367,17 @@ def _preloaded(found: Probed, trees: Sequence[str], room: str, skip: Sequence[st
                 "file, not the candidate's tree; no check ran"
             )
     return ""
+
+
+def _renamed(f: Found, directory: str) -> str:
+    """The line refusing every check because ``f``, a package the tree's ``package-dir``
+    maps from ``directory`` (another name), also resolves outside the room."""
+    return (
+        f"`{f.name}` resolves to {f.locations[-1]} for {f.python}, and the candidate's "
+        f"`{f.name}` is its {directory} (package-dir): no PYTHONPATH entry makes that name "
+        "import the candidate's copy, so the checks would test that copy; no check ran "
+        f"(uninstall `{f.name}` from that environment)"
+    )
 
 
 def _unresolved(found: Probed) -> str:

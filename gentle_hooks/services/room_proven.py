@@ -23,12 +23,14 @@ only when :func:`unproven` finds nothing it cannot read; every other check is re
   - a script whose ``#!`` line is such an interpreter (by absolute path, or ``/usr/bin/env
     python3`` with that one word), with no such flag;
   - a program of :data:`SIMPLE` (tools that start no program) resolving to a binary in
-    ``/bin`` or ``/usr/bin``;
+    ``/bin`` or ``/usr/bin``, or an ``awk`` there whose program text (no ``-f`` file)
+    holds no ``system``, pipe (``|``) or ``@load`` (:data:`AWKS`);
   - a name found nowhere on ``PATH`` (it starts nothing).
 
   Refused: a word holding ``$`` or a backquote (a variable may hold ``-E``), an
   assignment of ``PATH`` or of a ``PYTHON*`` variable but ``PYTHONPATH`` (the room keeps
-  its entries in front of that one), ``env`` with an option (``-S``, ``-u``, ``-i``), any
+  its entries in front of that one), ``env`` with an option (``-u``, ``-i``; ``-S STRING``
+  is read as the words it splits into, those judged as ``env``'s own), any
   other program (``make``, ``tox``, a shell script, an unknown binary), a line the reader
   cannot parse.
 
@@ -46,7 +48,7 @@ from collections.abc import Sequence
 from gentle_hooks.policy.programs import BUILTINS
 from gentle_hooks.policy.pythonpath_line import python_flag
 from gentle_hooks.policy.shell import Group, ShellList, Simple, parse_line
-from gentle_hooks.policy.wrappers import MAX_DEPTH, SHELLS, shell_script, unwrap
+from gentle_hooks.policy.wrappers import MAX_DEPTH, SHELLS, env_split, shell_script, unwrap
 
 #: A Python interpreter's file name (``python3``, ``python3.11``, ``pypy3``).
 _PYTHON = re.compile(r"^(python|pypy)(\d+(\.\d+)?)?$")
@@ -60,6 +62,8 @@ SIMPLE = frozenset(
     | {"wc", "head", "tail", "echo", "printf", "sort", "uniq", "cut", "tr", "stat", "expr"}
     | {"basename", "dirname", "realpath", "readlink", "sha256sum", "md5sum", "sleep"}
 )
+#: awk implementations: proven when their program text starts nothing (:func:`_awk`).
+AWKS = frozenset({"awk", "mawk", "gawk", "nawk", "original-awk", "busybox-awk"})
 #: Where a :data:`SIMPLE` program must be.
 _SYSTEM = ("/bin", "/usr/bin")
 #: The most bytes of a program read for its ``#!`` line.
@@ -95,9 +99,16 @@ def _words(words: tuple[str, ...], path: str, cwd: str, depth: int, *, shell: bo
             return f"`{name}` runs a script this room cannot read"
         return _line(line, path, cwd, depth + 1)
     if base == "env":
-        rest = list(words[1:])
+        split = env_split(words)
+        if split is None:
+            return f"`{' '.join(words[:3])}` splits a string this room cannot read"
+        rest = list(split[1:])
         while rest and "=" in rest[0] and not rest[0].startswith("-"):
-            why = _assignment(rest.pop(0))
+            word = rest.pop(0)
+            if split != words and word.startswith("PYTHONPATH="):
+                # set inside -S's string: the room cannot put its entries in front
+                return f"`env -S` sets `{word}`, out of the room's reach"
+            why = _assignment(word)
             if why:
                 return why
         if rest and rest[0].startswith("-"):
@@ -155,7 +166,29 @@ def _program(words: tuple[str, ...], path: str, cwd: str) -> str | None:
         return _script(name, head, path, cwd)
     if name.rsplit("/", 1)[-1] in SIMPLE and os.path.dirname(real) in _SYSTEM:
         return None
+    if name.rsplit("/", 1)[-1] in AWKS and os.path.dirname(real) in _SYSTEM:
+        return _awk(words)
     return f"`{name}` ({real}) may start a Python this room cannot see"
+
+
+def _awk(words: tuple[str, ...]) -> str | None:
+    """Why an ``awk`` command may start a program: a program file (``-f``) or an option
+    other than ``-F`` and ``-v``, or a program text with ``system``, a pipe (``|``, not
+    ``||``) or ``@`` (gawk's ``@load``); None when its program text has none of them."""
+    i = 1
+    while i < len(words) and words[i].startswith("-") and words[i] != "--":
+        w = words[i]
+        if w in ("-F", "-v"):
+            i += 2
+        elif w.startswith(("-F", "-v")):
+            i += 1
+        else:
+            return f"`{words[0]} {w}` may run a program this room cannot read"
+    i += 1 if i < len(words) and words[i] == "--" else 0
+    text = words[i] if i < len(words) else ""
+    if "system" in text or "|" in text.replace("||", "") or "@" in text:
+        return f"`{words[0]}` program `{text[:40]}` may start a program"
+    return None
 
 
 def _script(name: str, shebang: tuple[str, ...], path: str, cwd: str) -> str | None:

@@ -55,6 +55,22 @@ CASES: list[tuple[str, str, list[str]]] = [
     ("option-list", "pytest --pythonpath=/usr/lib:/home/me/repo", ["R-abs"]),
     ("option-list-system", "pytest --pythonpath=/usr/lib:/usr/lib64", []),
     ("option-url", "pytest --base-url=http://localhost:8000/x", []),
+    # refuter r18o finding 2 (issue 18): an option's KEY=VALUE value, and pytest's
+    # space-separated ini lists
+    ("override-ini-eq", "pytest -q t.py --override-ini=pythonpath=/tmp/copy/src", ["R-abs"]),
+    ("o-eq", "pytest -o=pythonpath=/abs", ["R-abs"]),
+    ("o-attached", "pytest -opythonpath=/abs", ["R-abs"]),
+    ("o-word", "pytest -o pythonpath=/abs", ["R-abs"]),
+    ("o-space-list", 'pytest -o "pythonpath=. /abs"', ["R-abs"]),
+    ("override-ini-space-list", "pytest '--override-ini=pythonpath=src /abs'", ["R-abs"]),
+    ("c-eq", "pytest -c=/abs/pytest.ini", ["R-abs"]),
+    ("rootdir-eq", "pytest --rootdir=/abs", ["R-abs"]),
+    ("confcutdir-eq", "pytest --confcutdir=/abs", ["R-abs"]),
+    ("override-ini-up", "pytest --override-ini=pythonpath=../../x", ["R-up"]),
+    ("o-home", "pytest -o=pythonpath=~/x", ["R-home"]),
+    ("o-eq-in-tree", "pytest -o=pythonpath=src", []),
+    ("o-space-list-in-tree", 'pytest -o "pythonpath=. src"', []),
+    ("env-S-abs", "env -S 'pytest -q /tmp/r3'", ["R-abs"]),  # read like env (r18o finding 4)
 ]
 
 

@@ -53,6 +53,11 @@ def _why(line: str, b: Path) -> str | None:
         "timeout 60 nice -n 5 python3 -m pytest",
         "grep -q add calc.py",
         "no-such-program",
+        # issue 18, r18o finding 4: env -S read as env; awk whose program starts nothing
+        "env -S 'CI=1 python3 -m pytest' -q",
+        "env --split-string='python3 -m pytest'",
+        "awk 'END{exit NR>2}' src/calc/__init__.py",
+        "awk 'NR>1 || NR<3' f",
     ],
 )
 def test_a_line_every_python_of_which_the_guard_reaches_is_proven(bin_dir: Path, line: str) -> None:
@@ -64,7 +69,12 @@ def test_a_line_every_python_of_which_the_guard_reaches_is_proven(bin_dir: Path,
     [
         ("python3 $F -m unittest", "`$F`"),
         ("env -uPYTHONPATH python3 -m unittest", "`env -uPYTHONPATH`"),
-        ("env -S 'python3 -E' -m unittest", "`env -S`"),
+        ("env -S 'python3 -E' -m unittest", "`python3 -E`"),
+        ("env -S 'PYTHONPATH= python3' -m unittest", "`env -S` sets `PYTHONPATH=`"),
+        ("env -S 'python3 $F' -m unittest", "holds a variable"),
+        ("awk -f prog.awk f", "`awk -f`"),
+        ("awk 'BEGIN{system(\"python3 -E\")}'", "may start a program"),
+        ("awk '{print | \"sh\"}' f", "may start a program"),
         ("py -E -m unittest", "`py -E`"),
         ("make test", "`make`"),
         ("rt", "script run by `/bin/sh`"),
