@@ -327,7 +327,7 @@ _VALUED = {
 
 
 #: git commands whose commits the sequencer makes (a pick replays a commit onto ``HEAD``).
-_SEQUENCERS = frozenset({b"rebase", b"cherry-pick", b"revert", b"am"})
+SEQUENCERS = frozenset({b"rebase", b"cherry-pick", b"revert", b"am"})
 
 
 def amend_flag() -> bool | None:
@@ -359,7 +359,7 @@ def _git_commit_argv() -> list[bytes] | None:
 
 def sequencer_pick(env: Mapping[str, str]) -> bool:
     """Whether the commit being made is a pick of git's sequencer (``rebase``,
-    ``cherry-pick``, ``revert``, ``am``: :data:`_SEQUENCERS`), which replays a commit and
+    ``cherry-pick``, ``revert``, ``am``: :data:`SEQUENCERS`), which replays a commit and
     its message onto ``HEAD``: the rebase's ``GIT_CHERRY_PICK_HELP`` in the hook's
     environment, or the nearest ``git commit`` or sequencer process above this one being a
     sequencer. A squash or fixup the sequencer amends is told apart by the
@@ -378,7 +378,7 @@ def invoking_git(verb: str) -> list[str] | None:
     for a sequencer's commit (:func:`sequencer_pick`: its arguments are git's, not the
     user's)."""
     found = _nearest_git(frozenset({verb.encode()}))
-    if not found or _SEQUENCERS.intersection(found):
+    if not found or SEQUENCERS.intersection(found):
         return None
     words = found[1:-1] if found[-1] == b"" else found[1:]  # cmdline ends with a NUL
     return ["git", *(a.decode("utf-8", "surrogateescape") for a in words)]
@@ -399,7 +399,7 @@ def _nearest_git(verbs: frozenset[bytes] = frozenset({b"commit"})) -> list[bytes
         except OSError:
             return None
         is_git = bool(argv) and os.path.basename(argv[0]) == b"git"
-        if is_git and (verbs.intersection(argv) or _SEQUENCERS.intersection(argv)):
+        if is_git and (verbs.intersection(argv) or SEQUENCERS.intersection(argv)):
             return argv
         parent = stat.rsplit(b")", 1)[-1].split()
         if len(parent) < 2 or not parent[1].isdigit() or int(parent[1]) <= 1:

@@ -21,15 +21,17 @@ What each hook checks:
   ``.gentle-hooks.toml`` at the root, no ``pyproject.toml`` that mentions ``gentle-hooks``;
   ``git config gentle.appliesto`` unset;
 * prepare-commit-msg: no agent-runtime variable is set and no author or committer name
-  holds an agent's identity word (its trailer), the ledger holds nothing pending, neither
-  the staged change nor ``HEAD``'s holds an ended writer blob (an amend of a pushed writer
-  commit keeps its trailer), and the message file (a readable regular file of at most the
+  holds an agent's identity word (its trailer), the ledger holds nothing pending, the
+  staged change holds no ended writer blob, nor, when the commit may amend ``HEAD``,
+  ``HEAD``'s change (an amend of a pushed writer commit keeps its trailer), and the message
+  file (a readable regular file of at most the
   read cap) holds no ``Gentle-Writer`` word (a message brought along, whose trailer goes
   when the commit carries no writer content);
 * post-commit: the ledger holds nothing pending and ``HEAD``'s change no ended writer blob;
 * commit-msg: the message file is a readable regular file of at most the read cap, with no
-  marker word in it, the ledger holds nothing pending and neither the staged change nor
-  ``HEAD``'s holds an ended writer blob (its writer trailer).
+  marker word in it, the ledger holds nothing pending and neither the staged change nor,
+  when the commit may amend ``HEAD``, ``HEAD``'s holds an ended writer blob (its writer
+  trailer).
 
 The other hooks (pre-push, pre-receive, post-rewrite) always start Python.
 """
@@ -38,6 +40,7 @@ from __future__ import annotations
 
 from gentle_hooks.bounded import READ_LIMIT
 from gentle_hooks.config.keys import ENV_KEYS, git_key
+from gentle_hooks.git.probe import SEQUENCERS
 from gentle_hooks.ledger.kept import DAMAGED_KEPT, SPOOL_KEPT
 from gentle_hooks.ledger.location import IDLE_FILE, LEDGER_FILE, SPOOL_FILE, STATE_DIR
 from gentle_hooks.ledger.probe import IDLE_LAST, IDLE_ROWS
@@ -289,13 +292,13 @@ def _ledger_check() -> str:
     # a message that brings a writer's trailer along (a rebase's pick, ``-C``/``-c``): Python
     # decides whether the commit still carries that writer's content (else the trailer goes)
     # an amend of the writer's commit keeps its trailer, pushed too (its entries settled):
-    # ``HEAD``'s change holding an ended writer blob sends the commit to Python
+    # ``HEAD``'s change holding an ended writer blob sends a commit that may amend to Python
     return _idle(
-        _SMALL + _ENDED + _HEAD_ENDED,
+        _SMALL + _ENDED + _HEAD_ENDED + _AMEND_ENDED,
         f"""\
 {_no_agent_env(names)}        gh_i=
         gh_where && gh_ledger_idle "$gh_common" && gh_ended "$gh_i" || return 1
-        gh_head_ended "$gh_i" || return 1
+        gh_amend_ended "$gh_i" || return 1
         [ $# -ge 1 ] || return 0
         gh_small "$1" || return 1
         LC_ALL=C grep -q -E -e '{ere_word(MESSAGE_WORDS["T-gentle-writer"])}' -- "$gh_f" \\
@@ -319,6 +322,42 @@ _HEAD_ENDED = """\
 """
 
 
+def _sequencer_patterns() -> str:
+    """The ``case`` alternatives of an argument line ``commit`` or a sequencer's verb,
+    between ``$gh_nl`` marks."""
+    verbs = ["commit", *sorted(v.decode() for v in SEQUENCERS)]
+    return " | ".join(f'*"${{gh_nl}}{v}$gh_nl"*' for v in verbs)
+
+
+#: ``gh_amend_ended SENTINEL``: :data:`_HEAD_ENDED` only when the commit being made may amend
+#: ``HEAD``, as the probe asks it (:func:`gentle_hooks.hooks.dispatch._amends_ended_blob`, and
+#: ``HEAD``'s paths in :func:`gentle_hooks.git.probe.commit_paths`: both only when
+#: :func:`gentle_hooks.git.probe.amend_flag` is not False). ``gh_no_amend`` proves that flag
+#: False the way the probe reads it: the hook's parent process is ``git`` (its first
+#: argument's base name) holding a ``commit`` or sequencer argument
+#: (:data:`gentle_hooks.git.probe.SEQUENCERS`) and no ``--amend`` argument (one ``tr``, each
+#: NUL-ended argument a line, a newline inside one made ``_``, so no argument can pose as
+#: another). Anything else (no ``/proc``, another parent, an ``--amend`` anywhere, even a
+#: message's value) runs today's ``HEAD`` check: a human's commit on top of a large one pays
+#: for ``HEAD``'s change only when it may amend it.
+_AMEND_ENDED = f"""\
+    gh_no_amend() {{
+        gh_nl='
+'
+        gh_a=$(tr '\\000\\n' '\\n_' 2>/dev/null <"/proc/$PPID/cmdline") || return 1
+        gh_0=${{gh_a%%"$gh_nl"*}}
+        [ "${{gh_0##*/}}" = git ] || return 1
+        case $gh_nl$gh_a$gh_nl in *"$gh_nl--amend$gh_nl"*) return 1 ;; esac
+        case $gh_nl$gh_a$gh_nl in {_sequencer_patterns()}) return 0 ;; esac
+        return 1
+    }}
+    gh_amend_ended() {{
+        [ -n "$1" ] && [ -s "$1" ] || return 0
+        gh_no_amend || gh_head_ended "$1"
+    }}
+"""
+
+
 def _recorder_check() -> str:
     # post-commit records a commit an agent's marker shows (its note is what CI reads),
     # so an idle ledger passes only when HEAD's commit object holds no marker word (and
@@ -339,15 +378,16 @@ def _message_check() -> str:
     # commit-msg also puts back a writer's trailer the editor took out
     # (:func:`gentle_hooks.hooks.trailers.restore_trailers`): a message with no marker word
     # passes only while the ledger holds nothing pending and no ended writer blob is staged
-    # (an amend of a pushed writer commit too: ``HEAD``'s change holds an ended writer blob)
+    # (an amend of a pushed writer commit too: ``HEAD``'s change holds an ended writer blob;
+    # read only when the commit may amend, as the probe reads it)
     return _idle(
-        _SMALL + _ENDED + _HEAD_ENDED,
+        _SMALL + _ENDED + _HEAD_ENDED + _AMEND_ENDED,
         f"""\
         [ $# -ge 1 ] && gh_small "$1" || return 1
         LC_ALL=C grep -q -E -e '{message_pattern()}' -- "$gh_f" >/dev/null 2>&1
         [ $? -eq 1 ] || return 1
         gh_i=
-        gh_where && gh_ledger_idle "$gh_common" && gh_ended "$gh_i" && gh_head_ended "$gh_i"
+        gh_where && gh_ledger_idle "$gh_common" && gh_ended "$gh_i" && gh_amend_ended "$gh_i"
 """,
     )
 

