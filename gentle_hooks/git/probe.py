@@ -330,6 +330,10 @@ _VALUED = {
 SEQUENCERS = frozenset({b"rebase", b"cherry-pick", b"revert", b"am"})
 
 
+#: ``--amend`` and the prefixes git's option parser takes for it (unique among commit's options).
+_AMEND_FORMS = frozenset({b"--am", b"--ame", b"--amen", b"--amend"})
+
+
 def amend_flag() -> bool | None:
     """Whether the ``git commit`` running this hook was given ``--amend``: False too when
     no ``git commit`` process runs above this one; None when that cannot be known (no
@@ -337,13 +341,14 @@ def amend_flag() -> bool | None:
 
     git tells a hook it amends only through prepare-commit-msg's source ``commit`` (and not
     for ``--amend -m``); the process's own arguments say it for every hook. A message that
-    reads ``--amend`` is a value, not the flag.
+    reads ``--amend`` is a value, not the flag; git takes ``--am``, ``--ame`` and ``--amen``
+    for it too (a long option's unique prefix).
     """
     found = _git_commit_argv()
     if found is None:
         return None
     flags = [a for i, a in enumerate(found) if i == 0 or found[i - 1] not in _VALUED]
-    return b"--amend" in flags
+    return any(f in _AMEND_FORMS for f in flags)
 
 
 def _git_commit_argv() -> list[bytes] | None:

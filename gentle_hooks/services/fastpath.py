@@ -335,7 +335,8 @@ def _sequencer_patterns() -> str:
 #: :func:`gentle_hooks.git.probe.amend_flag` is not False). ``gh_no_amend`` proves that flag
 #: False the way the probe reads it: the hook's parent process is ``git`` (its first
 #: argument's base name) holding a ``commit`` or sequencer argument
-#: (:data:`gentle_hooks.git.probe.SEQUENCERS`) and no ``--amend`` argument (one ``tr``, each
+#: (:data:`gentle_hooks.git.probe.SEQUENCERS`) and no argument starting ``--am`` (``--amend``
+#: and the prefixes git takes for it; a message's value too) (one ``tr``, each
 #: NUL-ended argument a line, a newline inside one made ``_``, so no argument can pose as
 #: another). Anything else (no ``/proc``, another parent, an ``--amend`` anywhere, even a
 #: message's value) runs today's ``HEAD`` check: a human's commit on top of a large one pays
@@ -347,7 +348,7 @@ _AMEND_ENDED = f"""\
         gh_a=$(tr '\\000\\n' '\\n_' 2>/dev/null <"/proc/$PPID/cmdline") || return 1
         gh_0=${{gh_a%%"$gh_nl"*}}
         [ "${{gh_0##*/}}" = git ] || return 1
-        case $gh_nl$gh_a$gh_nl in *"$gh_nl--amend$gh_nl"*) return 1 ;; esac
+        case $gh_nl$gh_a$gh_nl in *"$gh_nl--am"*) return 1 ;; esac
         case $gh_nl$gh_a$gh_nl in {_sequencer_patterns()}) return 0 ;; esac
         return 1
     }}

@@ -385,6 +385,29 @@ def test_a_commit_on_an_ended_writer_commit_stays_in_sh_unless_it_may_amend(
     assert {"prepare-commit-msg", "commit-msg"} <= set(fast.started())
 
 
+@pytest.mark.parametrize("flag", ["--am", "--amen"])
+def test_an_abbreviated_amend_is_an_amend(flag: str, tmp_path: Path, repo: Path) -> None:
+    """git takes a long option's unique prefix: ``commit --am``/``--amen`` amends ``HEAD``
+    as ``--amend`` does, so the fast path sends it to Python for prepare-commit-msg and
+    commit-msg, whose message is the plain hooks' one."""
+    fast, plain = _pair(tmp_path, repo, "abbrev")
+    for w in (fast, plain):
+        _writer_head(w, "tool.py")
+        git(
+            w.root,
+            "-c",
+            "core.hooksPath=/dev/null",
+            "commit",
+            "-q",
+            "--amend",
+            "-m",
+            "writer\n\nGentle-Writer: o4-mini/low",
+        )
+    assert fast.commit(flag, "-m", "new") == plain.commit(flag, "-m", "new")
+    assert {"prepare-commit-msg", "commit-msg"} <= set(fast.started())
+    assert _message(fast) == _message(plain)
+
+
 def test_a_commit_on_a_large_writer_commit_reads_no_head_change(tmp_path: Path, repo: Path) -> None:
     """The bench's case (issue 20): ``HEAD`` a large commit holding an ended writer blob; a
     human's commit on top runs no ``git diff-tree`` before it is made (post-commit's one
