@@ -134,6 +134,9 @@ class RuntimeEvent:
 SHELL_BEFORE = "shell-before"
 SHELL_AFTER = "shell-after"
 SHELL_END = "shell-end"
+#: :attr:`RuntimeEvent.shell` of a file-writing tool's pre-tool event: the files it names
+#: are kept (:mod:`gentle_hooks.services.agent_prewrite`), paired by :attr:`RuntimeEvent.shell_key`.
+WRITE_BEFORE = "write-before"
 #: :attr:`RuntimeEvent.lifecycle` of a subagent's start and stop events.
 SUBAGENT_START = "subagent-start"
 SUBAGENT_STOP = "subagent-stop"

@@ -67,6 +67,7 @@ from gentle_hooks.agents.event import (
     SHELL_AFTER,
     SHELL_BEFORE,
     SHELL_END,
+    WRITE_BEFORE,
     RuntimeEvent,
     derived_call_id,
     edit_replacements,
@@ -330,6 +331,35 @@ def person_edit(tool: str | None, args: object) -> tuple[str | None, str | None,
     )
 
 
+#: The ``tool_response`` member that holds what the tool showed the person: for ``write_file``
+#: and ``replace`` a ``FileDiff`` (``packages/core/src/tools/tools.ts``) whose
+#: ``originalContent`` is the file just before the call and ``newContent`` what it wrote
+#: (``write-file.ts``, ``edit.ts``); ``AfterTool`` hands it over as it is
+#: (``coreToolHookTriggers.ts``: ``{llmContent, returnDisplay, error}``).
+DISPLAY = "returnDisplay"
+
+
+def with_file_diff(event: RuntimeEvent, response: object, args: object) -> RuntimeEvent:
+    """``event`` with the file just before the call (:attr:`RuntimeEvent.original`) when the
+    ``tool_response``'s :data:`DISPLAY` is a ``FileDiff`` carrying ``originalContent`` (text;
+    ``""`` for a new file, or a string blanked as too large: none); a ``write_file`` also gets
+    what it wrote (``newContent``, else its ``content``) as the one replacement of it, so the
+    write is measured from the file it started from where consistent
+    (:func:`gentle_hooks.policy.preimage.exact_start`): a person's unsaved lines kept in the
+    file are not the writer's. ``event`` as it is otherwise (measured from the ``BeforeTool``
+    snapshot, else as before: fail closed)."""
+    display = member(response, DISPLAY)
+    original = text(member(display, "originalContent"))
+    if not original:
+        return event
+    if event.tool == "write_file":
+        written = text(member(display, "newContent")) or text(member(args, "content"))
+        if written is None:
+            return event
+        event = replace(event, replacements=((original, written),), replace_all=frozenset())
+    return replace(event, original=original)
+
+
 def decode(data: bytes) -> RuntimeEvent:
     """Decode Gemini CLI's hook input.
 
@@ -368,6 +398,12 @@ def decode(data: bytes) -> RuntimeEvent:
     if call.tool == "replace":  # what the call changed: the file it started from
         pairs, every = edit_replacements(call.args)
         event = replace(event, replacements=pairs, replace_all=every)
+    if call.tool in WRITE_TOOLS:  # the file just before the call, as the tool showed it
+        event = with_file_diff(event, call.event.get("tool_response"), call.args)
+        # its BeforeTool keeps the files it names; the pair shares no call id
+        before = (event.hook_event or "").lower() == SHELL_SNAPSHOT.lower()
+        key = derived_call_id(NAME, call.session, call.tool, call.args)
+        event = replace(event, shell=WRITE_BEFORE if before else None, shell_key=key)
     if edited_by is None:
         return event
     return replace(event, edited_by=edited_by, proposal=proposal, edited=edited)

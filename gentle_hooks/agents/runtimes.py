@@ -185,13 +185,17 @@ RUNTIMES: tuple[Runtime, ...] = (
             event="AfterTool",
             matcher="|".join((*gemini_cli.WRITE_TOOLS, gemini_cli.SHELL_TOOL)),
             entry=(("name", "gentle-hooks-record"), ("type", "command")),
-            # the work tree before each run_shell_command call: what it changes is the
-            # writer's (google-gemini/gemini-cli docs/hooks/reference.md, "BeforeTool")
+            # the work tree before each run_shell_command call, the files write_file and
+            # replace name before they write: only what changes is the writer's
+            # (google-gemini/gemini-cli docs/hooks/reference.md, "BeforeTool")
             # and AfterAgent: the end of the agent's turn closes a background call's window
             # (docs/hooks/reference.md, "AfterAgent": prompt, prompt_response)
             also_events=(gemini_cli.SHELL_SNAPSHOT, gemini_cli.TURN_END),
             also_matchers=(
-                (gemini_cli.SHELL_SNAPSHOT, gemini_cli.SHELL_TOOL),
+                (
+                    gemini_cli.SHELL_SNAPSHOT,
+                    "|".join((*gemini_cli.WRITE_TOOLS, gemini_cli.SHELL_TOOL)),
+                ),
                 (gemini_cli.TURN_END, None),
             ),
             shell_event=gemini_cli.SHELL_SNAPSHOT,

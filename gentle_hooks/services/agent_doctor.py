@@ -289,6 +289,17 @@ def _entry_flaw(matcher: object, doc: dict[str, object], rt: Runtime) -> str | N
             f"its matcher '{matcher}' misses {', '.join(missed)}: those writes are not "
             "recorded; install the recorder again"
         )
+    narrow = [
+        f"its {w.event} matcher '{m}' misses {', '.join(missed)}"
+        for w in wiring.events(rt.wiring)[1:]
+        for _, m, _ in wiring.placements(doc, replace(rt, wiring=w))
+        if (missed := wiring.misses(m, w))
+    ]
+    if narrow:  # an older install: the files those tools rewrite are not kept before they run
+        return (
+            f"{narrow[0]}: the files they change are not kept before they run (a person's "
+            "unsaved lines there may record as the writer's); install the recorder again"
+        )
     broken = _broken_entries(doc, rt)
     if broken:
         return f"{broken}: {rt.title} does not run it; install the recorder again"

@@ -36,6 +36,7 @@ from gentle_hooks.agents.event import (
     SHELL_END,
     SUBAGENT_START,
     UNKNOWN,
+    WRITE_BEFORE,
     RuntimeEvent,
     SettingsWriter,
     given_effort_problem,
@@ -45,7 +46,7 @@ from gentle_hooks.agents.runtimes import Runtime, runtime
 from gentle_hooks.errors import GitError, UsageError, shown_field
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.policy.inputs import label_problem
-from gentle_hooks.services import agent_shell, agent_windows
+from gentle_hooks.services import agent_prewrite, agent_shell, agent_windows
 from gentle_hooks.services.agent_trees import by_work_tree, full_path, work_tree
 from gentle_hooks.services.mutation import MutationRequest, not_a_file, record_mutation
 from gentle_hooks.services.record import Recorded
@@ -142,6 +143,9 @@ def _one(
     if event.shell == SHELL_BEFORE:  # a shell call about to run: the work tree is kept
         why = agent_shell.before(rt.name, rt.title, event, root)
         return RuntimeRecorded(event, None, why, rt.ack)
+    if event.shell == WRITE_BEFORE:  # a writing call about to run: the files it names are kept
+        why = agent_prewrite.keep(rt.title, rt.name, event, root, cwd)
+        return RuntimeRecorded(event, None, why, rt.ack)
     wired = rt.wiring.event if rt.wiring is not None else None
     other = event.hook_event is not None and wired and event.hook_event.lower() != wired.lower()
     if other and event.shell != SHELL_AFTER:  # a shell's own post-tool event records (Cursor)
@@ -158,6 +162,8 @@ def _one(
             )
         return RuntimeRecorded(event, None, why, rt.ack)
     starts: dict[str, str | None] = {}
+    if event.writes and event.shell is None and event.shell_key is not None:
+        starts = agent_prewrite.starts(rt.name, event, root)  # what its pre-tool event kept
     if event.shell == SHELL_AFTER:  # what the shell call changed since its snapshot
         # a call that left a process running: a window is kept before the compare
         uid = (

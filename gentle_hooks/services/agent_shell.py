@@ -1,89 +1,83 @@
 """What an agent's shell command changed in the work tree: a snapshot taken at the runtime's
-pre-tool event of the call, compared at its post-tool event (SPEC §3 "Attribution follows
-content", §6 "pending mutation", §7 "Hooks"; docs/agents/claude-code.md).
+pre-tool event of the call, compared at its post-tool event (SPEC §3 "Attribution follows content",
+§6 "pending mutation", §7 "Hooks"; docs/agents/claude-code.md).
 
-Room ``services``. A shell call names no file it writes (a heredoc, ``sed -i``, a
-generator), so before it runs the recorder keeps the blob of every path ``git status`` shows
-as changed (:meth:`gentle_hooks.git.delta.Deltas.dirty_paths`, hashed as ``git add`` would
-and written to the object store, so the content can be read back) in one small file per
-call, ``<common dir>/gentle-hooks/shell/<runtime>.<hash of session, call id (or the
-runtime's pairing key, :attr:`RuntimeEvent.shell_key`), work tree>.json``, with the
-commit ``HEAD`` was at. After it runs, the same is done for the paths changed then or
-before. Every path whose blob appeared, changed or vanished is the
-writer's, measured from the blob it held before (:attr:`Changed.starts`: the snapshot's,
-or, for a path unchanged before, its blob in that commit), so a command that only moves
-``HEAD`` (``git reset --soft``) changes no path. The index is compared too: a blob the
-call staged that no path's work tree or index nor ``HEAD`` held before it and the work
-tree does not hold now (``git apply --cached``, ``git update-index --cacheinfo``, ``git
-add`` then the work tree put back) is the writer's, measured from the path's index blob
-before (:attr:`Changed.staged`, :func:`.shell_commits.written_in_index`); a person's
-edits the call stages are not new content, nor is a blob ``HEAD`` held at another path
-the call changed (``git mv``). A path that gave its blob up to another (``mv a b``, ``git
-mv``) is moved content, as that other path is, whether the work tree alone held it or the
-index too; a path the call created by moving another and editing it (``git mv a b && sed
--i ... b``, paired as git pairs renames: :mod:`.shell_moves`) is measured from what that
-one held before (its work tree content), so only the edit is the writer's. A person's
-unsaved lines in a
-file the command did not touch keep their blob, so they stay the person's; in a file it
+Room ``services``. A shell call names no file it writes (a heredoc, ``sed -i``, a generator), so
+before it runs the recorder keeps the blob of every path ``git status`` shows as changed
+(:meth:`gentle_hooks.git.delta.Deltas.dirty_paths`, hashed as ``git add`` would and written to the
+object store, so the content can be read back) in one small file per call, ``<common
+dir>/gentle-hooks/shell/<runtime>.<hash of session, call id (or the runtime's pairing key,
+:attr:`RuntimeEvent.shell_key`), work tree>.json``, with the commit ``HEAD`` was at. After it runs,
+the same is done for the paths changed then or before. Every path whose blob appeared, changed or
+vanished is the writer's, measured from the blob it held before (:attr:`Changed.starts`: the
+snapshot's, or, for a path unchanged before, its blob in that commit), so a command that only moves
+``HEAD`` (``git reset --soft``) changes no path. The index is compared too: a blob the call staged
+that no path's work tree or index nor ``HEAD`` held before it and the work tree does not hold now
+(``git apply --cached``, ``git update-index --cacheinfo``, ``git add`` then the work tree put back)
+is the writer's, measured from the path's index blob before (:attr:`Changed.staged`,
+:func:`.shell_commits.written_in_index`); a person's edits the call stages are not new content, nor
+is a blob ``HEAD`` held at another path the call changed (``git mv``). A path that gave its blob up
+to another (``mv a b``, ``git mv``) is moved content, as that other path is, whether the work tree
+alone held it or the index too; a path the call created by moving another and editing it (``git mv
+a b && sed -i ... b``, paired as git pairs renames: :mod:`.shell_moves`) is measured from what that
+one held before (its work tree content), so only the edit is the writer's. A person's unsaved lines
+in a file the command did not touch keep their blob, so they stay the person's; in a file it
 touched they are in its start, so not the writer's.
 
-Content a commit held before the call is restored, not written: the snapshot also keeps
-the tips of the branches, tags, remote-tracking branches and ``refs/stash`` and the stash
-entries (:meth:`gentle_hooks.git.delta.Deltas.ref_tips`, at most
-:data:`.shell_files.MAX_TIPS`), and a
-changed path whose new blob one of them (or a stash entry's index or untracked commit)
-holds at that path is left out (:attr:`Changed.restored`: an agent's ``git checkout
-feature -- f``, ``git restore --source``, ``git cherry-pick -n``, ``git stash pop`` brings
-back a person's work). A commit that is no ref tip (``git checkout HEAD~3 -- f``) is not
-looked at: what it brings back stays the writer's (fail closed). Nor is a tip or stash
-entry a shell call made (one the snapshot did not hold and the call's end does: kept in
-:data:`.shell_files.MADE_FILE`): the agent's own ``git stash`` or ``git commit
---no-verify`` of what it wrote, brought back by a later call, is still the writer's. A
-stash entry a call made of content only the work tree and index held before it (a
-person's work an agent stashed) is not listed: popped by a later call, it is restored.
+Content a commit held before the call is restored, not written: the snapshot also keeps the tips of
+the branches, tags, remote-tracking branches and ``refs/stash`` and the stash entries
+(:meth:`gentle_hooks.git.delta.Deltas.ref_tips`, at most :data:`.shell_files.MAX_TIPS`), and a
+changed path whose new blob one of them (or a stash entry's index or untracked commit) holds at
+that path is left out (:attr:`Changed.restored`: an agent's ``git checkout feature -- f``, ``git
+restore --source``, ``git cherry-pick -n``, ``git stash pop`` brings back a person's work). A
+commit that is no ref tip (``git checkout HEAD~3 -- f``) is not looked at: what it brings back
+stays the writer's (fail closed). Nor is a tip or stash entry a shell call made (one the snapshot
+did not hold and the call's end does: kept in :data:`.shell_files.MADE_FILE`): the agent's own
+``git stash`` or ``git commit --no-verify`` of what it wrote, brought back by a later call, is
+still the writer's. A stash entry a call made of content only the work tree and index held before
+it (a person's work an agent stashed) is not listed: popped by a later call, it is restored.
 
-What the call wrote into the commits it made (``sed -i f && git commit --no-verify``, ``&&
-git stash``, on a branch and back) never shows in the work tree: those commits are walked
+What the call wrote into the commits it made (``sed -i f && git commit --no-verify``, ``&& git
+stash``, on a branch and back) never shows in the work tree: those commits are walked
 (:mod:`.shell_commits`) and what they hold that no version the snapshot held has is
 :attr:`Changed.committed`, recorded as the writer's with the blob the commit holds.
 
-A snapshot is kept in every worktree of the repository (:mod:`.shell_trees`: a command may
-``cd ../b`` into a linked one) and each is compared at the post-tool event, whichever
-worktree its ``cwd`` is in: a write is recorded in the worktree it landed in. An ignored
-file (never in a snapshot) that the call tracked or unignored and that no agent shell call
-changed (:mod:`.shell_unseen`) is measured from itself (:attr:`Changed.unseen`).
+A snapshot is kept in every worktree of the repository (:mod:`.shell_trees`: a command may ``cd
+../b`` into a linked one) and each is compared at the post-tool event, whichever worktree its
+``cwd`` is in: a write is recorded in the worktree it landed in; one the call created is measured
+from its ``HEAD`` (:func:`.shell_trees.created_since`). An ignored file (never in a snapshot) that
+the call tracked or unignored and that no agent shell call changed (:mod:`.shell_unseen`) is
+measured from itself (:attr:`Changed.unseen`).
 
 Each snapshot holds a random nonce. A runtime that names no call id both events share
-(:attr:`RuntimeEvent.shell_key`: Gemini CLI, Cursor) gets a call id of its derived id and
-the nonce, so the same command run again is another call, while a replayed post-tool input
-finds no snapshot and records nothing again.
+(:attr:`RuntimeEvent.shell_key`: Gemini CLI, Cursor) gets a call id of its derived id and the
+nonce, so the same command run again is another call, while a replayed post-tool input finds no
+snapshot and records nothing again.
 
 The pre-tool side runs five git processes (``status``, ``hash-object``, ``ls-files``,
-``rev-parse``, ``for-each-ref``; the stash entries are read from its reflog file), the
-post-tool side six (``status``, ``ls-tree``, ``ls-files``, ``hash-object``,
-``for-each-ref``, ``cat-file --batch-check``), ``rev-parse`` when a tracked path is
-changed (and ``ls-tree`` when ``HEAD`` moved, ``cat-file --batch`` when a path is gone
-and another created), and, when the call made or moved a ref, up
-to five more (``rev-list``, ``cat-file --batch`` twice, ``diff-tree``, ``ls-tree``),
-besides the ones that open the repository.
+``rev-parse``, ``for-each-ref``; stash entries come from its reflog file), the post-tool side six
+(``status``, ``ls-tree``, ``ls-files``, ``hash-object``, ``for-each-ref``, ``cat-file
+--batch-check``), ``rev-parse`` when a tracked path is changed (and ``ls-tree`` when ``HEAD``
+moved, ``cat-file --batch`` when a path is gone and another created), and, when the call made or
+moved a ref, up to five more (``rev-list``, ``cat-file --batch`` twice, ``diff-tree``,
+``ls-tree``), besides the ones that open the repository.
 
-The snapshot is replaced by a small "spent" marker when read, so that a replayed
-post-tool input of the same call says it was read already (never that the pre-tool hook is
-missing) and records nothing again. The marker, and a snapshot never read (the call was
-denied, or failed, or its post-tool hook did not run), are swept by a later snapshot after
-:data:`.shell_files.MAX_AGE` seconds.
+The snapshot is replaced by a small "spent" marker when read, so that a replayed post-tool input of
+the same call says it was read already (never that the pre-tool hook is missing) and records
+nothing again. The marker, and a snapshot never read (the call was denied, or failed, or its
+post-tool hook did not run), are swept by a later snapshot after :data:`.shell_files.MAX_AGE`
+seconds.
 
-The snapshot stays bounded and still sees every write. The first :data:`MAX_PATHS` changed
-paths (tracked ones first) are hashed; the rest (an agent's unignored ``.venv``) are kept
-as an ``lstat`` listing (size, mtime, ctime, inode, mode; at most :data:`MAX_STATS`:
-:func:`.shell_files.listing`), and at the post-tool event a listed path whose ``lstat``
-changed is hashed and measured from its blob in the commit ``HEAD`` was at (None for an
-untracked one: a person's unsaved lines in it count as the writer's, fail closed; so do
-they when a commit the call made holds them). The index's blob of every changed tracked
-path is kept too (``staged``, listed ones included). Past :data:`MAX_STATS` (or a snapshot
-file over :data:`.shell_files.MAX_FILE` bytes) only ``HEAD``, the nonce and the ref tips
-are kept, and the post-tool event records every tracked path whose content then differs
-from that commit, and all a commit the call made holds that ``HEAD`` does not, as the
+The snapshot stays bounded and still sees every write. The first :data:`MAX_PATHS` changed paths
+(tracked ones first) are hashed; the rest (an agent's unignored ``.venv``) are kept as an ``lstat``
+listing (size, mtime, ctime, inode, mode; at most :data:`MAX_STATS`: :func:`.shell_files.listing`),
+and at the post-tool event a listed path whose ``lstat`` changed is hashed and measured from its
+blob in the commit ``HEAD`` was at (None for an untracked one: a person's unsaved lines in it count
+as the writer's, fail closed; so do they when a commit the call made holds them). The index's blob
+of every changed tracked path is kept too (``staged``, listed ones included). Past
+:data:`MAX_STATS` (or a snapshot file over :data:`.shell_files.MAX_FILE` bytes) only ``HEAD``, the
+nonce and the ref tips are kept, and the post-tool event records every tracked path whose content
+then differs from that commit, and all a commit the call made holds that ``HEAD`` does not, as the
 writer's, and says so in one line (:attr:`Changed.over`): never nothing, silently.
 """
 
@@ -133,7 +127,7 @@ from gentle_hooks.services.shell_notes import (
     trees_note,
     unseen_note,
 )
-from gentle_hooks.services.shell_trees import other_trees
+from gentle_hooks.services.shell_trees import created_since, other_trees, snapshot_time
 from gentle_hooks.services.shell_unseen import bound, mark_first, untouched
 from gentle_hooks.values.frozen import frozen, replace
 
@@ -392,9 +386,15 @@ def after(
     call = f"the {event.tool or 'shell'} call of {title}"
     if root is None:
         return event, {}, f"{call} ran outside a repository: {outside(event)}"
-    changed = compare(root, runtime, event)
-    trees = [(root, changed)] if changed is not None else []
-    trees += [(t, c) for t in other_trees(root)[0] if (c := compare(t, runtime, event))]
+    every = [root, *other_trees(root)[0]]  # when the snapshots were kept, before they are spent
+    kept = [x for t in every if (x := snapshot_time(_file(Repository.open(t), runtime, event)))]
+    since, trees, made = min(kept, default=None), list[tuple[str, Changed]](), tuple[str, ...]()
+    for t in every:  # a worktree the call created is measured from its HEAD
+        if (c := compare(t, runtime, event)) or not (n := created_since(t, since)):
+            trees += [(t, c)] if c else []
+            continue
+        trees.append((t, Changed(*n)))
+        made += (f"{call} created the worktree {t}: what it holds is measured from its HEAD",)
     if not trees and spent(root, runtime, event):
         # a replay: what the call changed was recorded (or found empty) when its first
         # post-tool input read the snapshot; nothing to install, nothing to record again
@@ -426,7 +426,7 @@ def after(
         event = replace(event, tool_call_id=derived_call_id(event.tool_call_id, nonce))
     paths: list[str] = []
     starts = Starts()
-    notes = event.notes
+    notes = event.notes + made
     for tree, changed in trees:
         where = call if tree == root else f"{call} in the worktree {tree}"
         notes += _gather(where, tree, changed, paths, starts)

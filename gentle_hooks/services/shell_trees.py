@@ -6,7 +6,9 @@ docs/agents/claude-code.md, "What a Bash command writes").
 Room ``services``. :func:`other_trees` lists them (no git process when the repository has
 no linked worktree: ``<common dir>/worktrees`` is looked at first); :func:`call_id_in`
 gives a call's write in another worktree of the same repository its own tool call id, since
-the worktrees share one ledger, where a call id records once.
+the worktrees share one ledger, where a call id records once. A linked worktree the call
+itself created (``git worktree add ../c -b c && cd ../c && sed -i ...``) had no snapshot
+before it: :func:`created_since` measures it from its ``HEAD``.
 """
 
 from __future__ import annotations
@@ -44,6 +46,42 @@ def other_trees(root: str) -> tuple[list[str], list[str]]:
         return [], []
     trees = [p for p in listed if os.path.realpath(p) != here and os.path.isdir(p)]
     return trees[:MAX_TREES], trees[MAX_TREES:]
+
+
+def snapshot_time(path: str) -> float | None:
+    """When the snapshot file ``path`` was written (its ``lstat`` mtime), None when absent."""
+    try:
+        return os.lstat(path).st_mtime
+    except OSError:
+        return None
+
+
+def created_since(
+    tree: str, since: float | None
+) -> tuple[tuple[str, ...], tuple[tuple[str, str | None], ...]] | None:
+    """(paths, their starts) of a linked worktree ``tree`` created after the snapshot written
+    at ``since`` (its administrative ``commondir`` file, which ``git worktree add`` writes
+    once, is not older): every path ``git status`` shows changed there, each measured from
+    its blob in the worktree's ``HEAD`` (None: absent there), as the call that created it
+    wrote what differs from it (fail closed: toward the writer). None for a worktree that
+    existed before (its missing snapshot is said as before) or when ``since`` is None.
+
+    Raises:
+        GitError: git failed.
+    """
+    repo = Repository.open(tree)
+    try:
+        made = os.lstat(os.path.join(repo.paths.git_dir, "commondir")).st_mtime
+    except OSError:
+        return None
+    if since is None or made < since:
+        return None
+    tracked, untracked = repo.dirty_split()
+    head = repo.head()
+    held: dict[str, str | None] = dict(repo.blobs_in(head, tracked)) if head else {}
+    now = repo.hash_worktree([*tracked, *untracked])
+    paths = tuple(sorted(p for p, b in now.items() if held.get(p) != b))
+    return paths, tuple((p, held.get(p)) for p in paths)
 
 
 def call_id_in(call_id: str | None, root: str, top: str) -> str | None:

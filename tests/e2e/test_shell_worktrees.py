@@ -85,3 +85,27 @@ def test_one_call_writing_in_two_worktrees_records_in_each(linked: tuple[World, 
     _blocked_delegated(w, other)
     _blocked_delegated(w, w.work)
     assert "kept in B" in said, "the pre-tool line names the other worktree it kept"
+
+
+@pytest.mark.parametrize("post_in", ["main", "created"])
+def test_a_worktree_the_call_creates_records_what_it_writes_there(
+    native: World, post_in: str
+) -> None:
+    """Refuter r17p: ``git worktree add ../C -b c && cd ../C && sed -i ...`` in one call: C
+    did not exist when the pre-tool snapshot was kept; it is measured from its ``HEAD``,
+    so the write is recorded there and the person's commit in C is blocked."""
+    w = native
+    w.write(PATH, BASE)
+    w.ok("add", "-A")
+    w.ok("commit", "-qm", "human: base")
+    other = w.base / "C"
+    command = f"git worktree add -q ../C -b c && cd ../C && {SED}"
+    pre = bash_input("PreToolUse", command, w.work, "toolu_c1")
+    assert w.gh("record", "--from", "claude-code", input=pre, cwd=w.work).code == 0
+    subprocess.run(["sh", "-c", command], cwd=w.work, check=True)
+    where = w.work if post_in == "main" else other
+    post = bash_input("PostToolUse", command, where, "toolu_c1")
+    r = w.gh("record", "--from", "claude-code", input=post, cwd=where, env=MODEL)
+    assert r.code == 0 and "recorded: pending mutation #1" in r.err, r
+    assert "the worktree" in r.err and "created" in r.err, r
+    _blocked_delegated(w, other)

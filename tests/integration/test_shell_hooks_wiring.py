@@ -100,11 +100,12 @@ CASES: list[tuple[str, str, dict[str, Any], str, object]] = [
             }
         },
         "BeforeTool",
-        [
+        [  # ours goes in a group of its own: the user's matcher misses write_file, replace
             {
                 "matcher": "run_shell_command",
-                "hooks": [{"type": "command", "command": "./guard.sh"}, _ours("gemini-cli")],
-            }
+                "hooks": [{"type": "command", "command": "./guard.sh"}],
+            },
+            {"matcher": "write_file|replace|run_shell_command", "hooks": [_ours("gemini-cli")]},
         ],
     ),
     (

@@ -87,7 +87,8 @@ DOCUMENTED: dict[str, dict[str, Any]] = {
         }
     },
     # google-gemini/gemini-cli docs/hooks/reference.md @ 06c0d810, "Tool hooks": BeforeTool
-    # and AfterTool, a matcher naming the tool (run_shell_command its example)
+    # and AfterTool, a matcher naming the tool (run_shell_command its example); BeforeTool of
+    # the writing tools keeps the files they name before they write
     "gemini-cli": {
         "hooks": {
             event: [
@@ -104,7 +105,7 @@ DOCUMENTED: dict[str, dict[str, Any]] = {
             ]
             for event, matcher in (
                 ("AfterTool", "write_file|replace|run_shell_command"),
-                ("BeforeTool", "run_shell_command"),
+                ("BeforeTool", "write_file|replace|run_shell_command"),
             )
         }
         # the end of the agent's turn closes a background call's window ("AfterAgent")
@@ -397,7 +398,9 @@ def _gemini_doc(ours: dict[str, str]) -> dict[str, Any]:
             "AfterTool": [
                 {"matcher": "write_file|replace|run_shell_command", "hooks": [dict(ours)]}
             ],
-            "BeforeTool": [{"matcher": "run_shell_command", "hooks": [dict(ours)]}],
+            "BeforeTool": [
+                {"matcher": "write_file|replace|run_shell_command", "hooks": [dict(ours)]}
+            ],
             "AfterAgent": [{"hooks": [dict(ours)]}],
         }
     }
@@ -453,6 +456,26 @@ def test_an_older_gemini_install_gains_the_shell_tool_and_its_before_hook() -> N
     assert what == "updated"
     assert new == _gemini_doc(ours), new
     assert "added our BeforeTool hook" in changes, changes
+
+
+def test_an_install_before_the_writing_tools_had_a_before_hook_moves_ours_under_them() -> None:
+    """Our BeforeTool entry under run_shell_command alone (installs before write_file and
+    replace were kept before they write): moved under the full matcher, and said."""
+    rt = runtime("gemini-cli")
+    ours = {
+        "name": "gentle-hooks-record",
+        "type": "command",
+        "command": "gentle-hook record --from gemini-cli",
+    }
+    doc = _gemini_doc(ours)
+    doc["hooks"]["BeforeTool"][0]["matcher"] = "run_shell_command"
+    new, what, changes = wiring.add(doc, rt, record_command("gemini-cli"))
+    assert what == "updated"
+    assert new == _gemini_doc(ours), new
+    assert changes == (
+        "moved out of matcher 'run_shell_command', which misses write_file, replace, into "
+        "'write_file|replace|run_shell_command'",
+    ), changes
 
 
 def test_a_second_entry_of_ours_is_removed_and_said() -> None:
