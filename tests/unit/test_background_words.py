@@ -41,11 +41,11 @@ from gentle_hooks.agents.background import is_background, leaves_process
         "{ sleep 1; gen; } & echo started",
         "x=$(bash -c 'gen &')",
         "echo `gen`",
-        # the parser cannot read it, or the program is made at run time: fail closed
+        # eval, or the program is made at run time: fail closed (an unclosed quote: above)
         'eval "$CMD"',
         "$(which gen) --watch",
         "$RUNNER ./gen.sh",
-        "for f in *.py; do gen $f; done",
+        'for f in *.py; do gen "$f" & done',
         # interpreter code that starts a process (cheap words)
         'python3 -c \'import subprocess; subprocess.Popen(["sh", "-c", "sleep 2"])\'',
         'python3 -c \'import os; os.fork() or os.execvp("gen", ["gen"])\'',
