@@ -155,8 +155,9 @@ def leaves_process(command: str, depth: int = 0) -> bool:
         return True
     if not command.strip():
         return False
-    # ``((``: an arithmetic command or ``$((``, whose ``&`` parse_line takes for a group's
-    line = parse_line(command) if "((" not in command else None
+    # ``((`` (arithmetic, whose ``&`` parse_line takes for a group's) and backquotes (which
+    # parse_line keeps unread inside a word) go to the scanner
+    line = parse_line(command) if "((" not in command and "`" not in command else None
     if line is not None:
         return _list(line, depth)
     try:
@@ -272,7 +273,7 @@ def _words(words: tuple[str, ...], depth: int) -> bool:
 def _substituted(word: str, depth: int) -> bool:
     """Whether a ``$(...)`` or backquote substitution in ``word`` leaves a process behind."""
     if "`" in word:
-        return True  # a backquoted command inside a word is not read: fail closed
+        return True  # lines holding one go to the scanner: a guard, fail closed
     start = word.find("$(")
     while start >= 0:
         level, i = 0, start + 1

@@ -40,7 +40,7 @@ from gentle_hooks.agents.background import is_background, leaves_process
         "tmux send-keys -t gen './gen.sh' Enter",
         "{ sleep 1; gen; } & echo started",
         "x=$(bash -c 'gen &')",
-        "echo `gen`",
+        "echo `gen &`",
         # eval, or the program is made at run time: fail closed (an unclosed quote: above)
         'eval "$CMD"',
         "$(which gen) --watch",
@@ -87,6 +87,7 @@ def test_a_command_that_leaves_a_process_behind(command: str) -> None:
         "screen -ls",
         "tmux ls",
         'echo "$(date)"',
+        "echo `date` \"`hostname`\"",
     ],
 )
 def test_a_command_that_does_not(command: str) -> None:
