@@ -19,12 +19,10 @@ and finds what a background decision needs:
   level, in any word, inside double quotes or ``${ }``, and in the body of a here-document
   whose delimiter is unquoted (the shell expands it): each is a line of its own to decide.
 
-A here-document's body (XCU §2.7.4: the lines after the line holding ``<<WORD``, up to a
-line that is ``WORD``; with ``<<-`` leading tabs are stripped; a missing end line ends it at
-the end of the text, as bash does) is not scanned as commands: it is the command's input.
-
-Raises :class:`Unreadable` only for text that cannot be tokenized: an unclosed quote, ``$(``,
-``${`` or backquote.
+A here-document's body (XCU §2.7.4: the lines after the one holding ``<<WORD`` up to a line
+``WORD``, tabs stripped with ``<<-``, the text's end without one) is its command's input.
+:class:`Unreadable` only for text it cannot tokenize: an unclosed quote, ``$(``, ``${`` or
+backquote, expansions nested past :data:`MAX_NESTING`, or arithmetic tries past a budget.
 """
 
 from __future__ import annotations
@@ -33,7 +31,6 @@ from gentle_hooks.policy.shell import Unreadable, is_name_value
 from gentle_hooks.values.frozen import frozen
 
 __all__ = ["Command", "Heredoc", "Scan", "Unreadable", "scan"]
-
 #: Operators, longest first: POSIX's, bash's ``|&``, ``&>``, ``&>>``, ``<<<`` and a ``case``
 #: item's ``;&``/``;;&`` ends.
 _SPELLED = ";;& &>> <<< <<- && || ;; ;& |& >> << >& <& &> >| <> ; & | ( ) < >"
@@ -46,6 +43,10 @@ STARTERS = frozenset({"if", "then", "else", "elif", "while", "until", "do", "!",
 ENDERS = frozenset({"fi", "done", "esac", "}"})
 #: Operators ignored inside ``[[ ]]`` (its expression's own).
 _CONDITIONAL = frozenset({"&&", "||", "(", ")", "<", ">", "|"})
+#: How deep expansions may nest (deeper: unreadable, so fail closed).
+MAX_NESTING = 64
+#: The longest arithmetic expression read as one (longer: read as subshells, conservative).
+MAX_ARITHMETIC = 1024
 #: The token that stands for an arithmetic command ``(( ))``.
 ARITHMETIC = "(())"
 
@@ -87,9 +88,13 @@ class _Tok:
 class _Lexer:
     """Tokens of ``text`` from ``start``; with ``stop``, up to the ``)`` closing a ``$(``."""
 
-    def __init__(self, text: str, start: int, stop: bool, subs: list[str]) -> None:
-        self.text, self.i, self.stop = text, start, stop
-        self.subs = subs
+    def __init__(
+        self, text: str, start: int, stop: bool, subs: list[str], level: int, budget: list[int]
+    ) -> None:
+        if level > MAX_NESTING:
+            raise Unreadable("expansions nested too deep")
+        self.text, self.i, self.stop, self.level, self.subs = text, start, stop, level, subs
+        self.budget = budget  # characters arithmetic tries may still read, shared
         self.toks: list[_Tok] = []
         self.heredocs: dict[int, Heredoc] = {}
         self._pending: list[tuple[int, str, bool, bool]] = []  # token, word, quoted, tabs
@@ -100,8 +105,7 @@ class _Lexer:
         """Tokenize; the index after the text read (after the closing ``)`` with ``stop``)."""
         text, n = self.text, len(self.text)
         word: list[str] = []
-        in_word = quoted = False
-        spaced = True
+        in_word, quoted, spaced = False, False, True
 
         def end_word() -> None:
             nonlocal in_word, quoted, spaced
@@ -152,9 +156,10 @@ class _Lexer:
                 word.append(text[i : self.i])
             elif c == "(" and not in_word and text.startswith("(", i + 1) and self._at_start():
                 closed = self._arithmetic(i + 2)
-                if closed is None:
-                    self._op("(", spaced)
-                    spaced, self.i = False, i + 1
+                if closed is None:  # subshells: the run of ( is read without more tries
+                    while text.startswith("(", self.i):
+                        self._op("(", spaced)
+                        spaced, self.i = False, self.i + 1
                 else:
                     self.toks.append(_Tok(ARITHMETIC, op=True))
                     spaced, self.i = False, closed
@@ -219,7 +224,7 @@ class _Lexer:
             body = "\n".join(lines)
             self.heredocs[index] = Heredoc(body, quoted)
             if not quoted:
-                _expanded(body, self.subs)
+                _expanded(body, self.subs, self.level, self.budget)
         self._pending.clear()
         self.i = min(self.i, len(self.text))
 
@@ -244,7 +249,17 @@ class _Lexer:
 
     def _expansion(self, i: int) -> int:
         """Read the expansion at ``i`` (``$(``, ``$((``, ``${``, a backquote, ``<(``,
-        ``>(``, or a plain ``$``); its substitutions go to ``subs``; the index after it."""
+        ``>(``, or a plain ``$``); its substitutions go to ``subs``; the index after it.
+        Nested deeper than :data:`MAX_NESTING`: :class:`Unreadable`."""
+        self.level += 1
+        try:
+            if self.level > MAX_NESTING:
+                raise Unreadable("expansions nested too deep")
+            return self._expand(i)
+        finally:
+            self.level -= 1
+
+    def _expand(self, i: int) -> int:
         text = self.text
         if text[i] == "`":
             body, end = _backquoted(text, i + 1)
@@ -265,30 +280,27 @@ class _Lexer:
     def _arithmetic(self, i: int) -> int | None:
         """The index after the ``))`` closing an arithmetic expression started before ``i``
         (its substitutions recorded); None when its parentheses close apart (``((a) &)``:
-        subshells, not arithmetic)."""
-        text, depth, found = self.text, 0, list[str]()
-        saved, self.subs = self.subs, found
-        try:
-            while i < len(text):
-                c = text[i]
-                if c == "`" or (c == "$" and text[i + 1 : i + 2] in ("(", "{")):
-                    i = self._expansion(i)
-                    continue
-                if c == ")" and depth == 0:
-                    if not text.startswith(")", i + 1):
-                        return None
-                    saved.extend(found)
-                    return i + 2
-                depth += {"(": 1, ")": -1}.get(c, 0)
-                i += 1
-            return None
-        finally:
-            self.subs = saved
+        subshells, not arithmetic), or longer than :data:`MAX_ARITHMETIC`. One pass counting
+        parentheses: a failed try costs no nested tries, and at most that many characters."""
+        text, depth, start = self.text, 0, i
+        self.budget[0] -= min(len(text) - i, MAX_ARITHMETIC)
+        if self.budget[0] < 0:
+            raise Unreadable("too many arithmetic expressions to try")
+        while i < min(len(text), start + MAX_ARITHMETIC):
+            c = text[i]
+            if c == ")" and depth == 0:
+                if not text.startswith(")", i + 1):
+                    return None
+                _expanded(text[start:i], self.subs, self.level + 1, self.budget)
+                return i + 2
+            depth += {"(": 1, ")": -1}.get(c, 0)
+            i += 1
+        return None
 
     def _sub(self, i: int, *, keep: bool) -> int:
         """Read a ``( ... )`` body from ``i`` (after its ``(``); record it unless ``keep``
         (an array's words: their substitutions are this level's)."""
-        inner = _Lexer(self.text, i, True, self.subs if keep else [])
+        inner = _Lexer(self.text, i, True, self.subs if keep else [], self.level + 1, self.budget)
         end = inner.run()
         if not keep:
             self.subs.append(self.text[i : end - 1])
@@ -353,10 +365,10 @@ def _backquoted(text: str, i: int) -> tuple[str, int]:
     raise Unreadable("unterminated backquote")
 
 
-def _expanded(body: str, subs: list[str]) -> None:
-    """Record the ``$( )`` and backquote substitutions of an unquoted here-document body
-    (quotes there are plain characters; a backslash escapes ``$``, backquote, backslash)."""
-    lexer = _Lexer(body, 0, False, subs)
+def _expanded(body: str, subs: list[str], level: int, budget: list[int]) -> None:
+    """Record the ``$( )`` and backquote substitutions of an unquoted here-document body or
+    an arithmetic expression (quotes there are plain characters; a backslash escapes)."""
+    lexer = _Lexer(body, 0, False, subs, level, budget)
     i = 0
     while i < len(body):
         c = body[i]
@@ -375,7 +387,7 @@ def scan(text: str) -> Scan:
         Unreadable: an unclosed quote, ``$(``, ``${`` or backquote.
     """
     subs: list[str] = []
-    lexer = _Lexer(text, 0, False, subs)
+    lexer = _Lexer(text, 0, False, subs, 0, [4 * len(text) + 65536])
     lexer.run()
     return _Reader(lexer.toks, lexer.heredocs).read(subs)
 

@@ -93,3 +93,10 @@ def test_the_reader_keeps_commands_here_documents_and_substitutions() -> None:
     assert [c.words for c in found.commands] == [("cat", "$(date)")]  # the target of > dropped
     assert found.commands[0].heredocs == (Heredoc("body & $(x)", quoted=True),)
     assert found.substitutions == ("date",)
+
+
+@pytest.mark.parametrize(
+    "nested", ["$(" * 3000 + ")" * 3000, '"$(' * 3000, "arr=(" * 3000, "$((" * 3000, "<(" * 3000]
+)
+def test_a_line_nested_too_deep_fails_closed_without_a_traceback(nested: str) -> None:
+    assert leaves_process(f"for f in a; do echo {nested}; done")
