@@ -87,7 +87,7 @@ def test_a_command_that_leaves_a_process_behind(command: str) -> None:
         "screen -ls",
         "tmux ls",
         'echo "$(date)"',
-        "echo `date` \"`hostname`\"",
+        'echo `date` "`hostname`"',
     ],
 )
 def test_a_command_that_does_not(command: str) -> None:
