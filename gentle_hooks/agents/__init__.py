@@ -31,6 +31,8 @@ Room ``agents`` (standard library and the rooms below). One module per job:
 * :mod:`.wiring` — our entry in a runtime's configuration document: find, add, remove
 * :mod:`.background` — whether a shell call leaves a process running after it returns
   (the runtime's flag, or a ``&``, ``nohup``, ``setsid`` in its command)
+* :mod:`.shellscan` — a conservative reader of the shell lines the policy parser does not
+  read (compound commands, here-documents): their control ``&``, commands, substitutions
 * :mod:`.command_words` — a hook command's shell words: its ``gentle-hook`` word, whether it
   runs our recorder, and that word replaced
 * :mod:`.entry_shape` — the documented shape of a hooks document and our entry's fixed fields

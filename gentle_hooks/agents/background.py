@@ -25,11 +25,20 @@ wrappers (:func:`gentle_hooks.policy.wrappers.unwrap`: ``env``, ``nice``, ``time
   code argument holding one of :data:`SPAWN_WORDS` (``Popen``, ``fork``, ``spawn``,
   ``start_new_session``, ``daemon``, ``detach``...), or a ``&`` next to ``system``/``exec``/
   ``popen`` (cheap words, not a reading of the language);
-* the line cannot be read (an unclosed quote, a compound command ``if``/``for``/``while``,
-  a here-document, a function definition), runs ``eval``, or its command word is made at
-  run time (``$VAR``, ``$(...)``), or the nesting is deeper than
-  :data:`.policy.wrappers.MAX_DEPTH`: fail closed, as a window costs only a compare at the
-  session's later events while a missed write costs the record.
+* it runs ``eval``, or its command word is made at run time (``$VAR``, ``$(...)``), or the
+  nesting is deeper than :data:`.policy.wrappers.MAX_DEPTH`: fail closed, as a window costs
+  only a compare at the session's later events while a missed write costs the record.
+
+A line ``parse_line`` does not read (a compound command ``if``/``for``/``while``/``until``/
+``case``, ``[[ ]]``, a function definition, a here-document) is read by
+:func:`gentle_hooks.agents.shellscan.scan`: a control ``&`` at any depth, or one of the
+commands above in command position, makes it a background one, and a foreground compound
+line is not (a window it opened would make a person's edits during the turn the writer's).
+A here-document is the input of its command, not scanned, unless that command reads it as
+a script (a shell with no script operand or with ``-s``: ``bash <<EOF``, ``sh -s <<EOF``;
+read as a line) or as code (an interpreter with no script operand or ``-``: ``python3 -
+<<'EOF'``; the code words above); the ``$( )`` of an unquoted one's body are read as lines.
+Only a line neither reader can tokenize (an unclosed quote) fails closed.
 
 Not seen: what a script file run by name does (``./run.sh``, ``python job.py``,
 ``bash job.sh``, ``source job.sh``): its text is not read.
@@ -40,6 +49,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Mapping
 
+from gentle_hooks.agents.shellscan import Command, Scan, Unreadable, scan
 from gentle_hooks.policy.shell import Group, ShellList, Simple, parse_line
 from gentle_hooks.policy.wrappers import MAX_DEPTH, SHELLS, Wrapper, shell_script, unwrap
 
@@ -57,6 +67,7 @@ DETACHERS = frozenset(
         "systemd-run",
         "at",
         "batch",
+        "coproc",
     }
 )
 #: Commands whose program or code is made at run time: what they run is not known.
@@ -111,6 +122,10 @@ SPAWN_WORDS = (
     "nohup",
     "disown",
 )
+#: Interpreter options whose next word is code (then standard input is not the program).
+_CODE_OPTIONS = frozenset(o for options in INTERPRETERS.values() for o in options) | {"-m"}
+#: Interpreter options that take a value (python ``-W``/``-X``, node ``-r``...).
+_VALUE_OPTIONS = frozenset({"-W", "-X", "-r", "--require", "--import", "--input-type", "-I"})
 #: Words in interpreter code that run a shell line (with a ``&``: a background one).
 _RUNS_SHELL = ("system", "exec", "popen", "subprocess", "child_process", "`", "%x")
 
@@ -140,8 +155,72 @@ def leaves_process(command: str, depth: int = 0) -> bool:
         return True
     if not command.strip():
         return False
-    line = parse_line(command)
-    return True if line is None else _list(line, depth)
+    # ``((`` (arithmetic, whose ``&`` parse_line takes for a group's) and backquotes (which
+    # parse_line keeps unread inside a word) go to the scanner
+    line = parse_line(command) if "((" not in command and "`" not in command else None
+    if line is not None:
+        return _list(line, depth)
+    try:
+        found = scan(command)
+    except Unreadable:
+        return True
+    return _scanned(found, depth)
+
+
+def _scanned(found: Scan, depth: int) -> bool:
+    """Whether a line :func:`.shellscan.scan` read leaves a process behind."""
+    if found.background:
+        return True
+    if any(leaves_process(s, depth + 1) for s in found.substitutions):
+        return True
+    return any(_words(c.words, depth) or _reads_script(c, depth) for c in found.commands)
+
+
+def _reads_script(command: Command, depth: int) -> bool:
+    """Whether a here-document of ``command`` is a script its shell runs that leaves a
+    process behind, or code its interpreter runs that holds a spawn word."""
+    if not command.heredocs:
+        return False
+    words = _unwrapped(command.words)
+    name = words[0].rsplit("/", 1)[-1] if words else ""
+    if name in SHELLS and _stdin_script(words, shell=True):
+        return any(leaves_process(h.body, depth + 1) for h in command.heredocs)
+    if _interpreter(name) is not None and _stdin_script(words, shell=False):
+        return any(_code_holds_spawn(h.body.lower()) for h in command.heredocs)
+    return False
+
+
+def _unwrapped(words: tuple[str, ...]) -> tuple[str, ...]:
+    """``words`` read through every wrapper to the command it runs."""
+    for _ in range(MAX_DEPTH + 1):
+        inner = (unwrap(words) or _extra_unwrap(words)) if words else None
+        if inner is None:
+            return words
+        words = inner
+    return words
+
+
+def _stdin_script(words: tuple[str, ...], *, shell: bool) -> bool:
+    """Whether a shell (``shell``) or an interpreter reads its program from standard input:
+    no ``-c``/code option and no operand before it (a shell's ``-s``, a ``-``, say so)."""
+    i = 1
+    while i < len(words):
+        w = words[i]
+        if w in ("-", "--"):
+            return w == "-" or i + 1 == len(words)
+        if shell and w in ("-o", "+o"):
+            i += 2
+            continue
+        if not w.startswith(("-", "+")):
+            return False  # a script file operand: the here-document is its input
+        if shell and not w.startswith("--") and "c" in w[1:]:
+            return False
+        if shell and not w.startswith("--") and "s" in w[1:]:
+            return True
+        if not shell and w in _CODE_OPTIONS:
+            return False
+        i += 2 if not shell and w in _VALUE_OPTIONS else 1
+    return True
 
 
 def _list(line: ShellList, depth: int) -> bool:
@@ -162,7 +241,12 @@ def _simple(command: Simple, depth: int) -> bool:
     """Whether one simple command (after its assignments) leaves a process behind."""
     if any(_substituted(w, depth) for w in (*command.assignments, *command.words)):
         return True
-    words = command.words
+    return _words(command.words, depth)
+
+
+def _words(words: tuple[str, ...], depth: int) -> bool:
+    """Whether the command ``words`` (its substitutions read apart) leaves a process
+    behind."""
     for _ in range(MAX_DEPTH + 1):
         if not words:
             return False
@@ -189,7 +273,7 @@ def _simple(command: Simple, depth: int) -> bool:
 def _substituted(word: str, depth: int) -> bool:
     """Whether a ``$(...)`` or backquote substitution in ``word`` leaves a process behind."""
     if "`" in word:
-        return True  # a backquoted command inside a word is not read: fail closed
+        return True  # lines holding one go to the scanner: a guard, fail closed
     start = word.find("$(")
     while start >= 0:
         level, i = 0, start + 1
@@ -215,12 +299,15 @@ def _code_spawns(words: tuple[str, ...], options: tuple[str, ...]) -> bool:
     or a ``&`` with a word that runs a shell line."""
     codes = [words[i + 1] for i, w in enumerate(words[:-1]) if w in options]
     codes += [w.split("=", 1)[1] for w in words if w.startswith("--eval=")]
-    for code in (c.lower() for c in codes):
-        if any(word in code for word in SPAWN_WORDS):
-            return True
-        if "&" in code.replace("&&", "") and any(word in code for word in _RUNS_SHELL):
-            return True
-    return False
+    return any(_code_holds_spawn(c.lower()) for c in codes)
+
+
+def _code_holds_spawn(code: str) -> bool:
+    """Whether lower-cased interpreter ``code`` holds a :data:`SPAWN_WORDS` word, or a
+    ``&`` with a word that runs a shell line."""
+    if any(word in code for word in SPAWN_WORDS):
+        return True
+    return "&" in code.replace("&&", "") and any(word in code for word in _RUNS_SHELL)
 
 
 def _extra_unwrap(words: tuple[str, ...]) -> tuple[str, ...] | None:

@@ -35,10 +35,16 @@ def check_shape(doc: JSON, w: Wiring) -> None:
     ``w`` in it is not a list (a missing one is fine: install adds it)."""
     hooks = doc.get("hooks", {})
     if not isinstance(hooks, dict):
-        raise ShapeError('"hooks" is not a JSON object')
+        raise ShapeError('"hooks" is not a JSON object' + _null_hint(hooks, "{}"))
     event = hooks.get(w.event, [])
     if not isinstance(event, list):
-        raise ShapeError(f'"hooks.{w.event}" is not a JSON array')
+        raise ShapeError(f'"hooks.{w.event}" is not a JSON array' + _null_hint(event, "[]"))
+
+
+def _null_hint(value: object, empty: str) -> str:
+    """For a ``null`` where a container belongs: what to write instead (the file is the
+    user's: install does not decide what ``null`` meant)."""
+    return f" (it is null: make it {empty} or remove it)" if value is None else ""
 
 
 def _fixed(w: Wiring) -> list[tuple[str, object]]:
@@ -135,14 +141,14 @@ def shape_faults(doc: JSON, runtime: str, shape: str) -> list[str]:
     each (``hooks.PostToolUze is not an event Claude Code documents``): an object of the
     documented event names (:data:`DOCUMENTED_EVENTS`; only for the runtimes listed),
     each a list of groups ``{"matcher"?: string, "hooks": list}`` (``shape``
-    ``grouped``). Empty when it matches, or when there is no ``hooks``; nothing else of
-    the document is checked."""
+    ``grouped``; a ``null`` is named). Empty when it matches, or when there is no
+    ``hooks``; nothing else of the document is checked."""
     events = DOCUMENTED_EVENTS.get(runtime)
     hooks = doc.get("hooks")
-    if events is None or hooks is None:
+    if events is None or "hooks" not in doc:
         return []
     if not isinstance(hooks, dict):
-        return ["hooks is not an object"]
+        return ["hooks is null, not an object" if hooks is None else "hooks is not an object"]
     out = []
     for name, groups in hooks.items():
         if name not in events:

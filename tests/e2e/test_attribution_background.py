@@ -14,7 +14,9 @@ the test makes once the post-tool hook returned, so it always writes after it:
   blocked;
 * ``Stop`` closes the window: a write after it is not recorded, nor is the person's later
   edit;
-* a replayed event records once.
+* a replayed event records once;
+* a compound line (issue 17): a foreground ``for`` loop opens no window, so a person's edit
+  during the turn stays the person's; a ``for ... & done`` opens one.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.claude_bash import bash_input
+from tests.e2e.claude_bash import bash_call, bash_input
 from tests.e2e.conftest import World
 
 BASE = "VALUE = 1\n\n\ndef main():\n    return VALUE\n"
@@ -264,3 +266,37 @@ def test_a_gemini_background_call_is_recorded(based: World, tmp_path: Path) -> N
     said = _hook(w, json.dumps(end).encode(), "gemini-cli")
     assert "the agent's turn in Gemini CLI ended: 1 background call window(s) closed" in said
     assert not list((w.work / ".git" / "gentle-hooks" / "shell" / "windows").glob("*.json"))
+
+
+def test_a_persons_edit_after_a_foreground_for_loop_stays_the_persons(based: World) -> None:
+    """A foreground compound line opens no window: its own write is recorded at its
+    PostToolUse, and the person's edit made after it is not the writer's."""
+    w = based
+    loop = f'for f in {PATH}; do {SED.removesuffix(PATH)}"$f"; done'
+    said = bash_call(w, loop, "toolu_loop", MODEL)
+    assert "recorded: pending mutation #1" in said, said
+    w.write(OTHER, "OTHER = 2\n" + HUMAN)
+    before, after = _next_call(w)
+    assert "recorded: pending mutation" not in before + after, (before, after)
+    w.ok("add", "--", OTHER)
+    r = w.git("commit", "-qm", "human: formatter")
+    assert r.code == 0, r
+    assert "window" not in said, said
+
+
+def test_a_background_for_loop_write_is_the_writers(based: World, tmp_path: Path) -> None:
+    """``for ... & done``: the ``&`` inside the loop leaves a process behind; its later write
+    is recorded at the session's next event."""
+    w = based
+    flag = tmp_path / "go"
+    loop = f"for f in {PATH}; do ( {_gated(flag)} ) >/dev/null 2>&1 & done"
+    _hook(w, _claude(w, "PreToolUse", loop, "toolu_bg"))
+    _start(loop, w.work, wait=True)
+    said = _hook(w, _claude(w, "PostToolUse", loop, "toolu_bg"))
+    assert "its window stays open" in said, said
+    _release(flag)
+    before, _ = _next_call(w)
+    assert "recorded: pending mutation #1" in before, before
+    w.ok("add", "-A")
+    r = w.git("commit", "-qm", "human: tidy")
+    assert r.code == 1 and "BLOCKED the staged change" in r.said[0], r

@@ -183,3 +183,23 @@ def test_top_level_settings_claude_code_does_not_document_are_warned_about(repo:
     check = {c["name"]: c for c in json.loads(proc.stdout)["checks"]}["agent: claude-code"]
     assert check["ok"] is True
     assert check["detail"].endswith(f"; warning: {warning}")
+
+
+def test_a_null_hooks_is_refused_by_install_and_named_by_doctor(repo: Path) -> None:
+    """``"hooks": null`` (refuter r17p): install refuses in one line, changing nothing (it
+    does not guess what the null meant), and doctor names it; neither is a traceback."""
+    path = repo / ".claude" / "settings.json"
+    path.parent.mkdir()
+    before = b'{"model": "claude-sonnet-4-5", "hooks": null}\n'
+    path.write_bytes(before)
+    proc = gh(repo, "install", "--agent", "claude-code", env=WITH_GH)
+    assert proc.returncode == 2
+    assert proc.stderr == (
+        f'gentle-hook: error: {path}: "hooks" is not a JSON object (it is null: make it {{}} '
+        "or remove it); nothing was changed\n"
+    )
+    assert path.read_bytes() == before
+    proc = gh(repo, "doctor", "--json", env=WITH_GH)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    check = {c["name"]: c for c in json.loads(proc.stdout)["checks"]}["agent: claude-code"]
+    assert "hooks is null, not an object" in check["detail"], check

@@ -351,6 +351,12 @@ def test_is_ours(command: object, ours: bool) -> None:
     [
         ({"hooks": []}, '"hooks" is not a JSON object'),
         ({"hooks": {"PostToolUse": {}}}, "is not a JSON array"),
+        # r17p: a null is refused with a one-line hint, never a traceback
+        (
+            {"hooks": None},
+            r'"hooks" is not a JSON object \(it is null: make it \{\} or remove it\)',
+        ),
+        ({"hooks": {"PostToolUse": None}}, r"not a JSON array \(it is null: make it \[\] or"),
     ],
 )
 def test_a_misshapen_document_is_refused(doc: dict[str, Any], message: str) -> None:

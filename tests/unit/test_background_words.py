@@ -40,12 +40,12 @@ from gentle_hooks.agents.background import is_background, leaves_process
         "tmux send-keys -t gen './gen.sh' Enter",
         "{ sleep 1; gen; } & echo started",
         "x=$(bash -c 'gen &')",
-        "echo `gen`",
-        # the parser cannot read it, or the program is made at run time: fail closed
+        "echo `gen &`",
+        # eval, or the program is made at run time: fail closed (an unclosed quote: above)
         'eval "$CMD"',
         "$(which gen) --watch",
         "$RUNNER ./gen.sh",
-        "for f in *.py; do gen $f; done",
+        'for f in *.py; do gen "$f" & done',
         # interpreter code that starts a process (cheap words)
         'python3 -c \'import subprocess; subprocess.Popen(["sh", "-c", "sleep 2"])\'',
         'python3 -c \'import os; os.fork() or os.execvp("gen", ["gen"])\'',
@@ -87,6 +87,7 @@ def test_a_command_that_leaves_a_process_behind(command: str) -> None:
         "screen -ls",
         "tmux ls",
         'echo "$(date)"',
+        'echo `date` "`hostname`"',
     ],
 )
 def test_a_command_that_does_not(command: str) -> None:
