@@ -199,16 +199,16 @@ def run_place(
             f"the command failed in the {kind} tree; the work tree differs from it in "
             f"{named or 'files'} the run did not see: if it needed one, "
             f"{_WANT[cand.projection]} or list it in .gitignore (ignored files are linked "
-            "in), then report again" + _add_words(repo, cand),
+            "in), then report again" + _add_words(repo, cand.tree, cand.projection),
         )
 
 
-def _add_words(repo: Repository, cand: Candidate) -> str:
-    """``; stage the untracked ones: git add -- ...`` (:func:`unseen_add`, written as the
-    shell reads it), or ``""``."""
+def _add_words(repo: Repository, tree: str, projection: Projection) -> str:
+    """``; to stage the untracked ones, run: git add -- ...`` (:func:`unseen_add`, written
+    as the shell reads it), or ``""``."""
     from gentle_hooks.policy.shellwords import join
 
-    add = unseen_add(repo, cand.tree, cand.projection)
+    add = unseen_add(repo, tree, projection)
     return "" if add is None else f"; to stage the untracked ones, run: git {join(add.words)}"
 
 
@@ -228,7 +228,7 @@ def unseen_words(repo: Repository, tree: str, projection: Projection) -> str:
         f"its report ran in a temporary linked checkout of the {projection.value} tree; the "
         f"work tree differs from it in {named or 'files'} the run did not see: if the "
         f"command needed one, {_WANT[projection]} or list it in .gitignore (ignored files "
-        "are linked in), then report again"
+        "are linked in), then report again" + _add_words(repo, tree, projection)
     )
 
 
