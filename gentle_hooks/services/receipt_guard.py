@@ -118,21 +118,33 @@ def unseen_add(repo: Repository, tree: str, projection: Projection) -> Command |
     """The ``git add`` that stages the files the work tree holds and a ``projection``
     candidate of ``tree`` lacks (untracked, not ignored), for a failed report whose run did
     not see them (issue 14: the hint was words only, and a spot check's way out looped):
-    literal pathspecs from the root, runnable as printed anywhere in the work tree. None
-    for a candidate other than the staged one, when there is no such file, more than
-    :data:`_MAX_ADDED` of them, or git cannot say."""
+    literal pathspecs from the root, runnable as printed anywhere in the work tree; Python
+    bytecode left out. None for a candidate other than the staged one, when there is no
+    such file, more than :data:`_MAX_ADDED` of them, or git cannot say."""
     if projection is not Projection.STAGED:
         return None
     snapshot = _snapshot(repo)
     if snapshot is None or snapshot == tree:
         return None
     try:
-        added = sorted({c.path for c in repo.tree_delta(tree, snapshot) if c.old_blob is None})
+        added = sorted(
+            {
+                c.path
+                for c in repo.tree_delta(tree, snapshot)
+                if c.old_blob is None and not _bytecode(c.path)
+            }
+        )
     except GitError:
         return None
     if not added or len(added) > _MAX_ADDED:
         return None
     return Command(("add", "--", *(":(top,literal)" + p for p in added)), tool="git")
+
+
+def _bytecode(path: str) -> bool:
+    """Whether ``path`` is Python bytecode (a ``__pycache__`` file, a ``.pyc``): no run
+    needs it staged (every run reads bytecode from a directory of its own)."""
+    return "__pycache__" in path.split("/") or path.endswith(".pyc")
 
 
 def _snapshot(repo: Repository) -> str | None:

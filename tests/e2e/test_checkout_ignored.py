@@ -83,6 +83,7 @@ def test_a_failed_staged_report_missing_an_untracked_file_prints_its_git_add(
     spot-check, "fix the change")."""
     w = native
     _blocked_with_env(w)
+    w.write("lib/stale.pyc", "bytecode no run needs staged\n")  # untracked, not ignored
     reads_notes = (sys.executable, "-c", "open('notes.txt').read()")
     r = w.gh("receipt", "run", "--staged", "--", *reads_notes)
     assert r.code == 1, r
