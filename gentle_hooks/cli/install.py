@@ -127,9 +127,9 @@ def install(
     if not hook_types and not server:
         from gentle_hooks.services.doctor_hooks import (
             FRAMEWORK_CONFIG,
-            FRAMEWORK_STAGES,
             framework_gate,
             framework_install,
+            needed_stages,
         )
 
         framework = framework_gate(repo)
@@ -140,11 +140,11 @@ def install(
                 f"hooks: {tool}'s hooks here run the gate ({', '.join(types)}, from "
                 f"{FRAMEWORK_CONFIG}): none installed over them (-t TYPE chains one)"
             )
-            missing = [t for t in FRAMEWORK_STAGES if t not in types]
+            missing = [t for t in needed_stages(repo) if t not in types]
             if missing:
                 from gentle_hooks.report.shell_text import labelled
 
-                run = framework_install(repo, tool, types[0])
+                run = framework_install(repo, tool, types[0], missing)
                 click.echo(f"hooks: {tool} has not installed {', '.join(missing)}: {labelled(run)}")
     if not notes_only:
         for action in do_install(repo, hook_types or DEFAULT_HOOK_TYPES, warn=warn):

@@ -5,9 +5,14 @@ Room ``policy`` (the standard library only). :func:`quote` is :func:`shlex.quote
 for a word holding a control character (a newline in ``python -c`` code, an ESC) or a byte
 that is not UTF-8 (kept as a lone surrogate by ``surrogateescape``): single quotes would
 carry it raw, so a printed line would span several lines or drive the terminal. Such a
-word is written as ANSI-C quoting, ``$'...'`` (POSIX.1-2024; bash, zsh, ksh, mksh, busybox
-sh; not dash before 0.5.13 nor fish), with ``\\n``, ``\\t``, ``\\r``, ``\\'``, ``\\\\`` and
-``\\xHH`` escapes: one line, and the very word again when the shell reads it.
+word is written as the output of ``printf`` in double quotes, ``"$(printf 'a\\nb')"``, which
+every POSIX shell reads back as the very word (dash, bash, zsh, ksh, busybox sh): its
+format keeps printable ASCII but ``'``, ``%``, ``\\`` and a leading ``-``, writes newline
+and tab ``\\n`` and ``\\t``, and every other byte (the word's UTF-8, a kept byte as
+itself) as a ``\\ooo`` octal escape. A command substitution drops trailing newlines, so a
+word ending in one is written in ANSI-C quoting instead, ``$'...'`` (POSIX.1-2024; bash,
+zsh, ksh, mksh, busybox sh; not dash before 0.5.13 nor fish), with ``\\n``, ``\\t``,
+``\\r``, ``\\'``, ``\\\\`` and ``\\xHH`` escapes. Either way: one line of printable ASCII.
 :func:`shown_path` names a path in words the same way, quoted only when it must be.
 """
 
@@ -30,9 +35,49 @@ def _special(ch: str) -> bool:
 
 def quote(word: str) -> str:
     """``word`` as one shell word on one line (:func:`shlex.quote` unless it holds a
-    control character or a byte that is not UTF-8, then ``$'...'``)."""
+    control character or a byte that is not UTF-8, then ``"$(printf '...')"``; ``$'...'``
+    when it ends in a newline)."""
     if not any(_special(ch) for ch in word):
         return shlex.quote(word)
+    if word.endswith("\n"):
+        return _ansi_c(word)
+    return "\"$(printf '" + _printf_format(word) + "')\""
+
+
+#: printf's format escapes for the bytes it writes by name.
+_PRINTF_NAMED = {0x0A: "\\n", 0x09: "\\t"}
+
+
+def _printf_format(word: str) -> str:
+    """A ``printf`` format (POSIX) that writes exactly ``word``'s bytes: printable ASCII
+    as itself but ``'``, ``%``, ``\\`` and a leading ``-`` (read as an option), newline and
+    tab by name, every other byte ``\\ooo``."""
+    out = []
+    for i, byte in enumerate(_word_bytes(word)):
+        if byte in _PRINTF_NAMED:
+            out.append(_PRINTF_NAMED[byte])
+        elif 0x20 <= byte < 0x7F and chr(byte) not in "'%\\" and (i or byte != 0x2D):
+            out.append(chr(byte))
+        else:
+            out.append(f"\\{byte:03o}")
+    return "".join(out)
+
+
+def _word_bytes(word: str) -> bytes:
+    """``word``'s bytes as argv carries them: UTF-8, a byte ``surrogateescape`` kept as
+    itself, another lone surrogate as its UTF-8 form (``surrogatepass``)."""
+    out = bytearray()
+    for ch in word:
+        code = ord(ch)
+        if 0xDC80 <= code <= 0xDCFF:
+            out.append(code - 0xDC00)
+        else:
+            out += ch.encode("utf-8", "surrogatepass")
+    return bytes(out)
+
+
+def _ansi_c(word: str) -> str:
+    """``word`` in ANSI-C quoting, ``$'...'``: one line, the very word in bash, zsh, ksh."""
     out = []
     for ch in word:
         code = ord(ch)

@@ -125,6 +125,8 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.doctor` — health checks of the store and the installed hooks
 * :mod:`.doctor_hooks` — whether every worktree reaches the gate's hooks, and whether the
   pre-commit framework or prek runs them (its own install line for a missing stage)
+* :mod:`.framework_set` — which gentle-hooks ids a pre-commit framework configuration lists,
+  at which stages, and what a smaller set does not record
 * :mod:`.doctor_fix` — ``doctor --fix``'s repairs of the ledger, and ending a quarantine
 * :mod:`.doctor_commits` — delivered writer commits with no commit record, found and recorded
 * :mod:`.doctor_key` — the ledger key's check and repair (a link, FIFO, wrong size or mode)

@@ -4,9 +4,10 @@
 Room ``services``. :func:`hook_rows` returns the ``hooks`` check's rows as values
 (:class:`gentle_hooks.services.doctor.CheckResult` wraps them); :func:`framework_gate`
 tells ``install`` and ``uninstall`` whether a framework runs the gate here. Where a
-framework's hooks run the gate, its own install is the way out for a missing stage
-(:data:`FRAMEWORK_STAGES`, the README's one ``pre-commit install`` line): ``gentle-hook
-install`` installs nothing over them.
+framework's hooks run the gate, they are judged against the hooks its configuration lists
+(:func:`needed_stages`; README "The smallest set" passes, saying what it does not record),
+and its own install of the missing stages only is the way out: ``gentle-hook install``
+installs nothing over them.
 """
 
 from __future__ import annotations
@@ -129,7 +130,7 @@ def hook_rows(repo: Repository) -> list[Row]:
             f"hooks: {shown_field(wt)}",  # a path may hold a newline: one line still
             ok or (not anywhere and wt not in disabled),
             detail + ("" if ok or anywhere else " (install to gate it)"),
-            None if ok or wt in disabled else fix or _install_in(wt, repo),
+            fix if ok or wt in disabled else fix or _install_in(wt, repo),
         )
         for wt, detail, ok, fix in rows
     ]
@@ -137,12 +138,18 @@ def hook_rows(repo: Repository) -> list[Row]:
 
 def _framework_row(repo: Repository, hooks: str) -> tuple[str, bool, Command | None] | None:
     """The row of a worktree whose hooks a framework placed and whose configuration names
-    the gate's hooks (detail, ok, fix): every stage of :data:`FRAMEWORK_STAGES` grouped by
-    what runs it, ok when each reaches the gate (the framework's or a chained native hook),
-    else the fix is the framework's own install line, run by what the user can type
-    (:func:`gentle_hooks.services.install.framework_program`). None when no framework's
-    hook is here, or its configuration names no ``gentle-hooks-`` hook (it runs no gate:
-    ``gentle-hook install`` chains over it)."""
+    the gate's hooks (detail, ok, fix), judged against what the configuration lists
+    (:func:`needed_stages`): every stage of :data:`FRAMEWORK_STAGES` grouped by what runs
+    it. It fails when a stage a listed id runs at has no framework hook (and no reachable
+    ``gentle-hook install`` one): the fix installs only those stages, run by what the user
+    can type (:func:`gentle_hooks.services.install.framework_program`); and when nothing
+    reaches a gate hook (:data:`GATE_HOOKS`: the configuration lists no id for it), fixed
+    by ``gentle-hook install -t`` that hook. Else it passes, saying what the set does not
+    record (README "The smallest set") and, when recorders are missing, the line that adds
+    them as plain hooks. None when no framework's hook is here, or its configuration names
+    no ``gentle-hooks-`` hook (it runs no gate: ``gentle-hook install`` chains over it)."""
+    from gentle_hooks.services.framework_set import RECORDERS, STAGE_IDS, gives_up
+
     states = [(h, hook_state(os.path.join(hooks, h))) for h in FRAMEWORK_STAGES]
     by = [(h, got.by) for h, got in states if got.by in FRAMEWORKS]
     if not by or not _config_names_gate(repo):
@@ -151,11 +158,59 @@ def _framework_row(repo: Repository, hooks: str) -> tuple[str, bool, Command | N
     for h, got in states:
         grouped.setdefault(got.words, []).append(h)
     detail = "; ".join(f"{words}: {', '.join(types)}" for words, types in grouped.items())
-    if all(got.ok for _, got in states):
-        return detail, True, None
+    needed = needed_stages(repo)
+    plain = {h for h, got in states if _plain_reaches(hooks, h, got)}
+    reached = {h for h, got in states if got.by in FRAMEWORKS and h in needed} | plain
+    missing = [h for h in needed if h not in reached]
     tool = by[0][1]
-    fix = framework_install(repo, tool, by[0][0])
-    return detail + f" ({tool}'s install line, the README's, installs every stage)", False, fix
+    if missing:
+        fix = framework_install(repo, tool, by[0][0], missing)
+        why = f" (the configuration's hooks run at {', '.join(missing)}: {tool} installs them)"
+        return detail + why, False, fix
+    ungated = [h for h in GATE_HOOKS if h not in reached]
+    if ungated:
+        ids = ", ".join(STAGE_IDS[h] for h in ungated)
+        why = (
+            f" ({FRAMEWORK_CONFIG} lists no {ids}: nothing runs the gate at "
+            f"{', '.join(ungated)}; list it there, or install it as a plain hook)"
+        )
+        return detail + why, False, cli("install", *(w for h in ungated for w in ("-t", h)))
+    lost = gives_up(reached)
+    if not lost:
+        return detail, True, None
+    detail += f"; this set does not record: {'; '.join(lost)}"
+    recorders = [h for h in RECORDERS if h not in reached]
+    if not recorders:
+        return detail, True, None
+    detail += " (CI and the server gate judge from notes: add the recorders as plain hooks)"
+    return detail, True, cli("install", *(w for h in recorders for w in ("-t", h)))
+
+
+def _plain_reaches(hooks: str, hook_type: str, got: HookState) -> bool:
+    """Whether a reachable ``gentle-hook install`` hook runs at ``hook_type``: installed
+    there, or chained by the framework's hook there (its ``.legacy`` file, which pre-commit
+    and prek run first)."""
+    if got.by == "gentle-hook":
+        return got.ok
+    if got.by not in FRAMEWORKS:
+        return False
+    legacy = hook_state(os.path.join(hooks, f"{hook_type}.legacy"))
+    return legacy.by == "gentle-hook" and legacy.ok
+
+
+def needed_stages(repo: Repository) -> tuple[str, ...]:
+    """The stages of :data:`FRAMEWORK_STAGES` the root's :data:`FRAMEWORK_CONFIG` runs a
+    gentle-hooks hook at (:func:`gentle_hooks.services.framework_set.configured_stages`);
+    every one when the file cannot be read or none of its ``gentle-hooks-`` ids is known
+    (fail closed: the README's whole line is asked for)."""
+    from gentle_hooks.services.framework_set import configured_stages
+
+    text = _config_text(repo)
+    listed = configured_stages(text or "")
+    stages = {s for ss in listed.values() for s in ss}
+    if not stages:
+        return FRAMEWORK_STAGES
+    return tuple(s for s in FRAMEWORK_STAGES if s in stages)
 
 
 def _unless_framework(got: HookState) -> HookState:
@@ -166,27 +221,34 @@ def _unless_framework(got: HookState) -> HookState:
     return HookState(f"{got.words}, whose {FRAMEWORK_CONFIG} names no gentle-hooks hook", False)
 
 
-def framework_install(repo: Repository, tool: str, hook_type: str) -> Command:
-    """``tool``'s install of every stage of :data:`FRAMEWORK_STAGES` (the README's line),
-    run by what the user can type (:func:`gentle_hooks.services.install.framework_program`,
-    read from its ``hook_type`` hook)."""
+def framework_install(
+    repo: Repository, tool: str, hook_type: str, stages: tuple[str, ...] | list[str]
+) -> Command:
+    """``tool``'s install of ``stages`` (``-t`` each, in order), run by what the user can
+    type (:func:`gentle_hooks.services.install.framework_program`, read from its
+    ``hook_type`` hook)."""
     from gentle_hooks.services.install import framework_program
 
-    words = tuple(w for t in FRAMEWORK_STAGES for w in ("-t", t))
+    words = tuple(w for t in stages for w in ("-t", t))
     return Command(("install", *words), tool=framework_program(repo, tool, hook_type))
+
+
+def _config_text(repo: Repository) -> str | None:
+    """The first MiB of the root's :data:`FRAMEWORK_CONFIG`; None when it cannot be read."""
+    root = repo.paths.toplevel
+    if root is None:
+        return None
+    try:
+        with open(os.path.join(root, FRAMEWORK_CONFIG), encoding="utf-8", errors="replace") as fh:
+            return fh.read(1 << 20)
+    except OSError:
+        return None
 
 
 def _config_names_gate(repo: Repository) -> bool:
     """Whether the root's :data:`FRAMEWORK_CONFIG` names a ``gentle-hooks-`` hook id (its
     first MiB; an unreadable file does not)."""
-    root = repo.paths.toplevel
-    if root is None:
-        return False
-    try:
-        with open(os.path.join(root, FRAMEWORK_CONFIG), encoding="utf-8", errors="replace") as fh:
-            return "gentle-hooks-" in fh.read(1 << 20)
-    except OSError:
-        return False
+    return "gentle-hooks-" in (_config_text(repo) or "")
 
 
 def _install_in(wt: str, repo: Repository) -> Command:

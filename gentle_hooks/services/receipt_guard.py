@@ -110,6 +110,43 @@ def _differs(repo: Repository, tree: str, snapshot: str) -> str:
     return f"{', '.join(paths[:_NAMED])}{more}"
 
 
+#: The most untracked files one printed ``git add`` stages.
+_MAX_ADDED = 10
+
+
+def unseen_add(repo: Repository, tree: str, projection: Projection) -> Command | None:
+    """The ``git add`` that stages the files the work tree holds and a ``projection``
+    candidate of ``tree`` lacks (untracked, not ignored), for a failed report whose run did
+    not see them (issue 14: the hint was words only, and a spot check's way out looped):
+    literal pathspecs from the root, runnable as printed anywhere in the work tree; Python
+    bytecode left out. None for a candidate other than the staged one, when there is no
+    such file, more than :data:`_MAX_ADDED` of them, or git cannot say."""
+    if projection is not Projection.STAGED:
+        return None
+    snapshot = _snapshot(repo)
+    if snapshot is None or snapshot == tree:
+        return None
+    try:
+        added = sorted(
+            {
+                c.path
+                for c in repo.tree_delta(tree, snapshot)
+                if c.old_blob is None and not _bytecode(c.path)
+            }
+        )
+    except GitError:
+        return None
+    if not added or len(added) > _MAX_ADDED:
+        return None
+    return Command(("add", "--", *(":(top,literal)" + p for p in added)), tool="git")
+
+
+def _bytecode(path: str) -> bool:
+    """Whether ``path`` is Python bytecode (a ``__pycache__`` file, a ``.pyc``): no run
+    needs it staged (every run reads bytecode from a directory of its own)."""
+    return "__pycache__" in path.split("/") or path.endswith(".pyc")
+
+
 def _snapshot(repo: Repository) -> str | None:
     """The work tree as ``git add -A`` would stage it (ignored files aside), or None when
     git cannot stage it (then it is not known to hold any tree)."""
@@ -174,8 +211,17 @@ def run_place(
             f"the command failed in the {kind} tree; the work tree differs from it in "
             f"{named or 'files'} the run did not see: if it needed one, "
             f"{_WANT[cand.projection]} or list it in .gitignore (ignored files are linked "
-            "in), then report again",
+            "in), then report again" + _add_words(repo, cand.tree, cand.projection),
         )
+
+
+def _add_words(repo: Repository, tree: str, projection: Projection) -> str:
+    """``; to stage the untracked ones, run: git add -- ...`` (:func:`unseen_add`, written
+    as the shell reads it), or ``""``."""
+    from gentle_hooks.policy.shellwords import join
+
+    add = unseen_add(repo, tree, projection)
+    return "" if add is None else f"; to stage the untracked ones, run: git {join(add.words)}"
 
 
 def unseen_words(repo: Repository, tree: str, projection: Projection) -> str:
@@ -194,7 +240,7 @@ def unseen_words(repo: Repository, tree: str, projection: Projection) -> str:
         f"its report ran in a temporary linked checkout of the {projection.value} tree; the "
         f"work tree differs from it in {named or 'files'} the run did not see: if the "
         f"command needed one, {_WANT[projection]} or list it in .gitignore (ignored files "
-        "are linked in), then report again"
+        "are linked in), then report again" + _add_words(repo, tree, projection)
     )
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from gentle_hooks.errors import Command, UsageError, cli
+from gentle_hooks.errors import Command, GentleError, UsageError, cli
 from gentle_hooks.git.location import is_away_from, is_on_server
 from gentle_hooks.ledger.records import Receipt
 from gentle_hooks.policy.nocheck import unhidden
@@ -91,11 +91,13 @@ def refusal_of(
         return _defined_refusal(bound, rec, own, judge) if own else None
     why = refusal(rec, st, bound.settings.verification.commands)
     remedy = unhidden(rec.command) if st.row == "S-no-check" else None
+    first: tuple[Command, ...] = ()
     if st.row == "S-failed":
         words, fix = (
             "fix the change, then the writer reports it again",
             report_command(bound, rec.command, rec.cwd),
         )
+        first, words = _unseen(bound, words)
     elif remedy is not None and _may_count(bound, remedy):
         words, fix = (
             "the writer reports the same command without the part that hides a failure",
@@ -105,7 +107,27 @@ def refusal_of(
         words, fix = what_to_report(bound)
     return UsageError(
         f"receipt #{rec.id} ({one_line_command(rec.command)}) cannot count: {why}; {words}",
-        commands=(fix, cli("spot-check", *report_binding(bound).words())),
+        commands=(*first, fix, cli("spot-check", *report_binding(bound).words())),
+    )
+
+
+def _unseen(bound: Bound, words: str) -> tuple[tuple[Command, ...], str]:
+    """The ``git add`` of the untracked files a failed staged report's run did not see
+    (:func:`~gentle_hooks.services.receipt_guard.unseen_add`), to run before the report
+    again, and ``words`` saying so; ``((), words)`` when there is none."""
+    from gentle_hooks.services.receipt_guard import unseen_add
+
+    try:
+        add = unseen_add(bound.repo, bound.candidate.tree, bound.binding.projection)
+    except GentleError:
+        add = None
+    if add is None:
+        return (), words
+    shown = ", ".join(p.removeprefix(":(top,literal)") for p in add.words[2:])
+    return (add,), (
+        f"its run, in a temporary checkout of the staged tree, did not see {shown} (in the "
+        f"work tree, not staged): if the command needs it, stage it (the git add that "
+        f"follows); else {words}"
     )
 
 

@@ -72,3 +72,31 @@ def test_a_failing_run_in_the_checkout_names_what_the_work_tree_has_besides(
     passing = w.gh("receipt", "run", "--staged", "--", *READS_ENV)
     assert passing.code == 0, passing
     assert "the command failed" not in passing.err + passing.out, passing
+
+
+def test_a_failed_staged_report_missing_an_untracked_file_prints_its_git_add(
+    native: World,
+) -> None:
+    """A report that failed because its run lacked a file only the work tree holds: the
+    receipt run and the spot check print the ``git add`` that stages it, runnable as
+    printed, before the report again (the spot check's way out was a loop: report again,
+    spot-check, "fix the change")."""
+    w = native
+    _blocked_with_env(w)
+    w.write("lib/stale.pyc", "bytecode no run needs staged\n")  # untracked, not ignored
+    reads_notes = (sys.executable, "-c", "open('notes.txt').read()")
+    r = w.gh("receipt", "run", "--staged", "--", *reads_notes)
+    assert r.code == 1, r
+    add = "git add -- ':(top,literal)notes.txt'"
+    assert f"to stage the untracked ones, run: {add}" in r.err + r.out, r
+    spot = w.gh("spot-check", "--staged")
+    assert spot.code == 2, spot
+    [line] = [x for x in spot.err.splitlines() if x.startswith("gentle-hook: error: ")]
+    assert "did not see notes.txt (in the work tree, not staged)" in line, line
+    printed = line.split("; run: ")[1:]
+    assert printed[0] == add, printed
+    assert "receipt run --staged" in printed[1] and "spot-check --staged" in printed[2], line
+    for cmd in printed:
+        done = w.run(["sh", "-c", cmd], cwd=w.work)
+        assert done.code == 0, (cmd, done)
+    assert w.git("commit", "-qm", "writer: change").code == 0

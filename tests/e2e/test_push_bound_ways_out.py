@@ -147,7 +147,8 @@ def test_a_failed_report_in_a_temporary_checkout_names_what_it_did_not_see(
     note = (
         "note: its report ran in a temporary linked checkout of the staged tree; the work tree "
         "differs from it in fixture.txt the run did not see: if the command needed one, "
-        "stage it or list it in .gitignore (ignored files are linked in), then report again"
+        "stage it or list it in .gitignore (ignored files are linked in), then report again; "
+        "to stage the untracked ones, run: git add -- ':(top,literal)fixture.txt'"
     )
     assert any(line.endswith(note) for line in blocked.said), blocked.said
 

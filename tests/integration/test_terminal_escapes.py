@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -61,7 +60,8 @@ def test_human_output_shows_control_characters_escaped(evil_repo: Path, args: tu
     if args[0] in ("status", "assess", "hook"):
         assert SHOWN in out, out
     if args[0] in ("receipt", "spot-check"):
-        assert "\\x1b[2J\\x1b]0;T\\x07" in out, out
+        # the command's word with controls is printed as printf's format (octal escapes)
+        assert "\"$(printf 'import sys  # \\033[2J\\033]0;T\\007')\"" in out, out
 
 
 def test_post_commit_shows_the_path_escaped(evil_repo: Path) -> None:
@@ -129,7 +129,7 @@ def test_a_receipt_command_with_newlines_is_printed_on_one_line_and_runs_as_prin
     assert hostile(repo, "record", "--model", "m", "--effort", "low", "src/app.py").returncode == 0
     hostile(repo, "receipt", "run", "--", sys.executable, "-c", code)
     listed = _clean(hostile(repo, "receipt", "list").stdout)
-    assert listed.count("\n") == 1 and "$'import sys\\nsys.exit(1)'" in listed, listed
+    assert listed.count("\n") == 1 and "\"$(printf 'import sys\\nsys.exit(1)')\"" in listed, listed
     git(repo, "add", "-A")
     block = _clean(hostile(repo, "hook", "pre-commit").stderr)
     runs = [line.split("run: ", 1)[1] for line in block.splitlines() if "  run: " in line]
@@ -137,9 +137,8 @@ def test_a_receipt_command_with_newlines_is_printed_on_one_line_and_runs_as_prin
     assert "sys.exit(1)" in again and not any(
         line.startswith("sys.exit") for line in block.splitlines()
     ), block
-    bash = shutil.which("bash")
-    assert bash is not None
-    ran = subprocess.run([bash, "-c", again], cwd=repo, capture_output=True, check=False)
+    # sh: dash on Debian, which reads no $'...' before 0.5.13; the printed line is portable
+    ran = subprocess.run(["sh", "-c", again], cwd=repo, capture_output=True, check=False)
     assert ran.returncode == 1 and b"receipt #2: " in ran.stderr, ran.stderr  # ran, recorded
     receipts = json.loads(hostile(repo, "receipt", "list", "--json").stdout)
     assert "exit 1" in json.dumps(receipts) and len(receipts["records"]) == 2, receipts
@@ -150,7 +149,7 @@ def test_a_receipt_command_with_newlines_is_printed_on_one_line_and_runs_as_prin
 #: A file name that, printed raw, ends its line and prints a gate line of its own.
 FORGER = "src/x\ngentle-hooks: ok: FORGED\tline.py"
 #: How human output names it: one shell word on one line (policy.shellwords.shown_path).
-QUOTED = "$'src/x\\ngentle-hooks: ok: FORGED\\tline.py'"
+QUOTED = "\"$(printf 'src/x\\ngentle-hooks: ok: FORGED\\tline.py')\""
 
 
 @pytest.fixture
@@ -204,8 +203,8 @@ def test_shown_path_quotes_only_what_could_split_a_line() -> None:
 
     assert shown_path("src/with space.py") == "src/with space.py"
     assert shown_path("src/caf\udce9.py") == "src/caf\udce9.py"  # the stream writes \xe9
-    assert shown_path("a\tb") == "$'a\\tb'"
-    assert shown_path("a\u2028b") == "$'a\\u2028b'"
+    assert shown_path("a\tb") == "\"$(printf 'a\\tb')\""
+    assert shown_path("a\u2028b") == "\"$(printf 'a\\342\\200\\250b')\""
     assert shown_path(FORGER) == QUOTED
 
 
