@@ -18,6 +18,7 @@ from gentle_hooks.bounded import read_regular, read_stdin
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, UsageError
 from gentle_hooks.policy.stakes import Stakes
 from gentle_hooks.quorum.ballot import parse_verdict_file, resolve_claim, resolve_evidence
+from gentle_hooks.quorum.judging import NO_TREE
 from gentle_hooks.quorum.ruling import TallyRecord, build_record, parse_tally_records
 from gentle_hooks.quorum.survival import survival_report
 from gentle_hooks.report.jsontext import model_json
@@ -169,6 +170,13 @@ def quorum() -> None:
     "when a file:line quote of it is at that line of that candidate's tree, or a "
     "command of it is one the clean room ran; else it refutes.",
 )
+@click.option(
+    "--tree",
+    metavar="REV",
+    help="The candidate's commit in this repository (HEAD, a branch, a commit id): an "
+    "upheld verdict supports only when a file:line quote of it is at that line of REV's "
+    "tree; one resting on a command it ran alone stays unchecked (PLAUSIBLE).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the tally record as JSON.")
 def quorum_tally(
     files: tuple[str, ...],
@@ -179,6 +187,7 @@ def quorum_tally(
     stakes: str,
     critical: bool,
     observed: str | None,
+    tree: str | None,
     as_json: bool,
 ) -> int:
     """Tally the verifier verdicts of one finding and print its ruling.
@@ -198,8 +207,9 @@ def quorum_tally(
     evidence whatever it cites: the verdict counts on the rest, else an errored check
     abstains and a missing, unreproduced or skipped one refutes. A verdict whose durationMs
     is shorter than its evidence could be opened is flagged. Ruling: CONFIRMED
-    (uncontested upheld), PLAUSIBLE (no valid verdict, a tie, contested, fewer valid
-    verdicts or lenses than the stakes need; it says what would settle it), REFUTED
+    (uncontested upheld, its evidence checked in the candidate's tree), PLAUSIBLE (no
+    valid verdict, a tie, contested, fewer valid verdicts or lenses than the stakes need,
+    upheld but checked in no tree; it says what would settle it), REFUTED
     (majority refuted). A FILE given twice is
     read once, and copies of one verdict (the same answer, even under another "verifier"
     label) count once; the output says so. Informational: exits 0 whatever the ruling; 2
@@ -210,7 +220,13 @@ def quorum_tally(
     recorded; exit 2 otherwise) evidence reproduces or it refutes: an upheld verdict
     supports only when a file:line it cites with a quote (`...` or "...") has that quote
     at that line of the verdict's candidate tree, or a command it names in backticks is
-    one the clean room ran (with the exit status it states, if any).
+    one the clean room ran (with the exit status it states, if any). With --tree REV the
+    same holds for a file:line quote, against REV's tree; a command no clean room recorded
+    checks nothing, so a verdict resting on one alone is unchecked.
+
+    Without --observed or --tree no tree is read (the tally cannot know which tree is the
+    candidate: HEAD, the index or the work tree), so no upheld verdict's evidence is shown
+    to reproduce: the ruling is at most PLAUSIBLE, and "to settle" names --tree/--observed.
     """
     _one_stdin(files)
     unique, repeats = _distinct_files(files)
@@ -225,11 +241,17 @@ def quorum_tally(
     the_claim = resolve_claim(claim, parsed)
     the_evidence = resolve_evidence(evidence, parsed)
     verdicts = [v for f in parsed for v in f.verdicts]
+    if observed is not None and tree is not None:
+        raise UsageError("--observed and --tree name the candidate twice: pass one")
     source = None
     if observed is not None:
         from gentle_hooks.services.quorum_source import observed_source
 
         source = observed_source(observed)
+    elif tree is not None:
+        from gentle_hooks.services.quorum_source import tree_source
+
+        source = tree_source(tree)
     record = build_record(
         verdicts,
         the_claim,
@@ -268,6 +290,9 @@ def quorum_tally(
             impact = vote.correctedImpact
             tail = f" (corrected impact: {_line(impact)})" if impact else ""
             click.echo(f"  refuted: {_line(vote.reason)}{tail}")
+        elif vote.unchecked is not None and vote.unchecked != NO_TREE:
+            # no tree at all is said once, by the ruling and its settle line
+            click.echo(f"  upheld, unchecked: {_line(vote.unchecked)}")
         if vote.tooFast is not None:
             who = f" {_line(vote.verifier)}" if vote.verifier else ""
             click.echo(f"  flag too-fast{who}: {_line(vote.tooFast)}")

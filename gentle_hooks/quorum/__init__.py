@@ -41,6 +41,9 @@ within the room, imports flow up this list:
   it counts; errored, timed-out, malformed (not even JSON included), empty or restating
   ``whatIChecked`` abstain; narrative refutes; a failed or absent check is no evidence;
   too-fast verdicts are flagged.
+* :mod:`.judging` — a vote judged against the miner's evidence and, when given, the
+  candidate's tree: ungrounded, elsewhere or uncheckable upheld votes refute; one left
+  standing whose evidence no tree checked is ``unchecked`` (at most PLAUSIBLE).
 * :mod:`.ballot` — a verdict file, optionally ``{"claim", "verdicts"}``, the one claim a
   tally is about, and each distinct verdict once (copies count once).
 * :mod:`.ruling` — ``{survives, upheld, refuted, abstained, contested}``, the ruling

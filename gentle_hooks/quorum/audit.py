@@ -62,7 +62,8 @@ class AuditReport(QuorumModel):
     """``quorum audit --json``: the sample to re-check and the verdicts to look at.
 
     Attributes:
-        findings: tally records read; upheld: how many were upheld (CONFIRMED).
+        findings: tally records read; upheld: how many were upheld (CONFIRMED, or
+            upheld uncontested with no tree to check the evidence: row ``Q6U``).
         seed: the sample's seed (the same seed and records give the same sample).
         sample: :data:`SAMPLE_SIZE` upheld findings (all of them when fewer), each with
             its upholding votes' ``whatIChecked``: what to re-open yourself.
@@ -132,7 +133,7 @@ def audit(records: Iterable[TallyRecord], seed: int) -> AuditReport:
             given order, so the same records and seed give the same sample.
 
     Returns:
-        The :class:`AuditReport`: :data:`SAMPLE_SIZE` upheld (CONFIRMED) findings to
+        The :class:`AuditReport`: :data:`SAMPLE_SIZE` upheld (CONFIRMED or Q6U) findings to
         re-check yourself, with what each upholding verifier says it opened; findings with
         a restating ``whatIChecked``; findings with a too-fast verdict; findings with an
         upheld verdict overruled (narrative, no act of checking, failed check).
@@ -143,7 +144,8 @@ def audit(records: Iterable[TallyRecord], seed: int) -> AuditReport:
     """
     items = list(records)
     refuse_repeated_findings(items)
-    upheld = [r for r in items if r.ruling == "CONFIRMED"]
+    # upheld: CONFIRMED, or upheld and uncontested but checked against no tree (Q6U)
+    upheld = [r for r in items if r.ruling == "CONFIRMED" or r.row == "Q6U"]
     chosen = sorted(random.Random(seed).sample(range(len(upheld)), min(SAMPLE_SIZE, len(upheld))))
     sample = tuple(
         _finding(upheld[i], (_checked(v, None) for v in upheld[i].votes if _upholds(v)))

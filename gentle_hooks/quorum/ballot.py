@@ -38,7 +38,7 @@ from gentle_hooks.quorum.votes import (
     UnreadableOutput,
     VerifierVerdict,
     copy_key,
-    read_verifier_output,
+    load_verdict_json,
     verifier_id,
 )
 from gentle_hooks.values.frozen import frozen
@@ -276,3 +276,16 @@ def distinct_verdicts(verdicts: Iterable[object]) -> tuple[tuple[object, ...], t
         if len(group) > 1
     )
     return tuple(kept), tuple(notes)
+
+
+def read_verifier_output(data: bytes | str, source: str) -> object:
+    """A verifier's output as :func:`classify_verdict` takes it: its JSON value, or an
+    :class:`UnreadableOutput` when it is not UTF-8, not JSON or nested too deeply (a
+    verifier that printed prose instead of its verdict abstains; it does not stop the
+    tally)."""
+    try:
+        return load_verdict_json(data, source)
+    except ArtifactInputError as exc:
+        raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+        problem = exc.message.removeprefix(f"{source}: ")
+        return UnreadableOutput(source, problem, hashlib.sha256(raw).hexdigest())

@@ -57,11 +57,18 @@ ELSEWHERE: Final[re.Pattern[str]] = _words(
     "on prod",
     "in staging",
     "on staging",
+    r"(?:the )?deployed (?:box|server|host|machine|instance|environment|env|site|build|version)",
+    "on the box",
+    r"(?:customer|client|user)'?s? (?:environment|env|box|server|machine|site|install|"
+    r"installation|setup|repo|repository|tree)",
+    "release candidate",
     # someone else's record of a run
     "ci logs?",
     "ci output",
     "ci run",
     "build logs?",
+    "ci artifacts?",
+    "build artifacts?",
     "the logs? says?",
     "logs? says?",
     "according to the logs?",
@@ -77,6 +84,16 @@ ELSEWHERE: Final[re.Pattern[str]] = _words(
     "pending confirmation",
     "not yet confirmed",
     "unconfirmed",
+    r"needs? (?:a )?(?:double|re|second|further|more)(?:[\s-]+)?check(?:ing)?",
+    r"needs? (?:to be )?(?:double|re)(?:[\s-]+)?checked",
+    r"(?:should|must|will) be (?:double|re)(?:[\s-]+)?checked",
+    r"(?:should|must|will) be (?:verified|confirmed|reproduced) later",
+    r"needs? (?:a )?(?:second|another|closer) look",
+    r"needs? (?:further|more) (?:checking|verification|review|investigation)",
+    r"pending (?:review|verification|re-?check|reproduction)",
+    "not yet reproduced",
+    "yet to be reproduced",
+    "yet to be (?:checked|verified|confirmed)",
 )
 
 

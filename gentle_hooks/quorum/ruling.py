@@ -28,12 +28,8 @@ from gentle_hooks.policy.stakes import (
     verifiers_required,
 )
 from gentle_hooks.quorum.ballot import distinct_verdicts
-from gentle_hooks.quorum.checkable import UNCHECKABLE, CheckSource, checkable_reason
-from gentle_hooks.quorum.elsewhere import elsewhere_reason
-from gentle_hooks.quorum.failure import failure_split
-from gentle_hooks.quorum.grounds import grounds_reason
-from gentle_hooks.quorum.narrative import narrative_reason
-from gentle_hooks.quorum.restatement import evidence_restatement
+from gentle_hooks.quorum.checkable import CheckSource
+from gentle_hooks.quorum.judging import as_checked, judged
 from gentle_hooks.quorum.votes import (
     QuorumModel,
     VerifierVerdict,
@@ -57,8 +53,11 @@ class Tally(QuorumModel):
         lenses: distinct lenses among the valid verdicts (a verdict without one adds none).
         diverse: the stakes need each of the ``required`` verifiers on a different lens
             (``lens-diverse``: "where failure modes differ in kind").
+        unchecked: upheld verdicts whose evidence was not checked against the candidate's
+            tree (:mod:`.judging`); a record written before it existed reads 0.
         survives: the finding is CONFIRMED: at least ``required`` valid verdicts (and as
-            many distinct lenses when ``diverse``), at least one upheld, none refuted.
+            many distinct lenses when ``diverse``), at least one upheld, none refuted, and
+            every upheld one checked against the candidate's tree.
 
     Inconsistent counts (``survives`` true with a refutation...) fail validation, so a
     stored tally cannot claim what its counts do not say.
@@ -72,6 +71,7 @@ class Tally(QuorumModel):
     required: int = Field(default=1, ge=1, strict=True)
     lenses: int = Field(default=0, ge=0, strict=True)
     diverse: StrictBool = False
+    unchecked: int = Field(default=0, ge=0, strict=True)
 
     @property
     def valid(self) -> int:
@@ -84,16 +84,20 @@ class Tally(QuorumModel):
             raise ValueError("contested must be true exactly when upheld > 0 and refuted > 0")
         if self.lenses > self.valid:
             raise ValueError("lenses cannot exceed the valid verdicts")
+        if self.unchecked > self.upheld:
+            raise ValueError("unchecked cannot exceed the upheld verdicts")
         if self.survives != _survives(
-            self.upheld, self.refuted, self.required, self.lenses, self.diverse
+            self.upheld, self.refuted, self.required, self.lenses, self.diverse, self.unchecked
         ):
             raise ValueError("survives contradicts the counts")
         return self
 
 
-def _survives(upheld: int, refuted: int, required: int, lenses: int, diverse: bool) -> bool:
+def _survives(
+    upheld: int, refuted: int, required: int, lenses: int, diverse: bool, unchecked: int = 0
+) -> bool:
     lenses_ok = not diverse or lenses >= required
-    return upheld > 0 and refuted == 0 and upheld >= required and lenses_ok
+    return upheld > 0 and refuted == 0 and upheld >= required and lenses_ok and unchecked == 0
 
 
 def tally(
@@ -102,6 +106,7 @@ def tally(
     required: int = 1,
     diverse: bool = False,
     evidence: str | None = None,
+    source: CheckSource | None = None,
 ) -> Tally:
     """Tally one finding's verifier verdicts (seed 003 "Verdict tallying"; SPEC §9).
 
@@ -112,6 +117,8 @@ def tally(
         diverse: each of them must hold a different lens (``lens-diverse`` stakes).
         evidence: the miner's evidence for the claim: a ``whatIChecked`` restating it
             abstains (:func:`judged`).
+        source: the candidate's tree (and clean-room record) upheld evidence is checked
+            in; without it every upheld vote is unchecked (at most PLAUSIBLE).
 
     Returns:
         The :class:`Tally`; it depends only on the multiset of verdicts, not their order.
@@ -123,44 +130,8 @@ def tally(
     """
     claim = _claim(claim)
     distinct, _ = distinct_verdicts(verdicts)
-    votes = [judged(classify_verdict(v, claim), evidence, claim) for v in distinct]
+    votes = [judged(classify_verdict(v, claim), evidence, claim, source) for v in distinct]
     return tally_votes(votes, required, diverse)
-
-
-def judged(
-    vote: Vote, evidence: str | None, claim: str | None = None, source: CheckSource | None = None
-) -> Vote:
-    """``vote`` judged against the miner's ``evidence`` too, in the order of
-    :func:`~gentle_hooks.quorum.votes.classify_verdict`: a vote whose ``whatIChecked``
-    restates the evidence abstains, as one restating the claim does
-    (:func:`~gentle_hooks.quorum.restatement.evidence_restatement`: a copy, no check), unless a
-    failed check or a narrative already refuted it; an upheld one that checked nothing of
-    the cited evidence (denied act, the finding read, a command that checks nothing,
-    another file opened: :func:`~gentle_hooks.quorum.grounds.grounds_reason`), or that
-    places its evidence elsewhere than the candidate's tree or leaves it unconfirmed
-    (:func:`~gentle_hooks.quorum.elsewhere.elsewhere_reason`) or, with a ``source``, holds
-    no evidence that checks out in the candidate's tree or the clean room's record
-    (:func:`~gentle_hooks.quorum.checkable.checkable_reason`) is refuted with
-    ``overruled`` saying what is missing; any other as it is."""
-    if vote.vote is VoteKind.ABSTAINED:
-        return vote
-    text = vote.whatIChecked or ""
-    why = evidence_restatement(text, evidence)
-    if why is not None and (
-        vote.overruled is None
-        or (narrative_reason(text, claim) is None and failure_split(text, claim) is None)
-    ):
-        kept = vote.model_dump(exclude={"vote", "abstention", "tooFast", "overruled"})
-        return Vote(vote=VoteKind.ABSTAINED, abstention=why, **kept)
-    if vote.vote is not VoteKind.UPHELD:
-        return vote
-    ungrounded = grounds_reason(text, claim, evidence) or elsewhere_reason(text)
-    if ungrounded is None and source is not None:
-        ungrounded = checkable_reason(text, source)
-    if ungrounded is None:
-        return vote
-    kept = vote.model_dump(exclude={"vote", "overruled"})
-    return Vote(vote=VoteKind.REFUTED, overruled=ungrounded, **kept)
 
 
 def _claim(claim: str) -> str:
@@ -173,13 +144,15 @@ def tally_votes(votes: Iterable[Vote], required: int = 1, diverse: bool = False)
     """Count classified votes into a :class:`Tally` (see :func:`tally`)."""
     counts = {kind: 0 for kind in VoteKind}
     lenses: set[str] = set()
+    unchecked = 0
     for vote in votes:
         counts[vote.vote] += 1
+        unchecked += vote.unchecked is not None
         if vote.vote is not VoteKind.ABSTAINED and vote.lens is not None:
             lenses.add(vote.lens.casefold())
     up, down = counts[VoteKind.UPHELD], counts[VoteKind.REFUTED]
     return Tally(
-        survives=_survives(up, down, required, len(lenses), diverse),
+        survives=_survives(up, down, required, len(lenses), diverse, unchecked),
         upheld=up,
         refuted=down,
         abstained=counts[VoteKind.ABSTAINED],
@@ -187,6 +160,7 @@ def tally_votes(votes: Iterable[Vote], required: int = 1, diverse: bool = False)
         required=required,
         lenses=len(lenses),
         diverse=diverse,
+        unchecked=unchecked,
     )
 
 
@@ -254,6 +228,15 @@ RULING_ROWS: tuple[RulingRow, ...] = (
         lambda t: t.diverse and t.lenses < t.required,
         "PLAUSIBLE",
         _Q5L_BEFORE,
+    ),
+    RulingRow(
+        "Q6U",
+        "upheld, but its evidence was not checked against the candidate's tree",
+        lambda t: t.unchecked > 0,
+        "PLAUSIBLE",
+        "tally again where the candidate's tree can be read: --tree REV (a cited file:line "
+        "whose quote is at that line checks it) or --observed VERDICT (a command the clean "
+        "room of `verify run` ran checks it too)",
     ),
     RulingRow("Q6", "upheld, uncontested", lambda t: True, "CONFIRMED"),
 )
@@ -333,8 +316,10 @@ class TallyRecord(QuorumModel):
         duplicates: what was given more than once and counted once, one line each
             (the same file twice, identical verdicts).
         checkedAgainst: the candidate's tree the upheld votes were checked against
-            (``quorum tally --observed``); a vote refuted for no checkable evidence there
-            is taken as recorded (the tree is not read again).
+            (``quorum tally --observed`` or ``--tree``); a vote refuted for no checkable
+            evidence there, or upheld as checked there, is taken as recorded (the tree is
+            not read again). Without it every upheld vote is ``unchecked``
+            (:data:`~.judging.NO_TREE`) and the ruling at most PLAUSIBLE (row ``Q6U``).
 
     Consistency is not authenticity: a record written from scratch is not detected; one
     whose parts contradict each other (a restating check counted as upheld) is.
@@ -376,13 +361,18 @@ class TallyRecord(QuorumModel):
                 self.claim,
             )
             again = judged(again, self.evidence, self.claim)
-            if self.checkedAgainst and (vote.overruled or "").startswith(UNCHECKABLE):
-                again = vote if again.vote is VoteKind.UPHELD else again
+            if self.checkedAgainst:
+                again = as_checked(vote, again)
             if again.vote is not vote.vote:
                 why = again.abstention or again.overruled or f"it counts as {again.vote.value}"
                 raise ValueError(f"votes.{n}: counted as {vote.vote.value}, but {why}")
             if (again.overruled, again.tooFast) != (vote.overruled, vote.tooFast):
                 raise ValueError(f"votes.{n}: overruled or tooFast contradicts the verdict")
+            if again.unchecked != vote.unchecked:
+                raise ValueError(
+                    f"votes.{n}: unchecked contradicts the verdict (no tree checked it: "
+                    "tally it again)"
+                )
         row = stakes_row(self.stakes)
         required = row.verifiers_critical if self.critical else row.verifiers
         expected = tally_votes(self.votes, required, row.distinct_lenses)

@@ -29,7 +29,6 @@ from pydantic import (
 )
 
 from gentle_hooks.artifacts.jsonio import (
-    ArtifactInputError,
     NonNegative,
     decode_json,
     describe_validation_error,
@@ -136,6 +135,8 @@ class Vote(QuorumModel):
         verifier / lens / durationMs: the verifier's id, lens and duration, when given.
         tooFast: why a counted verdict came back faster than its evidence could have been
             opened (:func:`too_fast_reason`); a flag for the audit, not a change of count.
+        unchecked: why an upheld vote's evidence was not checked against the candidate's
+            tree (:mod:`.judging`): it counts upheld, but the finding is not CONFIRMED.
     """
 
     vote: VoteKind
@@ -149,6 +150,7 @@ class Vote(QuorumModel):
     lens: str | None = None
     durationMs: int | None = None
     tooFast: str | None = None
+    unchecked: str | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> Vote:
@@ -163,6 +165,8 @@ class Vote(QuorumModel):
             raise ValueError(
                 f"vote {self.vote.value} contradicts refuted: {json.dumps(self.refuted)}"
             )
+        if self.unchecked is not None and self.vote is not VoteKind.UPHELD:
+            raise ValueError("unchecked is given only for an upheld vote")
         return self
 
     def sort_key(self) -> tuple[object, ...]:
@@ -188,6 +192,7 @@ class Vote(QuorumModel):
             text(self.lens),
             (self.durationMs is not None, self.durationMs or 0),
             text(self.tooFast),
+            text(self.unchecked),
         )
 
 
@@ -457,21 +462,6 @@ def _failed_vote(
     if failed.row.outcome == "abstain":
         return Vote(vote=VoteKind.ABSTAINED, abstention=reason, **fields)
     return Vote(vote=VoteKind.REFUTED, overruled=reason if upheld else None, tooFast=fast, **fields)
-
-
-def read_verifier_output(data: bytes | str, source: str) -> object:
-    """A verifier's output as :func:`classify_verdict` takes it: its JSON value, or an
-    :class:`UnreadableOutput` when it is not UTF-8, not JSON or nested too deeply (a
-    verifier that printed prose instead of its verdict abstains; it does not stop the
-    tally)."""
-    import hashlib
-
-    try:
-        return load_verdict_json(data, source)
-    except ArtifactInputError as exc:
-        raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
-        problem = exc.message.removeprefix(f"{source}: ")
-        return UnreadableOutput(source, problem, hashlib.sha256(raw).hexdigest())
 
 
 def load_verdict_json(data: bytes | str, source: str) -> object:

@@ -12,15 +12,20 @@ Room ``services``.
   is not one a ``verify run`` of this repository observed
   (:func:`~gentle_hooks.services.verdict_filing.observation_fault`): a hand-written
   record of commands is not the clean room's.
+* :func:`tree_source` — the :class:`~gentle_hooks.quorum.checkable.CheckSource` of a
+  commit of the repository (``quorum tally --tree REV``): its tree, read as above, and no
+  clean-room record (``observed`` None: a command is checked by nothing, so a vote resting
+  on one alone stays unchecked).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from gentle_hooks.artifacts.verdict import parse_verdict
 from gentle_hooks.bounded import read_regular
 from gentle_hooks.errors import UsageError
+from gentle_hooks.git.repository import Repository
 from gentle_hooks.quorum.checkable import CheckSource
 from gentle_hooks.services.record import open_root, open_store
 from gentle_hooks.services.verdict_filing import observation_fault, observed_run
@@ -51,7 +56,27 @@ def observed_source(path: str, cwd: str | None = None) -> CheckSource:
             raise UsageError(
                 f"--observed {path}: {observation_fault(led, verdict, verdict.candidate.identity)}"
             )
-    tree = verdict.candidate.tree
+    observed = tuple(
+        (c.observed.command, c.observed.exitCode) for c in verdict.criteria if c.observed
+    )
+    return CheckSource(verdict.candidate.tree, _reader(repo, verdict.candidate.tree), observed)
+
+
+def tree_source(rev: str, cwd: str | None = None) -> CheckSource:
+    """The :class:`~gentle_hooks.quorum.checkable.CheckSource` of commit ``rev`` of the
+    repository at ``cwd``: its tree, and no clean-room record.
+
+    Raises:
+        GitError: no repository, or ``rev`` is no commit there (exit 2).
+    """
+    repo, _ = open_root(cwd)
+    tree = repo.tree_of(repo.resolve_commit(rev, "--tree"))
+    return CheckSource(tree, _reader(repo, tree), None)
+
+
+def _reader(repo: Repository, tree: str) -> Callable[[str], Sequence[str] | None]:
+    """The lines of a path of ``tree``, at most :data:`MAX_FILES` files of at most
+    :data:`MAX_BYTES` each, none outside it."""
     cache: dict[str, Sequence[str] | None] = {}
 
     def lines(rel: str) -> Sequence[str] | None:
@@ -63,7 +88,4 @@ def observed_source(path: str, cwd: str | None = None) -> CheckSource:
             cache[rel] = data.decode("utf-8", "replace").splitlines() if ok and data else None
         return cache[rel]
 
-    observed = tuple(
-        (c.observed.command, c.observed.exitCode) for c in verdict.criteria if c.observed
-    )
-    return CheckSource(tree, lines, observed)
+    return lines

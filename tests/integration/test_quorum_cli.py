@@ -16,6 +16,9 @@ from typing import Any
 import jsonschema  # type: ignore[import-untyped]
 import pytest
 
+from gentle_hooks.quorum.ruling import RULING_ROWS
+from tests.conftest import git
+
 CLAIM = "Subagents inherit no budget cap"
 
 
@@ -37,6 +40,32 @@ def run(tmp_path: Path) -> Any:
         )
 
     return _run
+
+
+#: The first line of a tally whose upheld evidence no tree checked (issue 18, row Q6U).
+UNCHECKED = "PLAUSIBLE  (upheld, but its evidence was not checked against the candidate's tree)"
+#: Its settle (``--tree REV`` / ``--observed VERDICT``).
+SETTLE_TREE = next(r.settle for r in RULING_ROWS if r.id == "Q6U")
+
+
+#: workflow.js of :func:`candidate`: line 142 spawns agents in a loop with no budget check.
+WORKFLOW = "".join(f"// line {n}\n" for n in range(1, 142)) + "for (const t of ts) spawnAgent(t);\n"
+#: An upheld verdict whose quote is at workflow.js:142 of :func:`candidate`.
+CHECKED_UP = {
+    "refuted": False,
+    "reason": "reproduces",
+    "whatIChecked": "opened workflow.js:142: `spawnAgent(t)` in the loop, no budget check",
+}
+
+
+def candidate(tmp_path: Path) -> None:
+    """Make ``tmp_path`` the candidate's repository: HEAD holds :data:`WORKFLOW`."""
+    if (tmp_path / ".git").exists():
+        return
+    git(tmp_path, "init", "-q")
+    (tmp_path / "workflow.js").write_text(WORKFLOW, encoding="utf-8")
+    git(tmp_path, "add", "workflow.js")
+    git(tmp_path, "commit", "-q", "-m", "candidate")
 
 
 def write(path: Path, doc: object) -> str:
@@ -180,10 +209,12 @@ def test_tally_confirmed(run: Any, tmp_path: Path) -> None:
     b = write(tmp_path / "b.json", [up("re-ran the query: 41 agents"), {"error": "exit 137"}])
     r = run("quorum", "tally", a, b, "--claim", CLAIM, "--finding", "F-1")
     assert (r.returncode, r.stderr) == (0, "")
+    # issue 18 (r18p): no tree given, so neither check is shown to reproduce: was CONFIRMED
     assert r.stdout == (
-        "CONFIRMED F-1  (upheld, uncontested)\n"
-        "  survives yes; upheld 2, refuted 0, abstained 1, contested no; stakes ordinary "
+        "PLAUSIBLE F-1  (upheld, but its evidence was not checked against the candidate's tree)\n"
+        "  survives no; upheld 2, refuted 0, abstained 1, contested no; stakes ordinary "
         "needs 1 valid verdict\n"
+        f"  to settle: {SETTLE_TREE}\n"
         "  abstained: errored: exit 137\n"
     )
 
@@ -210,7 +241,8 @@ R18N = (
 
 def test_tally_refutes_another_version_or_a_second_hand_account(run: Any, tmp_path: Path) -> None:
     """Issue 18 item 4 (seed 003: "Do not trust the miner's reading of it"): the real CLI,
-    one upheld verdict per file as refuter r18n wrote it; the near miss stays CONFIRMED."""
+    one upheld verdict per file as refuter r18n wrote it; the near miss stays upheld (no
+    tree given: PLAUSIBLE for want of a check, issue 18)."""
     claim = "the fan-out in app.py is unbounded"
     for i, checked in enumerate(R18N):
         m = write(tmp_path / f"m{i}.json", up(checked))
@@ -221,7 +253,7 @@ def test_tally_refutes_another_version_or_a_second_hand_account(run: Any, tmp_pa
     room = write(
         tmp_path / "room.json", up("I opened app.py:12 in the work tree of the room: no cap")
     )
-    assert run("quorum", "tally", "--claim", claim, room).stdout.startswith("CONFIRMED")
+    assert run("quorum", "tally", "--claim", claim, room).stdout.startswith(UNCHECKED)
 
 
 def test_tally_tie_is_plausible_and_keeps_the_refutation(run: Any, tmp_path: Path) -> None:
@@ -326,7 +358,7 @@ def test_tally_a_malformed_verdict_set_abstains_beside_valid_ones(run: Any, tmp_
     good = write(tmp_path / "b.json", {"claim": CLAIM, "verdicts": [up()]})
     r = run("quorum", "tally", bad, good)
     assert (r.returncode, r.stderr) == (0, "")
-    assert r.stdout.splitlines()[0] == "CONFIRMED  (upheld, uncontested)"
+    assert r.stdout.splitlines()[0] == UNCHECKED  # no tree given (issue 18)
     assert "upheld 1, refuted 0, abstained 1" in r.stdout
     assert "  abstained: malformed: not a verdict set: claim: required field missing" in r.stdout
     assert f"({bad})" in r.stdout
@@ -353,6 +385,7 @@ def test_tally_json_validates_against_exported_schema(run: Any, tmp_path: Path) 
             "required": 1,
             "lenses": 0,
             "diverse": False,
+            "unchecked": 1,  # the upheld one: no tree given (issue 18)
         },
     )
 
@@ -377,9 +410,10 @@ def test_tally_verifier_output_not_json_abstains(
     r = run("quorum", "tally", "v.json", a, "--claim", CLAIM)
     assert (r.returncode, r.stderr) == (0, "")
     assert r.stdout.splitlines() == [
-        "CONFIRMED  (upheld, uncontested)",
-        "  survives yes; upheld 1, refuted 0, abstained 1, contested no; stakes ordinary "
+        UNCHECKED,  # no tree given (issue 18)
+        "  survives no; upheld 1, refuted 0, abstained 1, contested no; stakes ordinary "
         "needs 1 valid verdict",
+        f"  to settle: {SETTLE_TREE}",
         f"  abstained: malformed: {problem} (v.json)",
     ]
     alone = run("quorum", "tally", "v.json", "--claim", CLAIM, "--json")
@@ -404,9 +438,10 @@ def test_tally_an_empty_array_of_verdicts_is_one_abstention(
     r = run("quorum", "tally", "v.json", a, "--claim", CLAIM)
     assert (r.returncode, r.stderr) == (0, "")
     assert r.stdout.splitlines() == [
-        "CONFIRMED  (upheld, uncontested)",
-        "  survives yes; upheld 1, refuted 0, abstained 1, contested no; stakes ordinary "
+        UNCHECKED,  # no tree given (issue 18)
+        "  survives no; upheld 1, refuted 0, abstained 1, contested no; stakes ordinary "
         "needs 1 valid verdict",
+        f"  to settle: {SETTLE_TREE}",
         "  abstained: malformed: no verdict: an empty array (v.json)",
     ]
 
@@ -496,11 +531,27 @@ def test_tally_one_verifier_two_verdicts_exits_2(run: Any, tmp_path: Path) -> No
 # --- quorum report --------------------------------------------------------------------------
 
 
-def tally_json(run: Any, tmp_path: Path, finding: str, lens: str, verdicts: list[Any]) -> str:
+def tally_json(
+    run: Any, tmp_path: Path, finding: str, lens: str, verdicts: list[Any], tree: bool = False
+) -> str:
+    """``quorum tally --json`` of ``verdicts`` into a file; ``tree``: checked against the
+    tree of :func:`candidate` (``--tree HEAD``)."""
+    if tree:
+        candidate(tmp_path)
     src = write(tmp_path / f"{finding}.in.json", verdicts)
     claim = f"{CLAIM} ({finding})"  # deduplicated findings: one claim each
     r = run(
-        "quorum", "tally", src, "--claim", claim, "--finding", finding, "--lens", lens, "--json"
+        "quorum",
+        "tally",
+        src,
+        "--claim",
+        claim,
+        "--finding",
+        finding,
+        "--lens",
+        lens,
+        "--json",
+        *(["--tree", "HEAD"] if tree else []),
     )
     assert r.returncode == 0, r.stderr
     out = tmp_path / f"{finding}.tally.json"
@@ -509,9 +560,13 @@ def tally_json(run: Any, tmp_path: Path, finding: str, lens: str, verdicts: list
 
 
 def test_report_over_tally_output(run: Any, tmp_path: Path) -> None:
-    files = [tally_json(run, tmp_path, f"C{n}", "correctness", [up()]) for n in range(3)]
+    # survived: upheld evidence checked in the candidate's tree (issue 18)
+    files = [
+        tally_json(run, tmp_path, f"C{n}", "correctness", [CHECKED_UP], tree=True) for n in range(3)
+    ]
     files += [
-        tally_json(run, tmp_path, f"I{n}", "impact", [DOWN] if n else [up()]) for n in range(3)
+        tally_json(run, tmp_path, f"I{n}", "impact", [DOWN] if n else [CHECKED_UP], tree=True)
+        for n in range(3)
     ]
     r = run("quorum", "report", *files)
     assert (r.returncode, r.stderr) == (0, "")
@@ -560,7 +615,9 @@ def test_report_and_audit_of_more_than_1_mib_exit_2(run: Any, tmp_path: Path, co
 
 
 def test_report_json_and_flags(run: Any, tmp_path: Path) -> None:
-    files = [tally_json(run, tmp_path, f"C{n}", "correctness", [up()]) for n in range(2)]
+    files = [
+        tally_json(run, tmp_path, f"C{n}", "correctness", [CHECKED_UP], tree=True) for n in range(2)
+    ]
     r = run("quorum", "report", *files, "--json")
     assert r.returncode == 0
     report = json.loads(r.stdout)
@@ -720,7 +777,8 @@ def test_tally_lens_diverse_stakes(run: Any, tmp_path: Path) -> None:
         tmp_path / "b.json", [{**v, "lens": lens} for v, lens in zip(same, lenses, strict=True)]
     )
     r = run("quorum", "tally", b, "--claim", CLAIM, "--stakes", "lens-diverse")
-    assert r.stdout.splitlines()[0] == "CONFIRMED  (upheld, uncontested)"
+    # three lenses: only the missing check holds it back (no tree given, issue 18)
+    assert r.stdout.splitlines()[0] == UNCHECKED
 
 
 def test_audit_cli(run: Any, tmp_path: Path) -> None:
@@ -883,7 +941,7 @@ def test_tally_a_check_restating_the_miners_evidence_abstains(
     stored = write(tmp_path / "record.json", record)
     assert run("quorum", "report", stored).returncode == 0
     plain = run("quorum", "tally", write(tmp_path / "b.json", COPIED), "--claim", CLAIM)
-    assert plain.stdout.startswith("CONFIRMED"), plain.stdout
+    assert plain.stdout.startswith(UNCHECKED), plain.stdout  # upheld; no tree (issue 18)
 
 
 def test_tally_evidence_that_disagrees_exits_2(run: Any, tmp_path: Path) -> None:

@@ -30,9 +30,8 @@ from gentle_hooks.config.load import compile_settings, load_config, parse_git_co
 from gentle_hooks.errors import EXIT_INPUT, GentleError
 from gentle_hooks.hooks.push_input import parse_pre_push
 from gentle_hooks.notes.lines import MalformedLine, decode
-from gentle_hooks.quorum.ballot import parse_verdict_file
+from gentle_hooks.quorum.ballot import parse_verdict_file, read_verifier_output
 from gentle_hooks.quorum.ruling import parse_tally_records
-from gentle_hooks.quorum.votes import read_verifier_output
 from tests.agent_payloads import RUNTIMES, materialize
 from tests.hostile_fields import NOTE_FIELDS, PAYLOAD_FIELDS, VERDICT_FIELDS
 

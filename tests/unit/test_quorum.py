@@ -37,6 +37,7 @@ from gentle_hooks.quorum.votes import (
     classify_verdict,
     parse_verdict_values,
 )
+from tests.quorum_tree import CHECKED, TREE, checked_up
 
 CLAIM = "Subagents inherit no budget cap, so a fan-out can exceed the run budget"
 
@@ -279,14 +280,15 @@ TALLY_ROWS: list[tuple[str, list[object], int, tuple[bool, int, int, int, bool],
         "PLAUSIBLE",
         "Q1",
     ),
-    ("one-upheld", [up()], 1, (True, 1, 0, 0, False), "CONFIRMED", "Q6"),
+    # no tree given (issue 18): upheld evidence nobody checked is at most PLAUSIBLE
+    ("one-upheld", [up()], 1, (False, 1, 0, 0, False), "PLAUSIBLE", "Q6U"),
     (
         "upheld-despite-abstentions",
         [up(), ERRORED, TIMED_OUT],
         1,
-        (True, 1, 0, 2, False),
-        "CONFIRMED",
-        "Q6",
+        (False, 1, 0, 2, False),
+        "PLAUSIBLE",
+        "Q6U",
     ),
     ("one-refuted", [down()], 1, (False, 0, 1, 0, False), "REFUTED", "Q2"),
     ("tie-one-each", [up(), down()], 1, (False, 1, 1, 0, True), "PLAUSIBLE", "Q3"),
@@ -318,9 +320,41 @@ TALLY_ROWS: list[tuple[str, list[object], int, tuple[bool, int, int, int, bool],
         "Q2",
     ),
     ("audit-one-valid", [up(), ERRORED, TIMED_OUT], 3, (False, 1, 0, 2, False), "PLAUSIBLE", "Q5"),
-    ("audit-three-upheld", [up(), UP2, UP3], 3, (True, 3, 0, 0, False), "CONFIRMED", "Q6"),
+    ("audit-three-upheld", [up(), UP2, UP3], 3, (False, 3, 0, 0, False), "PLAUSIBLE", "Q6U"),
     ("critical-one-upheld", [up()], 2, (False, 1, 0, 0, False), "PLAUSIBLE", "Q5"),
-    ("critical-two-upheld", [up(), UP2], 2, (True, 2, 0, 0, False), "CONFIRMED", "Q6"),
+    ("critical-two-upheld", [up(), UP2], 2, (False, 2, 0, 0, False), "PLAUSIBLE", "Q6U"),
+]
+
+#: The rows above that confirm once the upheld evidence is checked in the candidate's tree
+#: (:data:`tests.quorum_tree.TREE`).
+CHECKED_ROWS: list[tuple[str, list[object], int, tuple[bool, int, int, int, bool], str, str]] = [
+    ("one-upheld", [checked_up()], 1, (True, 1, 0, 0, False), "CONFIRMED", "Q6"),
+    (
+        "upheld-despite-abstentions",
+        [checked_up(), ERRORED, TIMED_OUT],
+        1,
+        (True, 1, 0, 2, False),
+        "CONFIRMED",
+        "Q6",
+    ),
+    (
+        "audit-three-upheld",
+        [checked_up(), checked_up(f"{CHECKED}; grepped it"), checked_up(f"{CHECKED}; re-read")],
+        3,
+        (True, 3, 0, 0, False),
+        "CONFIRMED",
+        "Q6",
+    ),
+    # with a tree: a narrative refutes; a command no clean room recorded stays unchecked
+    ("checked-and-narrative", [checked_up(), UP2], 1, (False, 1, 1, 0, True), "PLAUSIBLE", "Q3"),
+    (
+        "checked-and-unobserved-command",
+        [checked_up(), up("ran `grep -c spawnAgent workflow.js`: printed 1")],
+        1,
+        (False, 2, 0, 0, False),
+        "PLAUSIBLE",
+        "Q6U",
+    ),
 ]
 
 
@@ -341,10 +375,27 @@ def test_tally_and_ruling(
     assert (rule(t).ruling, rule(t).row) == (ruling, row)
 
 
+@pytest.mark.parametrize(
+    ("verdicts", "required", "counts", "ruling", "row"),
+    [r[1:] for r in CHECKED_ROWS],
+    ids=[r[0] for r in CHECKED_ROWS],
+)
+def test_tally_and_ruling_with_a_tree(
+    verdicts: list[object],
+    required: int,
+    counts: tuple[bool, int, int, int, bool],
+    ruling: str,
+    row: str,
+) -> None:
+    t = tally(verdicts, CLAIM, required, source=TREE)
+    assert (t.survives, t.upheld, t.refuted, t.abstained, t.contested) == counts
+    assert (rule(t).ruling, rule(t).row) == (ruling, row)
+
+
 def test_every_ruling_row_is_covered() -> None:
     from tests.unit.test_quorum_seed003 import LENS_ROWS
 
-    covered = {r[5] for r in TALLY_ROWS} | {r[3] for r in LENS_ROWS}
+    covered = {r[5] for r in [*TALLY_ROWS, *CHECKED_ROWS]} | {r[3] for r in LENS_ROWS}
     assert covered == {r.id for r in RULING_ROWS}
 
 
@@ -358,6 +409,11 @@ def test_ruling_reasons_exact() -> None:
         (
             "Q5L",
             "upheld by verifiers of fewer different lenses than the stakes need",
+            "PLAUSIBLE",
+        ),
+        (
+            "Q6U",
+            "upheld, but its evidence was not checked against the candidate's tree",
             "PLAUSIBLE",
         ),
         ("Q6", "upheld, uncontested", "CONFIRMED"),
@@ -442,7 +498,7 @@ DUPLICATE_ROWS: list[tuple[str, list[object], int, tuple[int, int, int], str, li
         "Q5",
         [f"3 {UP_NOTE}"],
     ),
-    ("one-verifier-twice", [by("a", up()), by("a", up())], 1, (1, 0, 0), "Q6", [f"2 {UP_NOTE}"]),
+    ("one-verifier-twice", [by("a", up()), by("a", up())], 1, (1, 0, 0), "Q6U", [f"2 {UP_NOTE}"]),
     (
         "copies-cannot-outvote-a-refutation",
         [up(), up(), up(), down()],
@@ -456,7 +512,7 @@ DUPLICATE_ROWS: list[tuple[str, list[object], int, tuple[int, int, int], str, li
         [ERRORED, ERRORED, up()],
         1,
         (1, 0, 1),
-        "Q6",
+        "Q6U",  # no tree: upheld, unchecked
         ['2 identical verdicts counted once: {"error": "verifier crashed: exit 137"}'],
     ),
     (
@@ -464,7 +520,7 @@ DUPLICATE_ROWS: list[tuple[str, list[object], int, tuple[int, int, int], str, li
         [by("a", up()), by("b", UP2), by("c", UP3)],
         3,
         (3, 0, 0),
-        "Q6",
+        "Q6U",  # no tree: upheld, unchecked
         [],
     ),
     ("same-words-opposite-answers", [up(), {**up(), "refuted": True}], 1, (1, 1, 0), "Q3", []),
@@ -899,8 +955,8 @@ def test_resolve_claim(option: str | None, files: tuple[VerdictFile, ...], expec
 def rec(lens: str | None, survives: bool, n: int) -> TallyRecord:
     """A finding of ``lens``; each finding has its own claim, as deduplicated findings do."""
     finding = f"{lens}-{n}"
-    verdicts = [up()] if survives else [down()]
-    return build_record(verdicts, f"{CLAIM} ({finding})", finding=finding, lens=lens)
+    verdicts = [checked_up()] if survives else [down()]
+    return build_record(verdicts, f"{CLAIM} ({finding})", finding=finding, lens=lens, source=TREE)
 
 
 def records(spec: dict[str | None, tuple[int, int]]) -> list[TallyRecord]:

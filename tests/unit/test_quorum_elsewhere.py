@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import pytest
 
+from gentle_hooks.quorum.checkable import CheckSource
 from gentle_hooks.quorum.ruling import build_record
 from gentle_hooks.quorum.votes import VoteKind, classify_verdict
+from tests.quorum_tree import CHECKED, TREE, supported_unchecked
 from tests.unit.test_quorum_seed003_rows import CLAIM, up
 
 GOOD = "opened workflow.js:142: the line is `for (t of tasks) spawn(t)`, no budget check"
@@ -55,4 +57,89 @@ def test_a_check_placed_elsewhere_refutes(checked: str) -> None:
 def test_ordinary_evidence_still_supports(checked: str) -> None:
     vote = classify_verdict(up(checked), CLAIM)
     assert vote.vote is VoteKind.UPHELD, vote
-    assert build_record([up(checked)], CLAIM).ruling == "CONFIRMED"
+    assert supported_unchecked(build_record([up(checked)], CLAIM))
+
+
+#: Refuter r18p's phrases (issue 18), each after a quote that is at workflow.js:142 of
+#: :data:`tests.quorum_tree.TREE`: on mrgS each one CONFIRMED, with a tree or without.
+R18P_PLACES = [
+    "on the deployed box",
+    "in the customer's environment",
+    "per the CI artifacts",
+    "in the release candidate",
+]
+R18P_LATER = [
+    "needs double-checking",
+    "should be re-checked",
+    "needs a second look",
+    "pending review",
+    "not yet reproduced here",
+]
+#: :data:`TREE` with a clean-room record that ran nothing (``--observed``).
+ROOM = CheckSource(TREE.tree, TREE.lines, ())
+R18P = [f"opened workflow.js:142 {p}: `spawnAgent(task)` in the loop" for p in R18P_PLACES] + [
+    f"{CHECKED}, {p}" for p in R18P_LATER
+]
+
+
+@pytest.mark.parametrize("checked", R18P)
+@pytest.mark.parametrize("tree", [None, TREE, ROOM], ids=["no-tree", "tree", "observed"])
+def test_r18p_a_check_placed_elsewhere_or_left_for_later_refutes(
+    checked: str, tree: CheckSource | None
+) -> None:
+    """Seed 003 "Uphold ONLY if you re-opened the evidence yourself and it reproduces": a
+    quote found at the cited line does not make evidence seen elsewhere, or left for a
+    later check, a reproduction in the candidate's tree."""
+    record = build_record([up(checked)], CLAIM, source=tree)
+    (vote,) = record.votes
+    assert vote.vote is VoteKind.REFUTED, vote
+    assert "elsewhere than the candidate" in (vote.overruled or ""), vote.overruled
+    assert record.ruling == "REFUTED"
+
+
+def test_r18p_the_quote_alone_confirms_in_the_tree() -> None:
+    """The rows above without their phrase: the same quote confirms with the tree."""
+    assert build_record([up(CHECKED)], CLAIM, source=TREE).ruling == "CONFIRMED"
+
+
+@pytest.mark.parametrize(
+    ("checked", "tree", "ruling", "shown"),
+    [
+        (
+            "opened zzz_nonexistent.js:9999: the loop has no budget check",
+            None,
+            "PLAUSIBLE",
+            "not checked against the candidate's tree",
+        ),
+        (
+            "opened zzz_nonexistent.js:9999: the loop has no budget check",
+            TREE,
+            "REFUTED",
+            "the candidate's tree holds no zzz_nonexistent.js",
+        ),
+        (
+            "I ran `grep -n budget workflow.js` on the deployed box: no match",
+            None,
+            "REFUTED",
+            "deployed box",
+        ),
+        (
+            "I ran `grep -n budget workflow.js`: no match",
+            TREE,
+            "PLAUSIBLE",
+            "its command was checked by no clean room (`grep -n budget workflow.js`)",
+        ),
+    ],
+    ids=["nonexistent-no-tree", "nonexistent-tree", "deployed-box", "command-tree"],
+)
+def test_r18p_evidence_nobody_checked_does_not_confirm(
+    checked: str, tree: CheckSource | None, ruling: str, shown: str
+) -> None:
+    """Issue 18 (r18p): "CONFIRMED | Evidence independently reproduced"; "PLAUSIBLE | ...
+    could not be reproduced with available access". A file:line that does not exist
+    refutes once the tree is read; unread, it is at most PLAUSIBLE; a command no clean
+    room recorded is not a reproduction either."""
+    record = build_record([up(checked)], CLAIM, source=tree)
+    assert record.ruling == ruling, record
+    (vote,) = record.votes
+    assert shown in (vote.overruled or vote.unchecked or ""), vote

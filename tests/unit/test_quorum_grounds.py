@@ -19,6 +19,7 @@ import pytest
 from gentle_hooks.quorum.grounds import GROUND_ROWS, grounds_reason
 from gentle_hooks.quorum.ruling import build_record
 from gentle_hooks.quorum.votes import VoteKind
+from tests.quorum_tree import supported_unchecked
 
 CLAIM = "Subagents inherit no budget cap, so a fan-out can exceed the run budget"
 EVIDENCE = "workflow.js:142 spawns agents in a loop with no budget check"
@@ -390,7 +391,7 @@ UPHELD_ROWS: list[str] = [
 def test_own_acts_count_with_no_evidence_given(checked: str) -> None:
     """Issue 18 item 4: the copy, hedge and denial rows leave an act of the verifier's
     own, reported as fact, counting (no ``G-elsewhere`` without evidence)."""
-    assert _record(checked, None).ruling == "CONFIRMED", checked
+    assert supported_unchecked(_record(checked, None)), checked
 
 
 def _record(checked: str, evidence: str | None = EVIDENCE):  # type: ignore[no-untyped-def]
@@ -413,7 +414,7 @@ def test_a_check_of_nothing_refutes(checked: str, row: str, shown: str) -> None:
 
 @pytest.mark.parametrize("checked", UPHELD_ROWS)
 def test_a_reproduction_of_the_cited_evidence_is_upheld(checked: str) -> None:
-    assert _record(checked).ruling == "CONFIRMED", checked
+    assert supported_unchecked(_record(checked)), checked
 
 
 def test_a_bare_copy_of_the_evidence_abstains() -> None:
@@ -426,7 +427,7 @@ def test_a_bare_copy_of_the_evidence_abstains() -> None:
 
 def test_another_file_counts_without_evidence_given() -> None:
     """``G-elsewhere`` needs the finding's evidence; without it the other rules judge."""
-    assert _record("Opened README.md: it says subagents have no cap", None).ruling == "CONFIRMED"
+    assert supported_unchecked(_record("Opened README.md: it says subagents have no cap", None))
 
 
 def test_commands_that_read_a_file_are_not_no_checks() -> None:
@@ -458,6 +459,9 @@ def test_readme_evidence_table_is_what_the_tally_does() -> None:
     assert given is not None and given.group(1) == EVIDENCE
     rows = _readme_rows()
     assert len(rows) >= 10
-    expected = {"upheld": "CONFIRMED", "abstained": "PLAUSIBLE", "refuted": "REFUTED"}
+    # no tree given: an upheld row counts as support, ruled PLAUSIBLE for want of a check
+    expected = {"upheld": ("PLAUSIBLE", "Q6U"), "abstained": ("PLAUSIBLE", "Q1")}
     for checked, kind in rows:
-        assert _record(checked).ruling == expected[kind], checked
+        record = _record(checked)
+        assert (record.ruling, record.row) == expected.get(kind, ("REFUTED", "Q2")), checked
+        assert [v.vote.value for v in record.votes] == [kind], checked

@@ -45,8 +45,9 @@ def test_readme_example_table_is_what_the_tally_does() -> None:
         verdict = {"refuted": False, "reason": "it holds", "whatIChecked": checked}
         assert classify_verdict(verdict, claim.group(1)).vote.value == kind, checked
         record = build_record([verdict], claim.group(1))
-        expected = {"upheld": "CONFIRMED", "abstained": "PLAUSIBLE", "refuted": "REFUTED"}
-        assert record.ruling == expected[kind], checked
+        # no tree given: an upheld row counts as support, ruled PLAUSIBLE for want of a check
+        expected = {"upheld": ("PLAUSIBLE", "Q6U"), "abstained": ("PLAUSIBLE", "Q1")}
+        assert (record.ruling, record.row) == expected.get(kind, ("REFUTED", "Q2")), checked
 
 
 def test_readme_names_every_failure_row() -> None:

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from gentle_hooks.policy.stakes import Stakes, stakes_row, verifiers_required
 from gentle_hooks.quorum.audit import SAMPLE_SIZE, audit
 from gentle_hooks.quorum.ballot import parse_verdict_file
+from gentle_hooks.quorum.checkable import CheckSource
 from gentle_hooks.quorum.narrative import NARRATIVE_ROWS, narrative_reason
 from gentle_hooks.quorum.restatement import evidence_restatement
 from gentle_hooks.quorum.ruling import (
@@ -37,6 +38,7 @@ from gentle_hooks.quorum.votes import (
     evidence_pieces,
     too_fast_reason,
 )
+from tests.quorum_tree import TREE, checked_up, supported_unchecked
 
 CLAIM = "Subagents inherit no budget cap, so a fan-out can exceed the run budget"
 CITED = "opened workflow.js:142; the loop has no budget check"
@@ -265,7 +267,16 @@ def test_plausible_record_carries_its_settle(
 
 
 def test_confirmed_record_has_no_settle() -> None:
-    assert build_record([verdict()], CLAIM).settle is None
+    assert build_record([checked_up()], CLAIM, source=TREE).settle is None
+
+
+def test_upheld_but_unchecked_says_how_to_check_it() -> None:
+    """Issue 18 (r18p): with no tree an upheld finding is PLAUSIBLE, "with what would
+    settle it": a tally that can read the candidate's tree."""
+    record = build_record([verdict()], CLAIM)
+    assert (record.ruling, record.row) == ("PLAUSIBLE", "Q6U")
+    assert record.settle is not None and "--tree REV" in record.settle
+    assert "--observed VERDICT" in record.settle
 
 
 def test_a_record_with_an_edited_settle_is_refused_and_an_old_one_without_is_read() -> None:
@@ -296,7 +307,7 @@ def test_lens_diverse_stakes_row() -> None:
 
 
 def _lensed(lens: str | None, n: int, refuted: bool = False) -> dict[str, Any]:
-    checked = f"re-ran check number {n} on scheduler.go:{n}0 and saw no cap"
+    checked = f"re-ran check number {n} on scheduler.go:{n}0: `go spawn(job)` and saw no cap"
     return verdict(checked, refuted=refuted, **({"lens": lens} if lens else {}))
 
 
@@ -345,7 +356,9 @@ LENS_ROWS: list[tuple[str, list[object], tuple[bool, int], str]] = [
     ("verdicts", "expected", "row"), [r[1:] for r in LENS_ROWS], ids=[r[0] for r in LENS_ROWS]
 )
 def test_lens_diverse_tally(verdicts: list[object], expected: tuple[bool, int], row: str) -> None:
-    record = build_record(verdicts, CLAIM, stakes="lens-diverse")
+    # scheduler.go of the candidate: every line spawns with no cap
+    tree = CheckSource("d" * 40, lambda p: ["go spawn(job)"] * 99 if p == "scheduler.go" else None)
+    record = build_record(verdicts, CLAIM, stakes="lens-diverse", source=tree)
     assert (record.tally.survives, record.tally.lenses) == expected
     assert record.tally.diverse and record.row == row
     again = parse_tally_records(record.model_dump_json(by_alias=True), "t")[0]
@@ -466,7 +479,8 @@ def test_audit_samples_two_upheld_findings_with_what_they_opened() -> None:
     report = audit(records, seed=7)
     assert (report.findings, report.upheld, report.seed) == (9, 6, 7)
     assert len(report.sample) == SAMPLE_SIZE == 2
-    assert all(f.ruling == "CONFIRMED" for f in report.sample)
+    rows = {r.finding: r.row for r in records}
+    assert all(rows[f.finding] in ("Q6", "Q6U") for f in report.sample)  # no tree: Q6U
     opened = {r.finding: [v.whatIChecked for v in r.votes] for r in records}
     for f in report.sample:
         assert [v.whatIChecked for v in f.votes] == opened[f.finding]
@@ -573,7 +587,7 @@ def test_a_check_restating_the_miners_evidence_abstains(what: str, restates: boo
     assert evidence_restatement(what, None) is None
     record = build_record([upheld], CLAIM, evidence=EVIDENCE)
     assert (record.votes[0].vote is VoteKind.UPHELD) is not restates
-    assert (record.ruling == "CONFIRMED") is not restates
+    assert supported_unchecked(record) is not restates
 
 
 def test_a_stored_record_counting_a_restated_evidence_is_refused() -> None:
@@ -581,7 +595,7 @@ def test_a_stored_record_counting_a_restated_evidence_is_refused() -> None:
     contradicts itself and is refused."""
     upheld = {"refuted": False, "reason": "real", "whatIChecked": EVIDENCE, "durationMs": 9000}
     honest = build_record([upheld], CLAIM)
-    assert honest.ruling == "CONFIRMED"
+    assert supported_unchecked(honest)
     forged = honest.model_dump(mode="json", by_alias=True) | {"evidence": EVIDENCE}
     with pytest.raises(ValueError, match="restates the miner's evidence"):
         TallyRecord.model_validate(forged)

@@ -19,6 +19,7 @@ from gentle_hooks.quorum.audit import audit
 from gentle_hooks.quorum.ruling import TallyRecord, build_record
 from gentle_hooks.quorum.survival import survival_report
 from gentle_hooks.quorum.votes import VoteKind, classify_verdict
+from tests.quorum_tree import CHECKED, TREE
 
 CLAIM = (
     "Subagents inherit no budget cap, so a fan-out can exceed the run budget; run "
@@ -133,9 +134,11 @@ def test_zero_valid_verdicts_does_not_survive() -> None:
 def test_confirmed_means_reproduced_uncontested() -> None:
     """Seed 003: "CONFIRMED | Evidence independently reproduced, uncontested | State it as
     fact"."""
-    record = build_record([up(GOOD)], CLAIM)
+    record = build_record([up(CHECKED)], CLAIM, source=TREE)
     assert (record.ruling, record.settle) == ("CONFIRMED", None)
-    assert build_record([up(GOOD), down()], CLAIM).ruling != "CONFIRMED"
+    assert build_record([up(CHECKED), down()], CLAIM, source=TREE).ruling != "CONFIRMED"
+    # not reproduced in the candidate's tree (none given): not CONFIRMED (issue 18, r18p)
+    assert build_record([up(CHECKED)], CLAIM).ruling == "PLAUSIBLE"
 
 
 def test_plausible_means_contested_or_not_reproducible_with_available_access() -> None:
@@ -185,7 +188,7 @@ def test_how_many_verifiers(stakes: str, n: int, critical: int, lenses: bool) ->
     """Seed 003 "How many verifiers", each row."""
     row = stakes_row(stakes)
     assert (row.verifiers, row.verifiers_critical, row.distinct_lenses) == (n, critical, lenses)
-    short = build_record([up(GOOD)] * 1, CLAIM, stakes=stakes, critical=True)
+    short = build_record([up(CHECKED)] * 1, CLAIM, stakes=stakes, critical=True, source=TREE)
     assert (short.ruling == "CONFIRMED") == (critical == 1)
 
 
@@ -196,8 +199,9 @@ def _records(lens_counts: dict[str, tuple[int, int]]) -> list[TallyRecord]:
     out = []
     for lens, (survived, total) in lens_counts.items():
         for i in range(total):
-            verdicts = [up(f"opened {lens}{i}.py:{i + 1}: the loop spawns")] if i < survived else []
-            out.append(build_record(verdicts, f"claim {lens} {i}", finding=f"{lens}{i}", lens=lens))
+            verdicts = [up(CHECKED)] if i < survived else []
+            claim = f"claim {lens} {i}"
+            out.append(build_record(verdicts, claim, finding=f"{lens}{i}", lens=lens, source=TREE))
     return out
 
 
