@@ -104,6 +104,8 @@ to the pure policy for one use case and returns values; nothing here prints.
   each path it wrote
 * :mod:`.agent_windows` — a background shell call's window: its snapshot kept open for the
   session, moved at each later hook event, closed when the agent's turn ends
+* :mod:`.agent_leftover` — the processes a shell call left running in the work tree, seen
+  in ``/proc`` (Linux) at its post-tool event, whatever its command's words
 * :mod:`.agent_subagents` — the markers of the subagents running in an agent session
 * :mod:`.agent_codex` — Codex CLI's own conditions on our hooks: the trust it keeps for each,
   and what to add by hand to an inline ``config.toml`` hook of ours

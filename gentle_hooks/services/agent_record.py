@@ -46,7 +46,7 @@ from gentle_hooks.agents.runtimes import Runtime, runtime
 from gentle_hooks.errors import GitError, UsageError, shown_field
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.policy.inputs import label_problem
-from gentle_hooks.services import agent_prewrite, agent_shell, agent_windows
+from gentle_hooks.services import agent_leftover, agent_prewrite, agent_shell, agent_windows
 from gentle_hooks.services.agent_trees import by_work_tree, full_path, work_tree
 from gentle_hooks.services.mutation import MutationRequest, not_a_file, record_mutation
 from gentle_hooks.services.record import Recorded
@@ -165,7 +165,9 @@ def _one(
     if event.writes and event.shell is None and event.shell_key is not None:
         starts = agent_prewrite.starts(rt.name, event, root)  # what its pre-tool event kept
     if event.shell == SHELL_AFTER:  # what the shell call changed since its snapshot
-        # a call that left a process running: a window is kept before the compare
+        # a call that left a process running (its words, or /proc): a window is kept
+        # before the compare
+        event, seen = agent_leftover.mark(rt.name, rt.title, event, root)
         uid = (
             agent_windows.open_window(rt.name, rt.title, event, root) if event.background else None
         )
@@ -173,6 +175,7 @@ def _one(
         if uid is not None and root is not None:
             ends = rt.wiring is not None and rt.wiring.turn_end is not None
             said = agent_windows.register(rt.name, uid, event, root, turn_end=ends)
+            said = f"{seen}; {said}" if seen else said
             no = f"{no}; {said}" if no is not None else None
             event = replace(event, notes=event.notes if no else (*event.notes, said))
         if no is not None:

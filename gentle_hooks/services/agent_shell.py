@@ -185,7 +185,7 @@ class Changed:
     flipped: tuple[str, ...] = ()
 
 
-def _file(repo: Repository, runtime: str, event: RuntimeEvent) -> str:
+def snapshot_file(repo: Repository, runtime: str, event: RuntimeEvent) -> str:
     """The snapshot file of ``event``'s call in ``repo``."""
     call = event.shell_key or event.tool_call_id or ""
     key = "\0".join((event.session_id or "", call, repo.paths.toplevel or ""))
@@ -204,7 +204,7 @@ def take(root: str, runtime: str, event: RuntimeEvent) -> int | None:
         GitError: git failed.
     """
     repo = Repository.open(root)
-    path = _file(repo, runtime, event)
+    path = snapshot_file(repo, runtime, event)
     where = os.path.dirname(path)
     if os.path.islink(os.path.dirname(where)) or os.path.islink(where):
         raise GentleError(f"cannot keep the work tree's snapshot: {where} goes through a link")
@@ -248,7 +248,7 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
         GitError: git failed.
     """
     repo = Repository.open(root)
-    path = _file(repo, runtime, event)
+    path = snapshot_file(repo, runtime, event)
     kept = read_snapshot(path)
     if kept is None:
         if not is_spent(path):
@@ -322,7 +322,7 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
 def spent(root: str, runtime: str, event: RuntimeEvent) -> bool:
     """Whether ``event``'s call had its snapshot read by an earlier post-tool input (the
     same input replayed, or sent again after it recorded) within :data:`.shell_files.MAX_AGE`."""
-    return is_spent(_file(Repository.open(root), runtime, event))
+    return is_spent(snapshot_file(Repository.open(root), runtime, event))
 
 
 def before(runtime: str, title: str, event: RuntimeEvent, root: str | None) -> str:
@@ -387,7 +387,8 @@ def after(
     if root is None:
         return event, {}, f"{call} ran outside a repository: {outside(event)}"
     every = [root, *other_trees(root)[0]]  # when the snapshots were kept, before they are spent
-    kept = [x for t in every if (x := snapshot_time(_file(Repository.open(t), runtime, event)))]
+    files = [snapshot_file(Repository.open(t), runtime, event) for t in every]
+    kept = [x for f in files if (x := snapshot_time(f))]
     since, trees, made = min(kept, default=None), list[tuple[str, Changed]](), tuple[str, ...]()
     for t in every:  # a worktree the call created is measured from its HEAD
         if (c := compare(t, runtime, event)) or not (n := created_since(t, since)):
