@@ -95,6 +95,12 @@ def renamed_packages(room: str) -> dict[str, str]:
     }
 
 
+def project_names(room: str) -> set[str]:
+    """The project's name(s) ``room``'s ``pyproject.toml`` and ``setup.cfg`` give, as a
+    package would be named (``-`` and ``.`` read as ``_``, lower case)."""
+    return _project_names(room, _toml(os.path.join(room, "pyproject.toml")))
+
+
 def _toml(path: str) -> dict[str, Any]:
     """The TOML file at ``path`` as a table; empty when absent, too large or broken."""
     try:

@@ -55,6 +55,7 @@ from gentle_hooks.services.import_guard import write_guard
 from gentle_hooks.services.import_probe import Found, Probed, probe, room_names
 from gentle_hooks.services.import_roots import renamed_packages
 from gentle_hooks.services.installed_copies import copies_line, copy_places, work_copies
+from gentle_hooks.services.room_overlap import clash_line, overlap
 from gentle_hooks.services.room_proven import unproven
 from gentle_hooks.services.room_unguarded import escape, reach_sources, unguarded_reach
 from gentle_hooks.services.room_unheld import unguarded, unheld_kinds, unheld_note
@@ -146,6 +147,9 @@ def for_room(
     once more, started as it would be (:attr:`RoomImports.reach`, with what puts each
     place there: :func:`~.room_unguarded.reach_sources`).
 
+    Names an installed copy shares with the tree anywhere (:func:`~.room_overlap.overlap`)
+    are asked too; one found outside is redirected, or refuses (:func:`~.room_overlap.clash_line`).
+
     A distribution installed without ``-e`` from a work tree
     (:func:`~gentle_hooks.services.installed_copies.work_copies`) is a copy of it: every
     module its ``RECORD`` installs is blocked by the guard, its places count as reached,
@@ -187,12 +191,15 @@ def for_room(
     names = room_names(room, [r.rel for r in held])
     renamed = renamed_packages(room)
     names.update({n: os.path.dirname(d) or "." for n, d in renamed.items() if n not in names})
+    extra = overlap(room, sites, env, names)
+    names.update(extra.single)
     interpreters = pythons(env, programs, cwd=room)
-    found = _beyond(probe(interpreters, list(names), out, room), skip)
+    found = _beyond(probe(interpreters, [*names, *extra.unredirected()], out, room), skip)
     mapped = next((f for f in found.outside if f.name in renamed), None)
+    clash = extra.error or clash_line(found, extra)
     last = found
     probed: list[Redirect] = []
-    redirected = found.outside if not found.error else ()
+    redirected = tuple(f for f in found.outside if f.name in names) if not found.error else ()
     if redirected:
         fences = (*sites, os.path.dirname(os.path.realpath(room)))
         probed = _probed_redirects(redirected, names, fences)
@@ -223,6 +230,7 @@ def for_room(
         notes.append(copied_note)
     unresolved = (
         copied_broken
+        or clash
         or (mapped and _renamed(mapped, renamed[mapped.name]))
         or _unresolved(found)
         or _preloaded(last, trees, room, skip)
@@ -316,8 +324,7 @@ def _probed_redirects(
 
 
 def _top(location: str, name: str) -> str:
-    """The module file or package directory of ``name`` a spec ``location`` (its origin,
-    or a package directory) is, or is in (``pkg/__init__.py``: ``pkg``)."""
+    """The module file or package directory of ``name`` a spec ``location`` is, or is in."""
     base = os.path.basename(location)
     if base.split(".")[0] == "__init__" and os.path.basename(os.path.dirname(location)) == name:
         return os.path.dirname(location)
@@ -381,8 +388,7 @@ def _renamed(f: Found, directory: str) -> str:
 
 
 def _unresolved(found: Probed) -> str:
-    """The line saying why the room's checks do not run (:attr:`RoomImports.unresolved`),
-    or empty."""
+    """Why the room's checks do not run (:attr:`RoomImports.unresolved`), or empty."""
     if found.error:
         return f"{found.error}: the room cannot tell what its checks import; no check ran"
     if not found.outside:
