@@ -78,8 +78,11 @@ def written_in(
     parent holds as it is came from that parent) gives a blob the snapshot
     held for it nowhere: not in the work tree (``before``: the changed paths' blobs then,
     None: absent), not in the index (``staged``) and not in ``head`` (the commit ``HEAD``
-    was at). A deletion counts only where the path existed before the call. Each is
-    measured from the work tree's blob before the call, else ``head``'s.
+    was at), at that path or any other (a ``git mv`` committed or stashed in the same
+    call, a person's staged file moved: content moved, not written). A deletion counts
+    only where the path existed before the call and the commit put none of its blobs at
+    another path. Each is measured from the work tree's blob before the call, else
+    ``head``'s.
 
     Raises:
         GitError: git failed.
@@ -102,16 +105,22 @@ def written_in(
     against: dict[str, list[dict[str, str | None]]] = {}
     for (commit, _, _), changes in zip(pairs, deltas, strict=True):
         against.setdefault(commit, []).append({c.path: c.new_blob for c in changes})
+    # content any path held before the call (moved by git mv, a person's staged file) is
+    # not new wherever a commit puts it
+    seen = {b for b in (*before.values(), *staged.values(), *at_head.values()) if b}
     out: dict[str, list[Written]] = {}
     for commit, each in against.items():
         mine = out.setdefault(commit, [])
+        put = {b for b in each[0].values() if b}  # a path gone whose blob another got: moved
         # a merge's path holding what one of its parents holds there came from that parent
         for path, blob in each[0].items():
             if any(path not in other for other in each[1:]):
                 continue
             start = starts.get(path)
             known = {start, staged.get(path, start), at_head.get(path)}
-            if blob not in known and (blob is not None or any(known)):
+            if blob is None and known & put:
+                continue
+            if blob not in known and blob not in seen and (blob is not None or any(known)):
                 mine.append((path, blob, start))
     return out
 
