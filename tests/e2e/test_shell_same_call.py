@@ -84,6 +84,17 @@ def test_a_persons_edit_moved_and_stashed_in_one_call_stays_theirs(based: World)
     assert r.code == 0, r
 
 
+def test_the_writers_file_moved_and_committed_by_a_later_call_stays_the_writers(
+    based: World,
+) -> None:
+    """Content an earlier call wrote is not the person's once moved and committed."""
+    w = based
+    _bash(w, "printf 'def w():\\n    return 42\\n' > src/w.py", "toolu_s0")
+    _bash(w, "git add src/w.py && git mv src/w.py src/lib_w.py && git commit --no-verify -qm m")
+    r = w.git("push", "-q", "origin", "main")
+    assert r.code != 0 and any("BLOCKED commit" in line for line in r.said), r
+
+
 def _stashed(w: World) -> str:
     w.write("src/app.py", APP + "# person line\n")
     w.ok("stash", "-q")
