@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import WriterEntryRecord
+from gentle_hooks.services.shell_moves import renamed
 from gentle_hooks.services.write_entry import write_entry
 
 #: The most commits one call's new refs are walked for; past it the older ones are not
@@ -82,7 +83,8 @@ def written_in(
     call, a person's staged file moved: content moved, not written). A deletion counts
     only where the path existed before the call and the commit put none of its blobs at
     another path. Each is measured from the work tree's blob before the call, else
-    ``head``'s.
+    ``head``'s; a path the commit created from one it removed (paired as git pairs renames:
+    :func:`.shell_moves.renamed`) from that one's, whose removal is moved content.
 
     Raises:
         GitError: git failed.
@@ -112,13 +114,16 @@ def written_in(
     for commit, each in against.items():
         mine = out.setdefault(commit, [])
         put = {b for b in each[0].values() if b}  # a path gone whose blob another got: moved
+        # a path created from one gone (git mv a b && sed -i b && git commit) is measured
+        # from what that one held; the one gone is moved content
+        came = renamed(repo, list(each[0]), {p: starts.get(p) for p in each[0]}, each[0])
         # a merge's path holding what one of its parents holds there came from that parent
         for path, blob in each[0].items():
             if any(path not in other for other in each[1:]):
                 continue
-            start = starts.get(path)
+            start = starts.get(came.get(path, path))
             known = {start, staged.get(path, start), at_head.get(path)}
-            if blob is None and known & put:
+            if blob is None and (known & put or path in came.values()):
                 continue
             if blob not in known and blob not in seen and (blob is not None or any(known)):
                 mine.append((path, blob, start))

@@ -15,6 +15,8 @@ r17q HIGH:
 * sp-same: ``git stash pop && sed -i`` of the person's stash in one call; the person takes
   the sed edit out and commits their own line: blocked (in two calls it passed);
 * ce: ``git checkout feat -- app.py && sed -i`` the same;
+* ``git mv``, an edit of the new path and ``git stash`` in one call: the stashed path was
+  measured from nothing, so the person's lines in it were the writer's;
 * the call's own edit in those calls stays the writer's.
 """
 
@@ -82,6 +84,28 @@ def test_a_persons_edit_moved_and_stashed_in_one_call_stays_theirs(based: World)
     w.ok("add", "-A")
     r = w.git("commit", "-qm", "human: move")
     assert r.code == 0, r
+
+
+@pytest.mark.parametrize("keep", [False, True], ids=["edit-out", "edit-kept"])
+def test_a_persons_edit_moved_edited_and_stashed_in_one_call_is_measured_from_it(
+    based: World, keep: bool
+) -> None:
+    """``git mv f lib/f && sed -i lib/f && git stash``: the stashed new path is measured
+    from what the moved one held, so the person's line stays theirs, the call's edit not."""
+    w = based
+    w.write("src/other.py", "x = 1\ny = 2  # person\n")
+    edit = "sed -i 's/x = 1/x = 3/' lib/other.py"
+    _bash(w, f"mkdir -p lib && git mv src/other.py lib/other.py && {edit} && git stash -q")
+    w.ok("stash", "pop", "-q")
+    if not keep:
+        path = w.work / "lib/other.py"
+        path.write_text(path.read_text().replace("x = 3", "x = 1"))
+    w.ok("add", "-A")
+    r = w.git("commit", "-qm", "human: move")
+    if keep:
+        assert r.code == 1 and "lib/other.py" in r.said[0], r
+    else:
+        assert r.code == 0, r
 
 
 def test_the_writers_file_moved_and_committed_by_a_later_call_stays_the_writers(
