@@ -123,6 +123,8 @@ to the pure policy for one use case and returns values; nothing here prints.
   ``cd`` into one) and the call id its write there is recorded under
 * :mod:`.shell_moves` — the paths a shell command moved or renamed (``git mv a b && sed -i b``)
 * :mod:`.shell_modes` — the paths whose mode alone a shell command changed (``chmod +x``)
+* :mod:`.shell_sources` — the ref tip or stash entry a path a shell command restored and
+  edited is measured from (``git stash pop && sed -i f``)
 * :mod:`.shell_notes` — the lines a shell call's recording says about what it could not see
 * :mod:`.shell_unseen` — ignored files a shell call tracked that no agent shell call changed
   (a person's, by their inode's times)

@@ -29,18 +29,18 @@ the branches, tags, remote-tracking branches and ``refs/stash`` and the stash en
 (:meth:`gentle_hooks.git.delta.Deltas.ref_tips`, at most :data:`.shell_files.MAX_TIPS`), and a
 changed path whose new blob one of them (or a stash entry's index or untracked commit) holds at
 that path is left out (:attr:`Changed.restored`: an agent's ``git checkout feature -- f``, ``git
-restore --source``, ``git cherry-pick -n``, ``git stash pop`` brings back a person's work). A
+restore --source``, ``git cherry-pick -n``, ``git stash pop`` brings back a person's work);
+restored and edited in the same call, it is measured from that blob (:mod:`.shell_sources`). A
 commit that is no ref tip (``git checkout HEAD~3 -- f``) is not looked at: what it brings back
 stays the writer's (fail closed). Nor is a tip or stash entry a shell call made (one the snapshot
 did not hold and the call's end does: kept in :data:`.shell_files.MADE_FILE`): the agent's own
 ``git stash`` or ``git commit --no-verify`` of what it wrote, brought back by a later call, is
-still the writer's. A stash entry a call made of content only the work tree and index held before
-it (a person's work an agent stashed) is not listed: popped by a later call, it is restored.
+still the writer's; one made of content the snapshot held (a person's work stashed) is not.
 
 What the call wrote into the commits it made (``sed -i f && git commit --no-verify``, ``&& git
 stash``, on a branch and back) never shows in the work tree: those commits are walked
-(:mod:`.shell_commits`) and what they hold that no version the snapshot held has is
-:attr:`Changed.committed`, recorded as the writer's with the blob the commit holds.
+(:mod:`.shell_commits`) and what they hold that no version the snapshot held has at any path
+(``git mv`` then commit is moved content) is :attr:`Changed.committed`, the writer's.
 
 A snapshot is kept in every worktree of the repository (:mod:`.shell_trees`: a command may ``cd
 ../b`` into a linked one) and each is compared at the post-tool event, whichever worktree its
@@ -57,10 +57,10 @@ snapshot and records nothing again.
 The pre-tool side runs five git processes (``status``, ``hash-object``, ``ls-files``,
 ``rev-parse``, ``for-each-ref``; stash entries come from its reflog file), the post-tool side six
 (``status``, ``ls-tree``, ``ls-files``, ``hash-object``, ``for-each-ref``, ``cat-file
---batch-check``), ``rev-parse`` when a tracked path is changed (and ``ls-tree`` when ``HEAD``
-moved, ``cat-file --batch`` when a path is gone and another created), and, when the call made or
-moved a ref, up to five more (``rev-list``, ``cat-file --batch`` twice, ``diff-tree``,
-``ls-tree``), besides the ones that open the repository.
+--batch-check``), ``rev-parse`` when a tracked path is changed, ``cat-file --batch-check`` (and
+``--batch`` if a ref holds it) for a path left changed, ``ls-tree`` when ``HEAD`` moved, ``cat-file
+--batch`` when a path is gone and another created, and, when the call made or moved a ref, up to
+five more (``rev-list``, ``cat-file --batch`` twice, ``diff-tree``, ``ls-tree``).
 
 The snapshot is replaced by a small "spent" marker when read, so that a replayed post-tool input of
 the same call says it was read already (never that the pre-tool hook is missing) and records
@@ -127,6 +127,7 @@ from gentle_hooks.services.shell_notes import (
     trees_note,
     unseen_note,
 )
+from gentle_hooks.services.shell_sources import sourced
 from gentle_hooks.services.shell_trees import created_since, other_trees, snapshot_time
 from gentle_hooks.services.shell_unseen import bound, mark_first, untouched
 from gentle_hooks.values.frozen import frozen, replace
@@ -300,7 +301,8 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     came = renamed(repo, [p for p in changed if p not in back], held, after)
     back |= moved(changed, held, after) | set(came.values())
     paths = [p for p in changed if p not in back]
-    starts = tuple((p, held.get(came.get(p, p))) for p in paths)
+    pairs = [(p, held.get(came.get(p, p))) for p in paths]  # restored then edited: from there
+    starts = sourced(repo, pairs, after, tips, stashes, came)
     ours = {(p, b, s) for ws in wrote.values() for p, b, s in ws if p not in after or after[p] != b}
     # what the call staged of its own and left out of the work tree (git apply --cached)
     at = repo.head() if tracked else head  # HEAD moved (a mixed reset): its blobs are not new
@@ -313,10 +315,9 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     ours |= set(flips := flipped(repo, top, kept, head, {} if kept.over else kept_blob, commits))
     committed = tuple(sorted((w for w in ours if (w[0], w[1]) not in olden), key=str))
     staged = tuple(sorted({p for p, b, s in committed if (p, b, s) in index}))
-    over = kept.over
     back_, quiet_ = tuple(sorted(back)), tuple(sorted(quiet))
     flip = tuple(sorted({p for p, _, _ in flips}))
-    return Changed(tuple(paths), starts, back_, nonce, committed, over, staged, quiet_, flip)
+    return Changed(tuple(paths), starts, back_, nonce, committed, kept.over, staged, quiet_, flip)
 
 
 def spent(root: str, runtime: str, event: RuntimeEvent) -> bool:

@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import WriterEntryRecord
+from gentle_hooks.services.shell_moves import renamed
 from gentle_hooks.services.write_entry import write_entry
 
 #: The most commits one call's new refs are walked for; past it the older ones are not
@@ -78,8 +79,12 @@ def written_in(
     parent holds as it is came from that parent) gives a blob the snapshot
     held for it nowhere: not in the work tree (``before``: the changed paths' blobs then,
     None: absent), not in the index (``staged``) and not in ``head`` (the commit ``HEAD``
-    was at). A deletion counts only where the path existed before the call. Each is
-    measured from the work tree's blob before the call, else ``head``'s.
+    was at), at that path or any other (a ``git mv`` committed or stashed in the same
+    call, a person's staged file moved: content moved, not written). A deletion counts
+    only where the path existed before the call and the commit put none of its blobs at
+    another path. Each is measured from the work tree's blob before the call, else
+    ``head``'s; a path the commit created from one it removed (paired as git pairs renames:
+    :func:`.shell_moves.renamed`) from that one's, whose removal is moved content.
 
     Raises:
         GitError: git failed.
@@ -102,16 +107,25 @@ def written_in(
     against: dict[str, list[dict[str, str | None]]] = {}
     for (commit, _, _), changes in zip(pairs, deltas, strict=True):
         against.setdefault(commit, []).append({c.path: c.new_blob for c in changes})
+    # content any path held before the call (moved by git mv, a person's staged file) is
+    # not new wherever a commit puts it
+    seen = {b for b in (*before.values(), *staged.values(), *at_head.values()) if b}
     out: dict[str, list[Written]] = {}
     for commit, each in against.items():
         mine = out.setdefault(commit, [])
+        put = {b for b in each[0].values() if b}  # a path gone whose blob another got: moved
+        # a path created from one gone (git mv a b && sed -i b && git commit) is measured
+        # from what that one held; the one gone is moved content
+        came = renamed(repo, list(each[0]), {p: starts.get(p) for p in each[0]}, each[0])
         # a merge's path holding what one of its parents holds there came from that parent
         for path, blob in each[0].items():
             if any(path not in other for other in each[1:]):
                 continue
-            start = starts.get(path)
+            start = starts.get(came.get(path, path))
             known = {start, staged.get(path, start), at_head.get(path)}
-            if blob not in known and (blob is not None or any(known)):
+            if blob is None and (known & put or path in came.values()):
+                continue
+            if blob not in known and blob not in seen and (blob is not None or any(known)):
                 mine.append((path, blob, start))
     return out
 
