@@ -64,9 +64,8 @@ five more (``rev-list``, ``cat-file --batch`` twice, ``diff-tree``, ``ls-tree``)
 
 The snapshot is replaced by a small "spent" marker when read, so that a replayed post-tool input of
 the same call says it was read already (never that the pre-tool hook is missing) and records
-nothing again. The marker, and a snapshot never read (the call was denied, or failed, or its
-post-tool hook did not run), are swept by a later snapshot after :data:`.shell_files.MAX_AGE`
-seconds.
+nothing again. The marker, and a snapshot never read (a call denied or failed, or its post-tool
+hook not run), are swept by a later snapshot after :data:`.shell_files.MAX_AGE` seconds.
 
 The snapshot stays bounded and still sees every write. The first :data:`MAX_PATHS` changed paths
 (tracked ones first) are hashed; the rest (an agent's unignored ``.venv``) are kept as an ``lstat``
