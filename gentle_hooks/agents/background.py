@@ -51,7 +51,14 @@ from collections.abc import Mapping
 
 from gentle_hooks.agents.shellscan import Command, Scan, Unreadable, scan
 from gentle_hooks.policy.shell import Group, ShellList, Simple, parse_line
-from gentle_hooks.policy.wrappers import MAX_DEPTH, SHELLS, Wrapper, shell_script, unwrap
+from gentle_hooks.policy.wrappers import (
+    MAX_DEPTH,
+    SHELLS,
+    Wrapper,
+    shell_script,
+    unwrap,
+    wrapped_words,
+)
 
 #: The tool-input members that say the runtime runs the call in the background.
 FLAGS = ("run_in_background", "is_background")
@@ -315,19 +322,4 @@ def _extra_unwrap(words: tuple[str, ...]) -> tuple[str, ...] | None:
     wrapper = next((w for w in EXTRA_WRAPPERS if w.name == words[0].rsplit("/", 1)[-1]), None)
     if wrapper is None:
         return None
-    i, leading = 1, wrapper.leading
-    while i < len(words):
-        w = words[i]
-        if w == "--":
-            i += 1
-            break
-        if w in wrapper.options_with_value:
-            i += 2
-        elif (w.startswith("-") and len(w) > 1) or (wrapper.name == "sudo" and "=" in w):
-            i += 1
-        elif leading:
-            leading -= 1
-            i += 1
-        else:
-            break
-    return words[i:] or None
+    return wrapped_words(wrapper, words, assigns=wrapper.name == "sudo")

@@ -110,6 +110,15 @@ def unwrap(words: tuple[str, ...]) -> tuple[str, ...] | None:
     if wrapper.name == "command" and any(w in ("-v", "-V", "-pv", "-pV") for w in options):
         # ``command -v NAME`` looks NAME up (POSIX): it runs nothing
         return None
+    return wrapped_words(wrapper, words, assigns=wrapper.name == "env")
+
+
+def wrapped_words(
+    wrapper: Wrapper, words: tuple[str, ...], *, assigns: bool = False
+) -> tuple[str, ...] | None:
+    """The command ``wrapper`` (``words[0]``) runs: ``words`` after its options (those of
+    ``wrapper.options_with_value`` with their value), its ``wrapper.leading`` operands,
+    ``NAME=VALUE`` words when ``assigns``, and a ``--`` (None: no command follows)."""
     i, leading = 1, wrapper.leading
     while i < len(words):
         w = words[i]
@@ -118,15 +127,14 @@ def unwrap(words: tuple[str, ...]) -> tuple[str, ...] | None:
             break
         if w in wrapper.options_with_value:
             i += 2
-        elif (w.startswith("-") and len(w) > 1) or (wrapper.name == "env" and "=" in w):
+        elif (w.startswith("-") and len(w) > 1) or (assigns and "=" in w):
             i += 1
         elif leading:
             leading -= 1
             i += 1
         else:
             break
-    rest = words[i:]
-    return rest or None
+    return words[i:] or None
 
 
 def shell_script(words: tuple[str, ...]) -> tuple[str | None, bool]:
