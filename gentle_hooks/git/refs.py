@@ -100,12 +100,17 @@ class Refs(RepositoryCore):
         )
         if proc.returncode != 0:
             return False
-        for line in proc.stdout.decode("utf-8", "replace").split("\n"):
+        lines = [ln for ln in proc.stdout.decode("utf-8", "replace").split("\n") if ln]
+        for i, line in enumerate(lines):
             selector, _, subject = line.partition(" ")
             stamp = selector[selector.find("{") + 1 : -1]
             if not stamp.isdigit() or int(stamp) < int(when):
                 return False  # newest first: the rest is older
-            if subject.startswith("reset: "):
+            # ``git worktree add`` logs its checkout as ``reset: moving to HEAD`` right after
+            # the reflog's first entry (no subject), maybe in the same second as a quick write
+            first = lines[-1].partition(" ")[2] == "" and len(lines) < 200
+            created = first and i == len(lines) - 2
+            if subject.startswith("reset: ") and not created:
                 return True
         return False
 
