@@ -14,9 +14,10 @@ envelope (:func:`gentle_hooks.agents.patch.shell_patch`): the paths are then tha
 Any other command names no file it changes: its ``PreToolUse`` input (same ``tool_use_id``)
 is a snapshot event (:attr:`RuntimeEvent.shell`) and its ``PostToolUse`` records what
 changed in the work tree since, as Claude Code's ``Bash`` does.
-An envelope that updates one file names what each hunk replaced
-(:func:`gentle_hooks.agents.patch.patch_replacements`): the write is measured from the file
-just before the call.
+An envelope names what each hunk replaced (one file:
+:func:`gentle_hooks.agents.patch.patch_replacements`; several: each file's,
+:func:`gentle_hooks.agents.patch.file_replacements`): each file it updates is measured from
+itself just before the call.
 A call whose ``tool_response`` reports a failure records nothing (:func:`failure`).
 
 The effort is not in the input: it is the ``effort`` of the newest ``turn_context`` line of
@@ -55,6 +56,7 @@ from gentle_hooks.agents.event import (
 )
 from gentle_hooks.agents.patch import (
     PATCH_KEYS,
+    file_replacements,
     patch_replacements,
     patch_results,
     shell_patch,
@@ -376,11 +378,13 @@ def decode(data: bytes) -> RuntimeEvent:
         envelope = (body, None) if body else None
     if envelope is not None:
         # applied file by file: a failed call may have written some (content decides); the
-        # hunks of a one-file update name what it replaced (:func:`patch_replacements`)
+        # hunks of an update name what it replaced, in each file of a several-file one
+        one = patch_replacements(envelope[0])
         decoded = replace(
             decoded,
             patch_results=tuple(patch_results(*envelope).items()),
-            replacements=patch_replacements(envelope[0]),
+            replacements=one,
+            patched=() if one else file_replacements(*envelope),
         )
     if agent is not None and role is None:
         decoded = replace(decoded, notes=(inherited_role(kind),))
