@@ -12,8 +12,9 @@ a838006c971a437a4ebea94cb82f3dfdeac8a7d8, "apply_patch ... PreToolUse/PostToolUs
 payloads"); the envelope, one ``*** Update File:`` section per file with its ``@@`` hunks:
 ``codex-rs/apply-patch/apply_patch_tool_instructions.md``, applied file by file, hunk by
 hunk (``codex-rs/apply-patch/src/lib.rs``, ``apply_hunks_to_files``). The same envelope run
-through the shell tool (``Bash``, ``apply_patch <<'EOF'``: ``codex-rs/core/src/tools/
-handlers/unified_exec/exec_command.rs``, ``intercept_apply_patch``) is read the same way.
+through the shell tool (``Bash``, ``apply_patch <<'EOF'``, after a ``cd DIR &&`` or not:
+``codex-rs/core/src/tools/handlers/unified_exec/exec_command.rs``, ``intercept_apply_patch``)
+is read the same way.
 
 * the person's unsaved lines in either file, the agent's edits reverted: their commit
   passes with no trailer, and ``discard`` of the agent's work is accepted;
@@ -68,13 +69,16 @@ def _envelope(*, add: bool = False) -> str:
     return f"*** Begin Patch\n{body}*** End Patch\n"
 
 
-def _input(w: World, envelope: str, *, shell: bool = False) -> bytes:
-    """Codex's ``PostToolUse`` input of the ``apply_patch`` tool (or of its shell tool
-    running the envelope as a heredoc)."""
+def _input(w: World, envelope: str, way: str = "tool") -> bytes:
+    """Codex's ``PostToolUse`` input of the ``apply_patch`` tool (``way``: ``tool``), or of
+    its shell tool running the envelope as a heredoc (``heredoc``), after ``cd src &&`` with
+    the paths relative to it (``cd-heredoc``)."""
     tool, command = "apply_patch", envelope
     response = "Success. Updated the following files:\nM src/calc.py\nM src/report.py\n"
-    if shell:
+    if way != "tool":
         tool, command = "Bash", f"apply_patch <<'EOF'\n{envelope}EOF\n"
+        if way == "cd-heredoc":
+            command = "cd src && " + command.replace("File: src/", "File: ")
         response = "Exit code: 0\nWall time: 0.1 seconds\nOutput:\n" + response
     data = {
         "session_id": "019c4b43-1451-7af3-be4c-5576369bf1ba",
@@ -92,13 +96,13 @@ def _input(w: World, envelope: str, *, shell: bool = False) -> bytes:
     return json.dumps(data).encode()
 
 
-def _agent_patch(w: World, texts: dict[str, str], *, shell: bool = False) -> dict[str, str]:
+def _agent_patch(w: World, texts: dict[str, str], way: str = "tool") -> dict[str, str]:
     """Apply the two-file patch to ``texts`` (the files as the person left them, unsaved),
     as Codex does, and record it through the hook; the files as the agent left them."""
     edited = {p: t.replace(*EDITS[p], 1) for p, t in texts.items()}
     for path, text in edited.items():
         w.write(path, text)
-    r = w.gh("record", "--from", "codex", input=_input(w, _envelope(), shell=shell), env=MODEL)
+    r = w.gh("record", "--from", "codex", input=_input(w, _envelope(), way), env=MODEL)
     assert r.code == 0 and "recorded: pending mutation #1" in r.err, r
     return edited
 
@@ -121,16 +125,16 @@ def _mine(where: str) -> dict[str, str]:
     return {p: t + HUMAN if p == path else t for p, t in BASES.items()}
 
 
-@pytest.mark.parametrize("shell", [False, True], ids=["apply_patch", "bash-heredoc"])
+@pytest.mark.parametrize("way", ["tool", "heredoc", "cd-heredoc"])
 @pytest.mark.parametrize("where", WHERE)
 def test_the_persons_unsaved_lines_commit_once_the_patch_is_reverted(
-    based: World, where: str, shell: bool
+    based: World, where: str, way: str
 ) -> None:
     w = based
     mine = _mine(where)
     for path, text in mine.items():
         w.write(path, text)
-    _agent_patch(w, mine, shell=shell)
+    _agent_patch(w, mine, way)
     for path, text in mine.items():  # the person reverts the agent's edits
         w.write(path, text)
     r = w.git("commit", "-qam", "human: formatter")
