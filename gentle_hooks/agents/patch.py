@@ -211,14 +211,27 @@ def _pairs(hunks: list[list[str]] | None) -> tuple[tuple[str, str], ...] | None:
 
 
 def envelope_replacements(args: object) -> tuple[tuple[str, str], ...]:
-    """:func:`patch_replacements` of the ``apply_patch`` envelope a tool's arguments carry:
-    ``args`` itself as text, else its first :data:`PATCH_KEYS` member (or OpenCode's
-    ``patchText``) that is text; () when there is none."""
+    """:func:`patch_replacements` of the ``apply_patch`` envelope a tool's arguments carry
+    (:func:`_envelope`); () when there is none."""
+    body = _envelope(args)
+    return patch_replacements(body) if body else ()
+
+
+def envelope_files(args: object) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """:func:`file_replacements` of the ``apply_patch`` envelope a tool's arguments carry
+    (:func:`_envelope`) when it names more than one file (one file:
+    :func:`envelope_replacements`); () otherwise."""
+    body = _envelope(args)
+    return file_replacements(body) if body and len(patch_paths(body)) > 1 else ()
+
+
+def _envelope(args: object) -> str | None:
+    """The ``apply_patch`` envelope a tool's arguments carry: ``args`` itself as text, else
+    its first :data:`PATCH_KEYS` member (or OpenCode's ``patchText``) that is text."""
     bodies: list[object] = [args] if isinstance(args, str) else []
     if isinstance(args, dict):
         bodies += [args.get(key) for key in (*PATCH_KEYS, "patchText")]
-    body = next((b for b in map(valid_text, bodies) if b), None)
-    return patch_replacements(body) if body else ()
+    return next((b for b in map(valid_text, bodies) if b), None)
 
 
 def _trim(block: list[str]) -> tuple[str, ...]:

@@ -22,15 +22,18 @@ is read the same way.
 * a file the patch adds is the writer's whole, next to an updated file whose person's
   lines stay the person's;
 * a hunk that cannot be undone exactly (its new text twice in the file): that file is
-  measured as before, from ``HEAD`` (fail closed), the person's lines included.
+  measured as before, from ``HEAD`` (fail closed), the person's lines included;
+* Copilot's, Droid's and OpenCode's write tools take the same envelope: read the same way.
 """
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
+from tests.agent_payloads import materialize
 from tests.e2e.conftest import World
 
 FIRST, SECOND = "src/calc.py", "src/report.py"
@@ -202,3 +205,33 @@ def test_an_inexact_undo_measures_that_file_from_head(based: World) -> None:
     r = w.git("commit", "-qam", "human: formatter")
     assert r.code == 1 and "BLOCKED the staged change" in r.said[0], r
     assert SECOND in r.err, r
+
+
+#: The other runtimes whose write tool takes the same envelope, as each hands it (the
+#: payload of ``tests/fixtures/agents/<runtime>.json``, which names its sources, with the
+#: tool and its arguments replaced): Copilot CLI's ``apply_patch`` with the envelope as the
+#: bare ``toolArgs``, Droid's ``ApplyPatch`` under ``tool_input.patch`` (git-ai-project/git-ai
+#: ``presets/droid.rs``, ``test_droid_apply_patch_from_patch_field``), OpenCode's
+#: ``apply_patch`` under ``args.patchText``.
+OTHERS = {
+    "copilot": lambda e: {"toolName": "apply_patch", "toolArgs": e},
+    "droid": lambda e: {"tool_name": "ApplyPatch", "tool_input": {"patch": e}},
+    "opencode": lambda e: {"tool": "apply_patch", "args": {"patchText": e}},
+}
+
+
+@pytest.mark.parametrize("runtime", sorted(OTHERS))
+def test_another_runtimes_envelope_keeps_the_persons_lines_too(
+    based: World, tmp_path: Path, runtime: str
+) -> None:
+    w = based
+    mine = _mine("second")
+    for path, text in mine.items():
+        w.write(path, text.replace(*EDITS[path], 1))
+    data, _ = materialize(runtime, w.work, tmp_path / "scratch", **OTHERS[runtime](_envelope()))
+    r = w.gh("record", "--from", runtime, input=data, env=MODEL)
+    assert r.code == 0 and "recorded: pending mutation #1" in r.err, r
+    for path, text in mine.items():
+        w.write(path, text)
+    r = w.git("commit", "-qam", "human: formatter")
+    assert r.code == 0, r

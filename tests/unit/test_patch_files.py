@@ -10,7 +10,7 @@ import json
 import pytest
 
 from gentle_hooks.agents.codex import decode
-from gentle_hooks.agents.patch import file_replacements
+from gentle_hooks.agents.patch import envelope_files, file_replacements
 
 TWO = (
     "*** Begin Patch\n*** Update File: a.py\n@@\n x = 0\n-a\n+b\n"
@@ -105,3 +105,20 @@ def test_codex_one_file_patch_keeps_its_replacements() -> None:
     data = {"session_id": "s", "tool_name": "apply_patch", "tool_input": {"command": body}}
     event = decode(json.dumps({**data, "tool_use_id": "c"}).encode())
     assert event.replacements == (("a", "b"),) and event.patched == ()
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (TWO, ("a.py", "src/b.py")),
+        ({"patch": TWO}, ("a.py", "src/b.py")),
+        ({"patchText": TWO}, ("a.py", "src/b.py")),
+        ("*** Begin Patch\n*** Update File: a.py\n@@\n-a\n+b\n*** End Patch\n", ()),
+        ({"path": "a.py"}, ()),
+        (None, ()),
+    ],
+    ids=["text", "patch", "patchText", "one-file", "no-envelope", "none"],
+)
+def test_envelope_files_of_a_tools_arguments(args: object, expected: tuple[str, ...]) -> None:
+    """One file is :func:`envelope_replacements`' (``replacements``); several are each named."""
+    assert tuple(p for p, _ in envelope_files(args)) == expected
