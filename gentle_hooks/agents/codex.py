@@ -13,10 +13,13 @@ Its shell tool (``Bash`` in the input) writes when its command runs an ``apply_p
 envelope (:func:`gentle_hooks.agents.patch.shell_patch`): the paths are then that envelope's.
 Any other command names no file it changes: its ``PreToolUse`` input (same ``tool_use_id``)
 is a snapshot event (:attr:`RuntimeEvent.shell`) and its ``PostToolUse`` records what
-changed in the work tree since, as Claude Code's ``Bash`` does.
-An envelope that updates one file names what each hunk replaced
-(:func:`gentle_hooks.agents.patch.patch_replacements`): the write is measured from the file
-just before the call.
+changed in the work tree since, as Claude Code's ``Bash`` does. A call that leaves a process
+running is a background one (its window stays open): its command's words say so, or its
+``tool_response`` says the command still runs (:func:`still_running`).
+An envelope names what each hunk replaced (one file:
+:func:`gentle_hooks.agents.patch.patch_replacements`; several: each file's,
+:func:`gentle_hooks.agents.patch.file_replacements`): each file it updates is measured from
+itself just before the call.
 A call whose ``tool_response`` reports a failure records nothing (:func:`failure`).
 
 The effort is not in the input: it is the ``effort`` of the newest ``turn_context`` line of
@@ -55,6 +58,7 @@ from gentle_hooks.agents.event import (
 )
 from gentle_hooks.agents.patch import (
     PATCH_KEYS,
+    file_replacements,
     patch_replacements,
     patch_results,
     shell_patch,
@@ -316,6 +320,39 @@ def failure(response: object) -> str | None:
     return said
 
 
+#: The line of Codex's unified exec output that says the command is still running, with the
+#: id ``write_stdin`` resumes it by: ``Process running with session ID N`` (openai/codex
+#: ``codex-rs/core/src/tools/handlers/unified_exec.rs``, ``format_response``; ``command ID``
+#: in some versions), in the header before its ``Output:`` line.
+_RUNNING_LINE = re.compile(r"^Process running with (?:session|command) ID \S+\s*$", re.MULTILINE)
+#: The members of the structured unified exec output that name a process still running
+#: (openai/codex ``codex-rs/core/src/tools/handlers/shell_spec.rs``,
+#: ``unified_exec_output_schema``: ``session_id``, "to pass to write_stdin when the process
+#: is still running", exclusive of ``exit_code``, "when the command finished during this
+#: call"; ``command_id`` in some versions' code-mode result).
+_RUNNING_KEYS = ("session_id", "command_id")
+
+
+def still_running(response: object) -> bool:
+    """Whether Codex's ``tool_response`` of a shell call says its command is still running
+    when the call returned (unified exec yields after ``yield_time_ms`` and keeps the
+    process, which writes on after the hook): text whose header (before its ``Output:``
+    line, in the first :data:`_HEAD` characters) holds :data:`_RUNNING_LINE`, or an object
+    (or text holding one) with a :data:`_RUNNING_KEYS` member that is a number or text
+    and no ``exit_code``. What the command printed (after ``Output:``) never says so."""
+    if isinstance(response, str):
+        head = response.lstrip()
+        if not head.startswith("{"):
+            header = ("\n" + response[:_HEAD]).split("\nOutput:", 1)[0]
+            return _RUNNING_LINE.search(header) is not None
+        with contextlib.suppress(UsageError):
+            response = loads_text(response, "tool_response")
+    if not isinstance(response, dict) or response.get("exit_code") is not None:
+        return False
+    ids = [response.get(k) for k in _RUNNING_KEYS]
+    return any(isinstance(i, (int, str)) and not isinstance(i, bool) for i in ids)
+
+
 def decode(data: bytes) -> RuntimeEvent:
     """Decode Codex's hook input.
 
@@ -376,11 +413,13 @@ def decode(data: bytes) -> RuntimeEvent:
         envelope = (body, None) if body else None
     if envelope is not None:
         # applied file by file: a failed call may have written some (content decides); the
-        # hunks of a one-file update name what it replaced (:func:`patch_replacements`)
+        # hunks of an update name what it replaced, in each file of a several-file one
+        one = patch_replacements(envelope[0])
         decoded = replace(
             decoded,
             patch_results=tuple(patch_results(*envelope).items()),
-            replacements=patch_replacements(envelope[0]),
+            replacements=one,
+            patched=() if one else file_replacements(*envelope),
         )
     if agent is not None and role is None:
         decoded = replace(decoded, notes=(inherited_role(kind),))
@@ -398,8 +437,10 @@ def decode(data: bytes) -> RuntimeEvent:
         writes=False,
         not_written=NO_PATCH,
         shell=SHELL_BEFORE if before else SHELL_AFTER,
-        # a command that leaves a process running (`cmd &`, nohup, setsid...): its window
-        background=command_leaves_process(member(event, "tool_input", "command")),
+        # a command that leaves a process running (`cmd &`, nohup, setsid...), or one unified
+        # exec returned from while it still runs: its window
+        background=command_leaves_process(member(event, "tool_input", "command"))
+        or still_running(event.get("tool_response")),
     )
 
 

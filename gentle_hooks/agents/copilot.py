@@ -34,7 +34,8 @@ The event fires for every tool; only the file-writing ones record (``edit``, ``c
 ``str_replace_editor`` under a writing ``command``, never its ``view``:
 :data:`gentle_hooks.agents.event.SUBCOMMANDS`; ``apply_patch``, ``write``; their path is
 ``path``, ``file_path`` or ``filePath``, or an ``apply_patch`` envelope's headers; what it
-replaced, when it names that: :func:`edit_pairs`). The input
+replaced, when it names that: :func:`edit_pairs`, and each file's hunks of an envelope
+that updates several). The input
 names no tool call (VS Code's ``tool_use_id`` is used when present), no model and no
 effort: the replay id is derived from the session, the timestamp, the tool and its
 arguments. The model and effort come from Copilot CLI's settings files
@@ -102,7 +103,7 @@ from gentle_hooks.agents.event import (
     tool_call,
     writes_file,
 )
-from gentle_hooks.agents.patch import envelope_replacements
+from gentle_hooks.agents.patch import envelope_files, envelope_replacements
 from gentle_hooks.agents.payload import hook_input, loads_text, member, read_file, text
 from gentle_hooks.errors import UsageError
 from gentle_hooks.values.frozen import replace
@@ -235,6 +236,7 @@ def decode(data: bytes) -> RuntimeEvent:
         hook_event=named or (SHELL_SNAPSHOT if before else None),
         replacements=pairs,
         replace_all=every,
+        patched=() if pairs else envelope_files(arguments(call.args)),  # each file its own
     )
     if call.tool in SHELL_TOOLS and not done.writes:
         # what the command changes is found by comparing the work tree before and after it

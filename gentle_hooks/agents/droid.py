@@ -18,8 +18,8 @@ false``, ``is_error``, as Claude Code's) records nothing. An input without ``too
 gets an id derived from the session, the tool and its input, so a replay records once.
 What an ``Edit`` or ``MultiEdit`` call replaced (Claude Code's ``old_string``/``new_string``,
 ``replace_all`` and ``edits``; ``old_str``/``new_str`` read too), or the hunks of an
-``ApplyPatch`` envelope that updates one file, measures the write from the file just
-before it (:attr:`~gentle_hooks.agents.event.RuntimeEvent.replacements`).
+``ApplyPatch`` envelope in each file it updates, measures the write from the file just
+before it (:attr:`~gentle_hooks.agents.event.RuntimeEvent.replacements`, ``patched``).
 
 Subagents (custom droids, and the built-in ``worker`` and ``explorer``) run through the
 ``Task`` tool, named by its ``subagent_type`` (docs.factory.ai/cli/configuration/custom-droids;
@@ -45,7 +45,7 @@ from gentle_hooks.agents.event import (
     snake_tool_call,
     subagent_event,
 )
-from gentle_hooks.agents.patch import envelope_replacements
+from gentle_hooks.agents.patch import envelope_files, envelope_replacements
 from gentle_hooks.agents.payload import load_object, member, read_file, text
 from gentle_hooks.errors import UsageError
 from gentle_hooks.values.frozen import replace
@@ -120,4 +120,5 @@ def decode(data: bytes) -> RuntimeEvent:
         pairs, every = edit_replacements(call.args, "old_str", "new_str")
     if not pairs:
         pairs, every = envelope_replacements(call.args), frozenset()
-    return replace(out, replacements=pairs, replace_all=every)
+    patched = () if pairs else envelope_files(call.args)  # several files: each its own
+    return replace(out, replacements=pairs, replace_all=every, patched=patched)

@@ -65,6 +65,11 @@ class RuntimeEvent:
             (:func:`gentle_hooks.policy.replacement.is_replaced_again`); undone on the
             file the call left, they give the file it started from
             (:func:`gentle_hooks.policy.preimage.preimage`).
+        patched: for a call that applies an ``apply_patch`` envelope naming more than one
+            file, each file it updates in place with the replacements its hunks made there
+            (:func:`gentle_hooks.agents.patch.file_replacements`): each such file is
+            measured from itself just before the call (they undone), so a person's unsaved
+            lines in it are not the writer's; () otherwise (one file: ``replacements``).
         replace_all: the indexes of ``replacements`` the call made at every occurrence of
             their old text (Claude Code's ``replace_all``, Gemini CLI's
             ``expected_replacements`` above one); the others replaced one occurrence.
@@ -120,6 +125,7 @@ class RuntimeEvent:
     replacements: tuple[tuple[str, str], ...] = ()
     replace_all: frozenset[int] = frozenset()
     original: str | None = None
+    patched: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
     not_written: str | None = None
     patch_results: tuple[tuple[str, PatchResult], ...] = ()
     roots: tuple[str, ...] = ()

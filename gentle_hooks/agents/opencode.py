@@ -30,9 +30,9 @@ File-writing tools: ``write``, ``edit``, ``multiedit`` (``filePath``) and ``appl
 (an envelope under ``patchText``), and the older ``patch``. The call id is OpenCode's
 ``callID``. A ``reasoningEffort`` that is not one of our levels is unknown. What a call
 replaced (``edit``'s ``oldString``/``newString``, at every occurrence under ``replaceAll``;
-``multiedit``'s ``edits`` of them; the hunks of an envelope that updates one file) measures
-the write from the file just before it
-(:attr:`~gentle_hooks.agents.event.RuntimeEvent.replacements`).
+``multiedit``'s ``edits`` of them; the hunks of an envelope, in each file it updates)
+measures the write from the file just before it
+(:attr:`~gentle_hooks.agents.event.RuntimeEvent.replacements`, ``patched``).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from gentle_hooks.agents.event import (
     map_effort,
     tool_call,
 )
-from gentle_hooks.agents.patch import envelope_replacements, patch_paths
+from gentle_hooks.agents.patch import envelope_files, envelope_replacements, patch_paths
 from gentle_hooks.agents.payload import hook_input, member, text
 from gentle_hooks.values.frozen import replace
 
@@ -81,4 +81,5 @@ def decode(data: bytes) -> RuntimeEvent:
     )
     if not pairs:
         pairs, every = envelope_replacements(call.args), frozenset()
-    return replace(out, replacements=pairs, replace_all=every)
+    patched = () if pairs else envelope_files(call.args)  # several files: each its own
+    return replace(out, replacements=pairs, replace_all=every, patched=patched)

@@ -107,36 +107,96 @@ def patch_results(text: str, base: str | None = None) -> dict[str, PatchResult]:
 
 def patch_replacements(text: str) -> tuple[tuple[str, str], ...]:
     """The text replacements ``(old, new)`` of an ``apply_patch`` envelope that updates one
-    file in place (:attr:`gentle_hooks.agents.event.RuntimeEvent.replacements`): per hunk,
-    in order, the old text its context (`` ``) and removed (``-``) lines, the new text its
-    context and added (``+``) lines, each joined by ``\\n`` (Codex replaces the hunk's old
-    lines with its new ones: openai/codex ``codex-rs/apply-patch/src/parser.rs``,
-    ``UpdateFileChunk``; an ``@@`` line's text only locates the hunk, an empty line is an
-    empty context line, blank context lines at a hunk's edges are left out). A hunk whose
-    old and new texts are equal changes nothing and is left out. () for anything else (fail
-    closed: the write is measured as before): an envelope that adds, deletes or moves a
-    file (a whole write) or names more than one, or a line of a hunk that is none of those."""
-    hunks: list[list[str]] = []
-    updated = False
+    file in place (:attr:`gentle_hooks.agents.event.RuntimeEvent.replacements`): its
+    :func:`file_replacements` when the envelope has that one section and nothing else. ()
+    for anything else (fail closed: the write is measured as before): an envelope that
+    adds, deletes or moves a file (a whole write) or names more than one, or a line of a
+    hunk that is none of those."""
+    sections = _sections(text)
+    if sections is None or len(sections) != 1:
+        return ()
+    _, header, moved, hunks = sections[0]
+    if header != "*** Update File:" or moved or hunks is None:
+        return ()
+    return hunks
+
+
+def file_replacements(
+    text: str, base: str | None = None
+) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """Each file an ``apply_patch`` envelope updates in place, with the text replacements
+    ``(old, new)`` its hunks make there (:attr:`gentle_hooks.agents.event.RuntimeEvent.
+    patched`), in the envelope's order: the path as its header names it (joined to
+    ``base``, a leading ``cd`` directory, when given), and per hunk, in order, the old
+    text its context (`` ``) and removed (``-``) lines, the new text its context and added
+    (``+``) lines, each joined by ``\\n`` (Codex replaces the hunk's old lines with its new
+    ones: openai/codex ``codex-rs/apply-patch/src/parser.rs``, ``UpdateFileChunk``; an
+    ``@@`` line's text only locates the hunk, an empty line is an empty context line,
+    blank context lines at a hunk's edges are left out, a hunk whose old and new texts are
+    equal changes nothing and is left out).
+
+    Left out (fail closed: such a file is measured as before): a file the envelope adds,
+    deletes or moves (a whole write), a path it names twice, and a section with a line
+    that is none of those. () for text that is not an envelope (a line before its first
+    file header)."""
+    sections = _sections(text) or []
+    named = [path for path, _, _, _ in sections]
+    out = []
+    for path, header, moved, hunks in sections:
+        if header != "*** Update File:" or moved or hunks is None or named.count(path) > 1:
+            continue
+        if "\0" not in path:
+            out.append((posixpath.join(base, path) if base else path, hunks))
+    return tuple(out)
+
+
+#: One file section of an envelope: its path, its header, whether a ``*** Move to:``
+#: follows it, and its hunks' replacements (None: a line that is none of a hunk's).
+_Section = tuple[str, str, bool, tuple[tuple[str, str], ...] | None]
+
+
+def _sections(text: str) -> list[_Section] | None:
+    """The file sections of an ``apply_patch`` envelope, in order; None when a line that is
+    not blank comes before the first file header, or a ``***`` line is no marker of the
+    envelope (not an envelope: a section read short would name only part of a file's
+    hunks)."""
+    sections: list[tuple[str, str, bool, list[list[str]] | None]] = []
     for line in text.splitlines():
         stripped = line.strip()
         if stripped in ("*** Begin Patch", "*** End Patch", "*** End of File"):
             continue
-        if line.startswith("***"):
-            if updated or not stripped.startswith("*** Update File:"):
-                return ()
-            updated = True
-        elif not updated:
+        header = next((h for h in _HEADERS if stripped.startswith(h)), None)
+        if header is None and line.startswith("***"):
+            return None  # a marker Codex does not know: it applies nothing
+        if header == "*** Move to:" and sections:
+            path, head, _, hunks = sections[-1]
+            sections[-1] = (path, head, True, hunks)
+            continue
+        if header is not None:
+            sections.append((stripped[len(header) :].strip(), header, False, []))
+            continue
+        if not sections:
             if stripped:
-                return ()
-        elif line.startswith("@@"):
+                return None
+            continue
+        path, head, moved, hunks = sections[-1]
+        if head != "*** Update File:" or hunks is None:
+            continue  # an added file's lines, or a section already unreadable
+        if line.startswith("@@"):
             hunks.append([])
         elif line[:1] in ("", " ", "-", "+"):
             if not hunks:
                 hunks.append([])
             hunks[-1].append(line or " ")
         else:
-            return ()
+            sections[-1] = (path, head, moved, None)
+    return [(p, h, m, _pairs(hunks)) for p, h, m, hunks in sections]
+
+
+def _pairs(hunks: list[list[str]] | None) -> tuple[tuple[str, str], ...] | None:
+    """The ``(old, new)`` replacement of each hunk (see :func:`file_replacements`)."""
+    if hunks is None:
+        return None
     out = []
     for hunk in hunks:
         while hunk and hunk[0][:1] == " " and not hunk[0].strip():
@@ -147,18 +207,31 @@ def patch_replacements(text: str) -> tuple[tuple[str, str], ...]:
         new = "\n".join(x[1:] for x in hunk if x[0] in " +")
         if old != new:
             out.append((old, new))
-    return tuple(out) if updated else ()
+    return tuple(out)
 
 
 def envelope_replacements(args: object) -> tuple[tuple[str, str], ...]:
-    """:func:`patch_replacements` of the ``apply_patch`` envelope a tool's arguments carry:
-    ``args`` itself as text, else its first :data:`PATCH_KEYS` member (or OpenCode's
-    ``patchText``) that is text; () when there is none."""
+    """:func:`patch_replacements` of the ``apply_patch`` envelope a tool's arguments carry
+    (:func:`_envelope`); () when there is none."""
+    body = _envelope(args)
+    return patch_replacements(body) if body else ()
+
+
+def envelope_files(args: object) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """:func:`file_replacements` of the ``apply_patch`` envelope a tool's arguments carry
+    (:func:`_envelope`) when it names more than one file (one file:
+    :func:`envelope_replacements`); () otherwise."""
+    body = _envelope(args)
+    return file_replacements(body) if body and len(patch_paths(body)) > 1 else ()
+
+
+def _envelope(args: object) -> str | None:
+    """The ``apply_patch`` envelope a tool's arguments carry: ``args`` itself as text, else
+    its first :data:`PATCH_KEYS` member (or OpenCode's ``patchText``) that is text."""
     bodies: list[object] = [args] if isinstance(args, str) else []
     if isinstance(args, dict):
         bodies += [args.get(key) for key in (*PATCH_KEYS, "patchText")]
-    body = next((b for b in map(valid_text, bodies) if b), None)
-    return patch_replacements(body) if body else ()
+    return next((b for b in map(valid_text, bodies) if b), None)
 
 
 def _trim(block: list[str]) -> tuple[str, ...]:

@@ -112,6 +112,8 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.agent_codex` — Codex CLI's own conditions on our hooks: the trust it keeps for each,
   and what to add by hand to an inline ``config.toml`` hook of ours
 * :mod:`.agent_shell` — what an agent's shell command changed: the work tree before and after
+* :mod:`.agent_patched` — each file a several-file ``apply_patch`` updated, as it was before
+  the call (its hunks undone), which its write is measured from
 * :mod:`.agent_prewrite` — the files a writing tool names, kept at its pre-tool event, its
   write measured from them at its post-tool event
 * :mod:`.write_entry` — the ledger entry of one writer write, measured from its start

@@ -46,7 +46,13 @@ from gentle_hooks.agents.runtimes import Runtime, runtime
 from gentle_hooks.errors import GitError, UsageError, shown_field
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.policy.inputs import label_problem
-from gentle_hooks.services import agent_leftover, agent_prewrite, agent_shell, agent_windows
+from gentle_hooks.services import (
+    agent_leftover,
+    agent_patched,
+    agent_prewrite,
+    agent_shell,
+    agent_windows,
+)
 from gentle_hooks.services.agent_trees import by_work_tree, full_path, work_tree
 from gentle_hooks.services.mutation import MutationRequest, not_a_file, record_mutation
 from gentle_hooks.services.record import Recorded
@@ -239,6 +245,8 @@ def _written(
                 "nothing, so what the file holds is not its work"
             )
             return RuntimeRecorded(event, None, why, rt.ack)
+    if event.patched and not starts:  # several files patched: each from itself before
+        starts = agent_patched.starts(event, groups, cwd or event.cwd or root)
     if not groups:
         why = f"no written path lies in {root}"
         if refused:
