@@ -146,7 +146,7 @@ def _held_with(
         return held
     from gentle_hooks.policy.coincidence import copied_keys
 
-    return copied_keys(held, change.new or b"", added)
+    return copied_keys(held, change.new or b"", added, alone_keys(change.new, held))
 
 
 def by_one_line(change: PathChange, entry: WriterEntry) -> bool:

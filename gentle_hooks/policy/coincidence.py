@@ -23,7 +23,8 @@ C2     a common call of constants: a print, exit or sleep called with numbers,  
        ``sys.exit(1)``, ``time.sleep(1)``, ``console.log("ok")``), or ``echo`` /
        ``exit`` / ``printf`` of one word
 C3     its literals are content or it is a shell command (rows D2, D3 of           yes
-       :mod:`.distinctive`: ``raise ValueError("invalid api token")``)
+       :mod:`.distinctive`: ``raise ValueError("invalid api token")``), or it
+       counts alone at another path (rows X2-X5 of :mod:`.across`: a process call)
 C4     a line only the writer's whole statement joined holds (a wrapped call)      yes
 C5     anything else: beside a line of row C3 or C4 anywhere in the new side, or   with
        where two such lines sit in one run of consecutive non-blank lines that are  one
@@ -36,9 +37,7 @@ Rows C1 and C2 are lines with too little of their own to say who wrote them: a c
 the writer's work holding nothing else is nothing the writer made (its new file whole still
 counts: :mod:`.wholefile`). Row C5 is what tells a copy from a coincidence: two lines a
 person types on their own sit apart, or beside other lines than the writer's, while the
-writer's lines copied come as a block, or with one of the writer's lines of content. A
-writer line that counts alone at another path (rows X2-X5 of :mod:`.across`) is read there,
-not here.
+writer's lines copied come as a block, or with one of the writer's lines of content.
 """
 
 from __future__ import annotations
@@ -83,12 +82,15 @@ def coincidence_row(stripped: bytes) -> str:
     return first_row(COINCIDENCE_ROWS, stripped) or "C5"
 
 
-def copied_keys(held: Set[str], new: bytes, writer: Set[str]) -> frozenset[str]:
+def copied_keys(
+    held: Set[str], new: bytes, writer: Set[str], alone: Set[str] = frozenset()
+) -> frozenset[str]:
     """The keys of ``held`` (the writer's lines of no boilerplate row that ``new``, a change's
     new side at another path, holds) that count as copied there (rows C3-C5): those of rows
     C3 and C4, and those of row C5 where one of C3-C4 counts or two of them sit in one run
     of the writer's lines (``writer``: the keys of its added lines, any row; lines too short
-    to be keyed, ``else:`` or ``}``, never break a run).
+    to be keyed, ``else:`` or ``}``, never break a run). ``alone``: the keys whose line
+    counts alone at another path (:func:`~gentle_hooks.policy.across.alone_keys`), row C3.
     """
     lines = [s for line in new.splitlines() if (s := line.strip())]
     keys = [stripped_key(s) for s in lines]
@@ -96,7 +98,7 @@ def copied_keys(held: Set[str], new: bytes, writer: Set[str]) -> frozenset[str]:
     for key, s in zip(keys, lines, strict=True):
         if key in held and key not in rows:
             rows[key] = coincidence_row(s)
-    out = {k for k in held if rows.get(k, "C4") in ("C3", "C4")}
+    out = {k for k in held if k in alone or rows.get(k, "C4") in ("C3", "C4")}
     rest = {k for k in held if rows.get(k) == "C5"}
     if out:  # beside a line of content, anywhere
         return frozenset(out | rest)

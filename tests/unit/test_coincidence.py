@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from gentle_hooks.policy.across import carries_row_across
+from gentle_hooks.policy.across import by_one_line, carries_row_across
 from gentle_hooks.policy.attribution import PathChange, WriterEntry, writer_delta
 from gentle_hooks.policy.coincidence import COINCIDENCE_ROWS, coincidence_row, copied_keys
 from gentle_hooks.policy.delta import WriterDelta
@@ -171,3 +171,22 @@ def test_an_entry_read_from_its_stored_keys_reads_alike() -> None:
     for _, writer, new, row in ACROSS:
         if writer is TOOL:
             assert carries_row_across(change(new), stored) == row
+
+
+def test_a_line_that_counts_alone_brings_the_writers_other_lines_with_it() -> None:
+    """Row C3 holds a line that counts alone at another path (X5: a process call, of row
+    D4): with it, a second writer line apart counts too, so the change holds more than one
+    line of the writer's (``by_one_line`` is False: a person's claim of one line does not
+    take it), while without the process call that line alone is anybody's."""
+    call, other = b"subprocess.run(cmd, shell=True)", b"name = name.strip()"
+    writer = b"def deploy(cmd, name):\n    " + call + b"\n    " + other + b"\n"
+    rec = entry(writer)
+    new = b"def mine(cmd, name):\n    " + call + b"\n    own_line(1)\n    " + other + b"\n"
+    held = _keys(call, other)
+    assert coincidence_row(call) == "C5"
+    assert copied_keys(held, new, held, _keys(call)) == held
+    assert copied_keys(held, new, held) == frozenset()
+    assert carries_row_across(change(new), rec) == "A2"
+    assert not by_one_line(change(new), rec)
+    alone = b"def mine(cmd):\n    " + call + b"\n    own_line(1)\n"
+    assert by_one_line(change(alone), rec)
