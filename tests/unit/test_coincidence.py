@@ -190,3 +190,36 @@ def test_a_line_that_counts_alone_brings_the_writers_other_lines_with_it() -> No
     assert not by_one_line(change(new), rec)
     alone = b"def mine(cmd):\n    " + call + b"\n    own_line(1)\n"
     assert by_one_line(change(alone), rec)
+
+
+CLI = (
+    b"import argparse\n\n\ndef main():\n    parser = argparse.ArgumentParser()\n"
+    b'    parser.add_argument("--verbose", action="store_true")\n'
+    b"    args = parser.parse_args()\n    for line in lines:\n        line = line.strip()\n"
+    b"        handle_record(line, args.verbose)\n"
+)
+OPEN = [
+    # (id, a person's own new file sharing lines with CLI by chance)
+    (
+        "an idiomatic pair side by side",
+        b"def count(lines):\n    for line in lines:\n        line = line.strip()\n"
+        b"        print(line)\n",
+    ),
+    (
+        "an option's literal words anchoring a loop line",
+        b"import argparse\n\n\ndef cli():\n    parser = argparse.ArgumentParser()\n"
+        b'    parser.add_argument("--verbose", action="store_true")\n    total = 0\n'
+        b"    for line in lines:\n        total += len(line)\n",
+    ),
+]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="open (issue 13): a pair of idiomatic lines side by side, or literal words "
+    "anyone types (an option's flag), read as content; the base-tree rule (a line the base "
+    "already holds is no evidence) would settle these where the repository holds them",
+)
+@pytest.mark.parametrize("new", [o[1] for o in OPEN], ids=[o[0] for o in OPEN])
+def test_known_coincidences_still_read_as_copies(new: bytes) -> None:
+    assert carries_row_across(change(new), entry(CLI)) == "A5"
