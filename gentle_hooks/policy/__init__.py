@@ -89,6 +89,8 @@ One module per table or rule set:
   another worktree, and brings expired writer work back at its own
 * :mod:`.across` — a change of another path: the writer's content moved or copied there
   (one line counts alone only where it runs or reaches something)
+* :mod:`.coincidence` — which writer lines at another path are a copy, not a coincidence
+  (lines anyone types never; others side by side as the writer wrote them)
 * :mod:`.writer` — writer profile resolution (seed 000)
 * :mod:`.review` — review outcome resolution (seed 000)
 * :mod:`.escalation` — naming one Task Size high-risk item raises the plan to ``high``

@@ -6,7 +6,9 @@ Room ``policy`` (pure: bytes in, answers out). :func:`carries_row_across` reads 
 a path with no entry of its own against one writer entry, from the two contents alone (so
 every gate that judges one change answers alike): A1 when its new blob is the writer's blob
 (a ``git mv``; never for a deletion); A2 when it adds :data:`MIN_ACROSS` of the writer's
-added lines of no row of :data:`~gentle_hooks.policy.boilerplate.BOILERPLATE_ROWS`, every
+added lines of no row of :data:`~gentle_hooks.policy.boilerplate.BOILERPLATE_ROWS` that are
+a copy, not a coincidence (rows C1-C5 of :mod:`.coincidence`: no line anyone types, and
+in one run of the writer's lines unless one of them has content of its own), every
 line of a file the writer created, a telling one among them (:mod:`.wholefile`), or *one*
 telling writer line that counts alone (:func:`alone_row`); else A5. Rows A3, A4, A6, A7
 never apply across paths: removing, or editing alike, is nobody's signature elsewhere.
@@ -34,10 +36,11 @@ X6     anything else distinctive: D2 by its literal words alone (``raise        
 =====  ==========================================================================  =======
 
 A line of row X6 still counts with a second writer line (:data:`MIN_ACROSS`): two of the
-writer's lines at one other path are its content moved, the second brought by an earlier
-commit too (one line per commit delivers them all the same). File calls (``os.remove``,
-``open``) are X6: everybody writes them, and the builtin assessment (SPEC §4) does not rate
-them high either; process execution is what it rates high.
+writer's lines at one other path are its content moved (:mod:`.coincidence` says which
+two), the second brought by an earlier commit too (one line per commit delivers them all
+the same). File calls (``os.remove``, ``open``) are X6: everybody writes them, and the
+builtin assessment (SPEC §4) does not rate them high either; process execution is what it
+rates high.
 """
 
 from __future__ import annotations
@@ -126,7 +129,9 @@ def carries_row_across(change: PathChange, entry: WriterEntry) -> str:
 def _held_with(
     change: PathChange, added: Set[str], new: tuple[tuple[str, bool], ...]
 ) -> frozenset[str]:
-    """The writer's added lines (of no boilerplate row) the change's new side holds, when it
+    """The writer's added lines (of no boilerplate row) the change's new side holds as
+    copied there (:func:`~gentle_hooks.policy.coincidence.copied_keys`: not lines anyone
+    types, and in one run of the writer's lines unless one has content), when it
     introduces one of them (``new``: its introduced lines), else none: a writer line an
     earlier commit brought there counts toward :data:`MIN_ACROSS` once one more arrives
     (one writer line per commit into another file still delivers the writer's content),
@@ -136,7 +141,12 @@ def _held_with(
     if not any(k in added and not boiler for k, boiler in new):
         return frozenset()
     everything = introduced_lines(None, change.new or b"")
-    return frozenset(k for k, boiler in everything if k in added and not boiler)
+    held = frozenset(k for k, boiler in everything if k in added and not boiler)
+    if len(held) < MIN_ACROSS:
+        return held
+    from gentle_hooks.policy.coincidence import copied_keys
+
+    return copied_keys(held, change.new or b"", added, alone_keys(change.new, held))
 
 
 def by_one_line(change: PathChange, entry: WriterEntry) -> bool:
