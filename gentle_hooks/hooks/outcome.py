@@ -144,14 +144,14 @@ def block_lines(
     this one."""
     # only a block reads the fix commands' words (their imports cost a gate that passes)
     from gentle_hooks.hooks.overrides import override_names
-    from gentle_hooks.report.base_text import empty_base_lines
+    from gentle_hooks.report.base_text import base_words, empty_base_lines
     from gentle_hooks.report.discard_text import discard_lines
     from gentle_hooks.report.fixes import headline, reason, step_lines, steps
     from gentle_hooks.report.shortfall_text import restates_headline
 
     r = j.result
     plan, cand, d = r.plan, r.candidate, r.decision
-    base = f"{cand.base.ref} @ {short(cand.base.commit)}" if cand.base.commit else "empty tree"
+    base = base_words(cand.base)
     lines = [
         f"BLOCKED {labelled(j, targets)}: delegated ({r.delegated_by})",
         f"  {headline(d.shortfalls)} (plan risk {plan.risk.value})",
