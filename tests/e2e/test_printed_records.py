@@ -84,3 +84,48 @@ def test_ci_names_a_notes_verdict_from_one_and_its_way_out_works(native: World) 
     w.ok(*NOTES, cwd=ci)
     passed = w.gh("gate", "--range", "HEAD~1..HEAD", cwd=ci)
     assert passed.code == 0, passed
+
+
+def test_verify_run_prints_no_verdict_add_for_a_pass_already_held(native: World) -> None:
+    w = native
+    w.delegate(text=TOKENS)
+    w.spot_check()
+    w.escalate()
+    first = w.verified()  # verify run, then the verdict add it printed, as printed
+    assert first.code == 0, first
+    brief = w.base / "token-brief.json"
+    again = w.gh("verify", "run", "--brief", str(brief))
+    assert again.code == 0, again
+    assert not any(line.startswith("run: ") for line in again.out.splitlines()), again
+    assert again.out.splitlines()[-1] == (
+        "held: verdict #1 (brief tokens-1, status pass) of the same verifier (Test Committer "
+        "<committer@example.com>) is stored for this candidate and accepted: this pass adds "
+        "nothing (one verifier counts once), so there is no verdict add to run"
+    ), again
+    as_json = w.gh("verify", "run", "--json", "--brief", str(brief))
+    assert as_json.code == 0, as_json
+    envelope = json.loads(as_json.out)
+    assert (envelope["next"], envelope["held"]) == (None, 1), envelope
+    assert w.ledger("SELECT count(*) FROM verdict") == [(1,)]
+    w.ok("add", "-A")
+    committed = w.git("commit", "-q", "-m", "writer: tokens, verified")
+    assert committed.code == 0, committed
+    assert w.git("push", "origin", "main").code == 0
+
+
+def test_verify_run_of_another_caller_still_prints_its_verdict_add(native: World) -> None:
+    """A pass by another verifier is a second verifier's answer: its verdict add is
+    printed, and pasted as printed it is stored and accepted."""
+    w = native
+    w.delegate(text=TOKENS)
+    w.spot_check()
+    w.escalate()
+    assert w.verified().code == 0
+    brief = w.base / "token-brief.json"
+    other = w.gh("verify", "run", "--caller", "second verifier", "--brief", str(brief))
+    assert other.code == 0, other
+    last = other.out.splitlines()[-1]
+    assert last.startswith("run: gentle-hook verdict add "), other
+    added = w.run(["sh", "-c", last.removeprefix("run: ")])
+    assert added.code == 0, added
+    assert w.ledger("SELECT count(*) FROM verdict WHERE accepted = 1") == [(2,)]
