@@ -62,7 +62,17 @@ def record_pushed(
     from gentle_hooks.ledger.store import Ledger
     from gentle_hooks.notes.sync import write_commit_notes
     from gentle_hooks.services.delivered import record_commit
+    from gentle_hooks.services.settle import returned_ids
 
+    # content that went away and came back may be a person's typing: a discard claims it
+    # (the block offers it), so the commit does not take it here; a record bound to the
+    # commit (spot-check, an override) takes it as the writer's
+    back = returned_ids([e for i in infos for e in work[i.id].entries], repo)
+    kept = {i.id: _without(work[i.id], back) for i in infos}
+    infos = [i for i in infos if kept[i.id].delegated]
+    if not infos:
+        return
+    work = kept
     try:
         with Ledger.open(path) as led:
             recs = [record_commit(repo, led, i, work[i.id], "pre-push", env) for i in infos]
@@ -81,3 +91,11 @@ def record_pushed(
             f"recorded {short(info.id)} as delegated ({', '.join(c.writers())}): made with "
             "hooks off, its note now names its writer"
         )
+
+
+def _without(c: Carried, ids: frozenset[int]) -> Carried:
+    """``c`` without the entries of ``ids``."""
+    from gentle_hooks.services.attribution import Carried
+
+    entries = tuple(e for e in c.entries if e.id not in ids)
+    return Carried(entries, c.mutations, c.escalations, c.by_shape, c.claimable, c.held_at)
