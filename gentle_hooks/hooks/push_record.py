@@ -48,7 +48,11 @@ def record_pushed(
     say: Callable[[str], None] = say,
 ) -> None:
     """Record each of ``infos`` (:func:`unrecorded`) with the work it carries and write
-    their notes, one line each said with ``say`` (the push gate's
+    their notes. Writer content that went away and came back
+    (:func:`~gentle_hooks.services.settle.returned_ids`) is not taken: it may be a person's
+    typing, which the ``discard`` the block offers claims; a commit carrying only such
+    content is not recorded here (a record bound to it later, ``spot-check --committed``,
+    takes it as the writer's). One line per commit recorded is said with ``say`` (the push gate's
     :meth:`~gentle_hooks.hooks.outcome.Told.say`: with ``GENTLE_HOOKS_FORMAT=json`` the
     lines are in its decision object, never beside it). Behind another process's write
     lock nothing is recorded (one line: the next push records them).
@@ -64,9 +68,6 @@ def record_pushed(
     from gentle_hooks.services.delivered import record_commit
     from gentle_hooks.services.settle import returned_ids
 
-    # content that went away and came back may be a person's typing: a discard claims it
-    # (the block offers it), so the commit does not take it here; a record bound to the
-    # commit (spot-check, an override) takes it as the writer's
     back = returned_ids([e for i in infos for e in work[i.id].entries], repo)
     kept = {i.id: _without(work[i.id], back) for i in infos}
     infos = [i for i in infos if kept[i.id].delegated]
