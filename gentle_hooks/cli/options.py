@@ -24,9 +24,10 @@ R = TypeVar("R")
 #: A service that lists one kind of record for the bound candidate.
 Lister = Callable[[Binding, Mapping[str, str]], tuple[Bound, Sequence[Record]]]
 
-# A record id as the ledger stores it (SQLite INTEGER, 64-bit): a larger number is refused
-# by click with one line and exit 2 instead of overflowing in the query.
-ROW_ID = click.IntRange(min=0, max=2**63 - 1)
+# A record id as the ledger stores it (SQLite INTEGER, 64-bit, from 1 as every block and
+# list counts them): 0 or a larger number is refused by click with one line and exit 2
+# instead of a lookup that finds nothing or overflows in the query.
+ROW_ID = click.IntRange(min=1, max=2**63 - 1)
 # An exit status as a process reports it (negative for a signal on POSIX).
 EXIT_STATUS = click.IntRange(min=-(2**31), max=2**31 - 1)
 

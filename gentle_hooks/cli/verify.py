@@ -188,6 +188,7 @@ def run(
     Exit 0 on pass, 1 on fail or blocked.
     """
     from gentle_hooks.report.verify_report import render_verified, run_envelope
+    from gentle_hooks.services.verdict_held import held_pass
     from gentle_hooks.services.verify import run as run_checks
 
     done = run_checks(
@@ -201,10 +202,11 @@ def run(
         brief_file=brief_file,
         allow_shared=allow_shared,
     )
+    held = held_pass(done)  # the same verifier's pass stored already: nothing to add
     if as_json:
-        click.echo(model_json(run_envelope(done), by_alias=True, indent=2))
+        click.echo(model_json(run_envelope(done, held), by_alias=True, indent=2))
     else:
-        click.echo(render_verified(done))
+        click.echo(render_verified(done, held))
     return EXIT_OK if done.verdict.status == "pass" else EXIT_BLOCKED
 
 

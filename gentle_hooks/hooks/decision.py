@@ -108,6 +108,7 @@ def aside(lines: Sequence[str], env: Mapping[str, str]) -> None:
 def _candidate(v: Verdict, again: Sequence[str], named: Sequence[str]) -> dict[str, object]:
     from gentle_hooks.hooks.elsewhere import bound_steps, outside_top
     from gentle_hooks.hooks.overrides import override_names
+    from gentle_hooks.report.base_text import base_ref_named
     from gentle_hooks.report.fixes import reason, runnable_way, steps
 
     label, target, r, fix_note, commit, prepare, after = v
@@ -146,7 +147,12 @@ def _candidate(v: Verdict, again: Sequence[str], named: Sequence[str]) -> dict[s
         "identity": cand.identity,
         "projection": cand.projection.value,
         "tree": cand.tree,
-        "base": {"ref": cand.base.ref, "commit": cand.base.commit, "tree": cand.base.tree},
+        # the base the gate judged, as its printed commands name it (an amend's parent)
+        "base": {
+            "ref": base_ref_named(cand.base),
+            "commit": cand.base.commit,
+            "tree": cand.base.tree,
+        },
         "delegated_by": r.delegated_by,
         "applies": d.applies,
         "blocked": d.blocked,

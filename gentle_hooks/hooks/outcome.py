@@ -58,7 +58,9 @@ class Judged:
             person's own file): a ``discard`` naming them claims that line there; copies:
             paths of ``writers_blob`` holding only another worktree's open work (a person's
             same fix by hand in this linked worktree): a ``discard`` naming them claims
-            this worktree's content there (:mod:`gentle_hooks.services.claims`).
+            this worktree's content there (:mod:`gentle_hooks.services.claims`); returned:
+            paths of a pushed commit holding only writer content of this work tree that
+            went away and came back (a person's typing of it): a ``discard`` claims it.
     """
 
     label: str
@@ -72,6 +74,7 @@ class Judged:
     remote: str = ""
     claims: tuple[str, ...] = ()
     copies: tuple[str, ...] = ()
+    returned: tuple[str, ...] = ()
 
 
 #: How many refs a block printed once for several refs names before "and N more refs".
@@ -144,14 +147,14 @@ def block_lines(
     this one."""
     # only a block reads the fix commands' words (their imports cost a gate that passes)
     from gentle_hooks.hooks.overrides import override_names
-    from gentle_hooks.report.base_text import empty_base_lines
+    from gentle_hooks.report.base_text import base_words, empty_base_lines
     from gentle_hooks.report.discard_text import discard_lines
     from gentle_hooks.report.fixes import headline, reason, step_lines, steps
     from gentle_hooks.report.shortfall_text import restates_headline
 
     r = j.result
     plan, cand, d = r.plan, r.candidate, r.decision
-    base = f"{cand.base.ref} @ {short(cand.base.commit)}" if cand.base.commit else "empty tree"
+    base = base_words(cand.base)
     lines = [
         f"BLOCKED {labelled(j, targets)}: delegated ({r.delegated_by})",
         f"  {headline(d.shortfalls)} (plan risk {plan.risk.value})",
@@ -197,6 +200,8 @@ def block_lines(
         lines.extend(discard_lines(j.claims, claim=True))
     if j.copies:  # a person's same fix here of work pending in another worktree
         lines.extend(discard_lines(j.copies, copy=True))
+    if j.returned:  # a pushed commit's writer content typed again by a person
+        lines.extend(discard_lines(j.returned))
     lines.append(
         f"  candidate {cand.identity[:19]}… ({cand.projection.value} tree {short(cand.tree)} "
         f"vs {base})"

@@ -145,8 +145,16 @@ def push_gate(call: HookCall, env: Mapping[str, str], early: EarlyWalks | None =
     judging = (repo, config, path, runtime, applies_all, head, in_time)
     ranges_sent = [r for r in listed.values() if r]
     verdicts = judge_push_commits(*judging, ranges_sent, record=env, say=told.say) if sent else {}
+    back = {c: _returned(repo, v[0]) for c, v in verdicts.items() if v and v[0].decision.blocked}
     judged = [
-        Judged(f"commit {short(c)}", where, v[0], commit=v[1], remote=remote or "")
+        Judged(
+            f"commit {short(c)}",
+            where,
+            v[0],
+            commit=v[1],
+            remote=remote or "",
+            returned=back.get(c, ()),
+        )
         for where, commits in sent
         for c in commits
         if (v := verdicts[c]) is not None  # a delegated commit, on every ref sending it
@@ -277,6 +285,23 @@ def _judge_batch(
         mine = [i for i in missing if here and (i.id == here or repo.is_ancestor(i.id, here))]
         record_pushed(repo, path, mine, work, record, say)  # judged first: as if recorded
     return out
+
+
+def _returned(repo: Repository, result: AssessResult) -> tuple[str, ...]:
+    """The paths of a blocked pushed commit whose writer work is only this work tree's
+    open content that went away and came back (reset away and written again since:
+    :func:`~gentle_hooks.services.settle.returned_ids`), a person's typing of it: the
+    ``discard`` the block prints claims it, as the commit gate's would have (a commit made
+    with hooks off never met that gate). A path holding any other writer work: none."""
+    facts = result.facts
+    if facts is None or not facts.entries:
+        return ()
+    from gentle_hooks.services.settle import returned_ids  # only a block asks
+
+    here = repo.paths.toplevel
+    back = returned_ids(facts.entries, repo)
+    ours = {e.path for e in facts.entries if e.id in back and e.state == "open" and e.root == here}
+    return tuple(sorted(ours - {e.path for e in facts.entries if e.id not in back}))
 
 
 def _previous(

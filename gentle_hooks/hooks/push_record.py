@@ -48,7 +48,11 @@ def record_pushed(
     say: Callable[[str], None] = say,
 ) -> None:
     """Record each of ``infos`` (:func:`unrecorded`) with the work it carries and write
-    their notes, one line each said with ``say`` (the push gate's
+    their notes. Writer content that went away and came back
+    (:func:`~gentle_hooks.services.settle.returned_ids`) is not taken: it may be a person's
+    typing, which the ``discard`` the block offers claims; a commit carrying only such
+    content is not recorded here (a record bound to it later, ``spot-check --committed``,
+    takes it as the writer's). One line per commit recorded is said with ``say`` (the push gate's
     :meth:`~gentle_hooks.hooks.outcome.Told.say`: with ``GENTLE_HOOKS_FORMAT=json`` the
     lines are in its decision object, never beside it). Behind another process's write
     lock nothing is recorded (one line: the next push records them).
@@ -62,7 +66,14 @@ def record_pushed(
     from gentle_hooks.ledger.store import Ledger
     from gentle_hooks.notes.sync import write_commit_notes
     from gentle_hooks.services.delivered import record_commit
+    from gentle_hooks.services.settle import returned_ids
 
+    back = returned_ids([e for i in infos for e in work[i.id].entries], repo)
+    kept = {i.id: _without(work[i.id], back) for i in infos}
+    infos = [i for i in infos if kept[i.id].delegated]
+    if not infos:
+        return
+    work = kept
     try:
         with Ledger.open(path) as led:
             recs = [record_commit(repo, led, i, work[i.id], "pre-push", env) for i in infos]
@@ -81,3 +92,11 @@ def record_pushed(
             f"recorded {short(info.id)} as delegated ({', '.join(c.writers())}): made with "
             "hooks off, its note now names its writer"
         )
+
+
+def _without(c: Carried, ids: frozenset[int]) -> Carried:
+    """``c`` without the entries of ``ids``."""
+    from gentle_hooks.services.attribution import Carried
+
+    entries = tuple(e for e in c.entries if e.id not in ids)
+    return Carried(entries, c.mutations, c.escalations, c.by_shape, c.claimable, c.held_at)

@@ -1,7 +1,8 @@
 """Ledger: the local SQLite store of what was done for which candidate (SPEC §6).
 
 Room: ledger. Imports the standard library, :mod:`gentle_hooks.errors`,
-:mod:`gentle_hooks.values` and (for :mod:`.facts` only) :mod:`gentle_hooks.policy`; never
+:mod:`gentle_hooks.values` and (for :mod:`.verifiers` and :mod:`.facts` only)
+:mod:`gentle_hooks.policy`; never
 git, click or pydantic. One database per repository at
 ``<git-common-dir>/gentle-hooks/ledger.sqlite3``, shared by linked worktrees. Imports flow
 up this list:
@@ -37,6 +38,7 @@ up this list:
   RDD lines, on top of the pending work.
 * :mod:`.probe` — the hook pass path's question: is there writer work here?
 * :mod:`.fails` — observed ``verify run`` failures no later pass of the same checks settled.
+* :mod:`.verifiers` — who gave a verdict, as the stakes count verifiers; how a block names one.
 * :mod:`.facts` — one candidate's records as the policy's inputs.
 
 The modules use SQLite through ``_sqlite3``, the C module ``sqlite3`` re-exports: the same

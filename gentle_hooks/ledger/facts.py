@@ -32,6 +32,7 @@ from gentle_hooks.ledger.records import (
     WriterEntryRecord,
 )
 from gentle_hooks.ledger.store import Ledger
+from gentle_hooks.ledger.verifiers import verdict_name, verifier_key
 from gentle_hooks.policy.escalation import Escalation, parse_item
 from gentle_hooks.policy.plan import Satisfaction
 from gentle_hooks.policy.review import ReviewEvidence
@@ -44,7 +45,6 @@ from gentle_hooks.policy.selfcheck import (
     receipt_standing,
     rerun_agrees,
 )
-from gentle_hooks.policy.stakes import verifier_identity
 from gentle_hooks.policy.vocabulary import ReviewOutcome
 from gentle_hooks.policy.writer import WriterProfile, parse_effort
 from gentle_hooks.values.frozen import frozen, replace
@@ -261,8 +261,10 @@ class LedgerFacts:
         turned_down = [v for v in verdicts if not v.accepted]
         if turned_down:  # the words of a refused verdict's reasons (most verdicts are accepted)
             from gentle_hooks.values.ruled import without_rule_id
+        # a note's verdicts have no ledger id (0): named by their place there, from 1
+        place = {id(v): n for n, v in enumerate(verdicts, 1)}
         rejected = tuple(
-            f"verdict #{v.id} (brief {v.brief_id}, status {v.status}): "
+            f"{verdict_name(v, place[id(v)])} (brief {v.brief_id}, status {v.status}): "
             + "; ".join(without_rule_id(r) for r in v.reasons)
             for v in turned_down
         )
@@ -277,7 +279,8 @@ class LedgerFacts:
             next((v for v in group if not v.accepted), group[0]) for group in groups.values()
         ]
         repeats = tuple(
-            f"verdict #{v.id} is another verdict by caller {v.caller!r} (brief {v.brief_id})"
+            f"{verdict_name(v, place[id(v)])} is another verdict by caller {v.caller!r} "
+            f"(brief {v.brief_id})"
             for group in groups.values()
             if group[0].caller
             for v in group[1:]
@@ -308,28 +311,6 @@ class LedgerFacts:
             earlier=tuple(c for c in self.earlier_commands if standing(c, 0).counts),
             created=None if creating is None else CreatedFiles(*creating),
         )
-
-
-def verifier_key(v: VerdictRecord) -> tuple[str, ...]:
-    """Who gave a verdict, as the stakes count verifiers: its caller's identity
-    (:func:`~gentle_hooks.policy.stakes.verifier_identity`: trimmed, case-folded) when it
-    names a caller, whatever brief id (a tweaked objective, ``--check`` flags) or commands
-    it ran; else its content, status and acceptance (a verdict stored twice is one), as
-    for any verdict not accepted. One identity is one verifier."""
-    content = ("content", v.json, v.status, str(v.accepted))
-    if not v.caller or not v.accepted or not v.caller.strip():
-        return content  # only accepted verdicts are a verifier's answer the stakes count
-    return ("caller", verifier_identity(v.caller))
-
-
-def accepted_verifiers(verdicts: Sequence[VerdictRecord]) -> int:
-    """How many verifiers (:func:`verifier_key`) gave accepted verdicts: what the stakes
-    count as accepted verdicts."""
-    groups: dict[tuple[str, ...], bool] = {}
-    for v in verdicts:
-        key = verifier_key(v)
-        groups[key] = groups.get(key, True) and v.accepted
-    return sum(groups.values())
 
 
 def facts_from(

@@ -133,7 +133,7 @@ def render_status(s: StatusResult, explain: bool = False) -> str:
     # the same verdict added again, or the same caller's run of the same brief and
     # commands, is one verifier's answer: counted as the gate counts it
     # (LedgerFacts.satisfaction)
-    from gentle_hooks.ledger.facts import accepted_verifiers
+    from gentle_hooks.ledger.verifiers import accepted_verifiers
 
     accepted = accepted_verifiers([v for v in counted if isinstance(v, VerdictRecord)])
     if not d.applies:

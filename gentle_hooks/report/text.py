@@ -69,7 +69,9 @@ def plan_lines(r: AssessResult, explain: bool = False, requirement: bool = True)
     added = sum(c.additions or 0 for c in r.changes)
     deleted = sum(c.deletions or 0 for c in r.changes)
     changed = r.native.changed_lines if r.native is not None else added + deleted
-    base = f"{cand.base.ref} @ {short(cand.base.commit)}" if cand.base.commit else "empty tree"
+    from gentle_hooks.report.base_text import base_words
+
+    base = base_words(cand.base)
     lines.append(
         f"candidate: {cand.identity[:19]}…  {cand.projection.value} tree {short(cand.tree)} "
         f"vs {base}"

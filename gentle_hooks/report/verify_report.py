@@ -26,6 +26,7 @@ from gentle_hooks.artifacts.observation import (
 )
 from gentle_hooks.artifacts.outcome import marks_words
 from gentle_hooks.artifacts.verdict import CheckKind, Status
+from gentle_hooks.ledger.records import VerdictRecord
 from gentle_hooks.policy.shellwords import quote
 from gentle_hooks.report.brief_fault_text import fault_reasons
 from gentle_hooks.report.fixes import binding_flags, program
@@ -104,9 +105,12 @@ def render_prepared(p: Prepared, brief_file: str) -> str:
     return "\n".join(lines)
 
 
-def render_verified(v: Verified) -> str:
+def render_verified(v: Verified, held: VerdictRecord | None = None) -> str:
     """A bounded summary: status and why, a line per check (at most :data:`MAX_LISTED`,
-    those that did not pass first), the artifact, the next step."""
+    those that did not pass first), the artifact, the next step: the ``verdict add`` to
+    run, or, when the pass is ``held`` already (the same verifier's accepted verdict:
+    :func:`~gentle_hooks.services.verdict_held.held_pass`), a ``held:`` line saying there
+    is nothing to add."""
     verdict = v.verdict
     cand = v.bound.candidate
     first = verdict.summary.split("\n", 1)[0]
@@ -181,10 +185,23 @@ def render_verified(v: Verified) -> str:
                 "until a corrected brief under a new brief id, without it and with every "
                 "other check, passes: correct the brief and run verify run again"
             )
-    lines.append(
-        f"run: {program()} verdict add{binding_flags(v.bound.binding)} {quote(v.pair.json)}"
-    )
+    lines.append(held_line(held) if held else f"run: {_next(v)}")
     return "\n".join(lines)
+
+
+def _next(v: Verified) -> str:
+    """The ``verdict add`` that stores the verdict ``v`` wrote, runnable as printed."""
+    return f"{program()} verdict add{binding_flags(v.bound.binding)} {quote(v.pair.json)}"
+
+
+def held_line(held: VerdictRecord) -> str:
+    """Why a verify run prints no ``verdict add``: ``held`` is its verifier's pass."""
+    return (
+        f"held: verdict #{held.id} (brief {_line(held.brief_id, 60)}, status {held.status}) "
+        f"of the same verifier ({_line(held.caller or '-', 80)}) is stored for this candidate "
+        "and accepted: this pass adds nothing (one verifier counts once), so there is no "
+        "verdict add to run"
+    )
 
 
 class CheckOut(FrozenOut):
@@ -229,7 +246,9 @@ class OutcomeOut(FrozenOut):
 class RunEnvelope(FrozenOut):
     """``verify run --json``: the verdict, where it was written, and what was observed;
     ``status_row``: the id of the status rule that decided the verdict's status (``S4``),
-    ``outcomes[].row`` each check's (the summary says both in words)."""
+    ``outcomes[].row`` each check's (the summary says both in words); ``next``: the
+    ``verdict add`` to run, None when ``held`` (the id of the same verifier's accepted
+    verdict for the candidate) holds the pass already."""
 
     schema_: Literal["gentle-hooks.verify-run/v1"] = schema_field(RUN_SCHEMA)
     status: Status
@@ -244,7 +263,8 @@ class RunEnvelope(FrozenOut):
     outcomes: tuple[OutcomeOut, ...]
     verdict: JsonValue
     notes: tuple[str, ...]
-    next: str
+    next: str | None
+    held: int | None = None
 
 
 def prepare_envelope(p: Prepared, brief_file: str) -> PrepareEnvelope:
@@ -264,8 +284,9 @@ def prepare_envelope(p: Prepared, brief_file: str) -> PrepareEnvelope:
     )
 
 
-def run_envelope(v: Verified) -> RunEnvelope:
-    """The ``--json`` form of :func:`render_verified`."""
+def run_envelope(v: Verified, held: VerdictRecord | None = None) -> RunEnvelope:
+    """The ``--json`` form of :func:`render_verified`: ``next`` the ``verdict add`` to run,
+    or None and ``held`` the id of the verdict that holds the pass already."""
     return RunEnvelope(
         status=v.verdict.status,
         artifactRef=v.pair.ref,
@@ -293,5 +314,6 @@ def run_envelope(v: Verified) -> RunEnvelope:
         ),
         verdict=v.verdict.model_dump(mode="json", exclude_none=True),
         notes=v.notes,
-        next=f"{program()} verdict add{binding_flags(v.bound.binding)} {quote(v.pair.json)}",
+        next=None if held else _next(v),
+        held=held.id if held else None,
     )

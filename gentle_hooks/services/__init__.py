@@ -85,6 +85,7 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.room_dirs` — a room's parts are the directories it made, never links, before any
   removal
 * :mod:`.verify` — ``verify prepare|run``: the verdict written from the observed checks
+* :mod:`.verdict_held` — whether a ``verify run``'s pass is held already (no ``verdict add``)
 * :mod:`.declared_suite` — the project's declared full suite, from the base commit
 * :mod:`.settings_base` — the commit a candidate's loosening settings are read from (one
   a remote holds)

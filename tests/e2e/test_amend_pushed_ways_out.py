@@ -11,6 +11,7 @@ block gets the amend through ``git commit`` and ``git push -f`` alike.
 
 from __future__ import annotations
 
+import json
 import shlex
 
 from tests.e2e.conftest import CHECK, World, paste_first_way
@@ -57,4 +58,39 @@ def test_amend_of_an_unpushed_commit_prints_no_base_ref(native: World) -> None:
     paste_first_way(w, blocked.said, w.work, shlex.join(CHECK))
     assert w.git("commit", "--amend", "-m", "writer: v2").code == 0
     pushed = w.git("push", "origin", "main")
+    assert pushed.code == 0, pushed
+
+
+def test_amend_of_a_pushed_commit_prints_the_base_the_gate_used(native: World) -> None:
+    """The block names the base it judged: the parent of the commit the amend replaces,
+    the commit its ``--base-ref`` names, never ``origin/main`` (which holds the replaced
+    commit, not that parent); the JSON decision's base names the same commit (issue 14,
+    refuter finding 3). Pasted as printed, the commit and the push go through."""
+    w = native
+    w.delegate(text=V1)
+    w.spot_check()
+    w.ok("add", "-A")
+    assert w.git("commit", "-q", "-m", "writer: v1").code == 0
+    assert w.git("push", "-q", "origin", "main").code == 0
+    parent = w.rev("HEAD~1")
+    w.delegate(text=V2)
+    w.ok("add", "-A")
+    as_json = w.git("commit", "--amend", "-m", "writer: v2", env={"GENTLE_HOOKS_FORMAT": "json"})
+    assert as_json.code == 1, as_json
+    decision = json.loads(next(x for x in as_json.lines if x.startswith("{")))
+    assert decision["candidates"][0]["base"]["ref"] == parent, decision
+    assert decision["candidates"][0]["base"]["commit"] == parent, decision
+    blocked = w.git("commit", "--amend", "-m", "writer: v2")
+    assert blocked.code == 1, blocked
+    said = "\n".join(blocked.said)
+    assert "origin/main" not in said, said
+    line = next(s for s in blocked.said if s.startswith("gentle-hooks:   candidate "))
+    assert line.endswith(
+        f"(staged tree {w.ok('write-tree').strip()[:12]} vs {parent[:12]}, the parent of "
+        "the commit this amend replaces)"
+    ), line
+    ran = paste_first_way(w, blocked.said, w.work, shlex.join(CHECK))
+    assert all(f"--base-ref {parent}" in cmd for cmd in ran), ran
+    assert w.git("commit", "--amend", "-m", "writer: v2").code == 0
+    pushed = w.git("push", "-f", "origin", "main")
     assert pushed.code == 0, pushed

@@ -168,3 +168,53 @@ def test_a_thrown_away_writer_commit_discarded_and_applied_again_is_noted(
     passed = w.git("commit", "-qam", "human: typed by me")
     assert passed.code == 0, passed
     claimed_and_delivered(w)
+
+
+def test_retyped_content_committed_with_hooks_off_has_a_discard_way_out_at_push(
+    native: World,
+) -> None:
+    """Writer content reset away, typed again by a human and committed with hooks off
+    (``git -c core.hooksPath=/dev/null commit``): the push block offers the ``discard``
+    the commit gate would have, naming the path (issue 14, refuter finding 1); pasted as
+    printed it claims the content, recorded like an override, and the same push, ``gate
+    --range`` and the server gate then let it through."""
+    w = native.serve({"src/app.py": BASE})
+    w.delegate(text=WRITER)
+    w.ok("reset", "-q", "--hard")
+    w.write("src/app.py", WRITER)  # typed again by a human, byte for byte
+    w.ok("-c", "core.hooksPath=/dev/null", "commit", "-qam", "human: typed, hooks off")
+    blocked = w.git("push", "origin", "main")
+    assert blocked.code == 1 and "BLOCKED commit" in blocked.err, blocked
+    offered = [s for s in blocked.said if " discard " in s]
+    assert offered == [
+        "gentle-hooks:   human: gentle-hook discard --reason 'a human change, not the writer "
+        "work' -- src/app.py"
+    ], blocked
+    done = w.run(["sh", "-c", offered[0].split("human: ", 1)[1]])
+    assert done.code == 0, done
+    assert w.ledger("SELECT state FROM writer_entry") == [("discarded",)]
+    pushed = w.git("push", "origin", "main")
+    assert pushed.code == 0, pushed
+    assert w.remote_ref("main") == w.rev("HEAD")
+    note = w.ok("notes", "--ref", "gentle-hooks", "show", "HEAD")
+    assert '"hook":"discard"' in note and '"kind":"writer"' not in note, note
+    assert w.gh("gate", "--range", "HEAD~1..HEAD").code == 0
+
+
+def test_the_writers_own_work_committed_with_hooks_off_is_offered_no_discard(
+    native: World,
+) -> None:
+    """The writer's content never went away: the push block of its hooks-off commit
+    offers no discard (it would not make the work a human's), and the spot check it names
+    gets the push through."""
+    w = native.serve({"src/app.py": BASE})
+    w.delegate(text=WRITER)
+    w.ok("-c", "core.hooksPath=/dev/null", "commit", "-qam", "writer, hooks off")
+    blocked = w.git("push", "origin", "main")
+    assert blocked.code == 1, blocked
+    assert not any(" discard " in s for s in blocked.said), blocked
+    runs = [s.split("run: ", 1)[1] for s in blocked.said if "  run: " in s]
+    assert runs == ["gentle-hook spot-check --committed"], blocked
+    assert w.run(["sh", "-c", runs[0]]).code == 0
+    pushed = w.git("push", "origin", "main")
+    assert pushed.code == 0, pushed

@@ -74,7 +74,7 @@ def _reason(commit: dict[str, Any]) -> str:
     (reason,) = commit["reasons"]
     head = (
         "plan risk high (escalated: 2 security) needs 1 accepted gentle-ai-verify verdict(s) "
-        "for this candidate (stakes ordinary), found 0; not accepted: verdict #0 (brief "
+        "for this candidate (stakes ordinary), found 0; not accepted: the note's verdict 1 (brief "
         "add-1, status pass): "
     )
     assert reason.startswith(head), reason

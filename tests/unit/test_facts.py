@@ -173,7 +173,7 @@ import json  # noqa: E402
 
 import pytest  # noqa: E402
 
-from gentle_hooks.ledger.facts import accepted_verifiers  # noqa: E402
+from gentle_hooks.ledger.verifiers import accepted_verifiers  # noqa: E402
 from gentle_hooks.policy.stakes import verifier_identity  # noqa: E402
 
 
