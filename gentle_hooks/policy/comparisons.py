@@ -36,6 +36,10 @@ from gentle_hooks.policy.linetokens import (
     text,
 )
 
+#: What may follow a comparison's whole operand: its end, or the next operator of a chain.
+_AFTER = ENDS | COMPARISONS
+
+
 # -- K9: F632 ---------------------------------------------------------------------------
 
 #: A tuple F632 reads as a literal holds only these (``(1, "a")``; ``(y)`` is no literal).
@@ -77,15 +81,10 @@ def _is_literal_before(tokens: Tokens, i: int) -> bool:
         return False
     j = i
     if tokens[i].group() in (b")", b"]", b"}"):
-        depth = 0
-        while j >= 0:
-            t = tokens[j].group()
-            depth += (t in (b")", b"]", b"}")) - (t in (b"(", b"[", b"{"))
-            if depth == 0:
-                break
-            j -= 1
-        if j < 0 or _literal_end(tokens, j) != i + 1:
+        opened = closing(tokens, i)
+        if opened is None or _literal_end(tokens, opened) != i + 1:
             return False
+        j = opened
     elif tokens[i].lastgroup not in _LITERAL_KINDS or is_fstring(tokens[i]):
         return False
     while tokens[i].lastgroup == "s" and j > 0 and tokens[j - 1].lastgroup == "s":
@@ -105,7 +104,7 @@ def equal_literals(line: bytes) -> bytes:
         negated = text(tokens, i + 1) == b"not"
         k = i + 2 if negated else i + 1
         end = _literal_end(tokens, k)
-        right = end is not None and (end >= len(tokens) or text(tokens, end) in ENDS | COMPARISONS)
+        right = end is not None and (end >= len(tokens) or text(tokens, end) in _AFTER)
         if right or _is_literal_before(tokens, i - 1):
             op_end = tokens[k - 1].end()
             edits.append((t.start(), op_end, b" != " if negated else b" == "))
@@ -118,23 +117,34 @@ def equal_literals(line: bytes) -> bytes:
 _LOWER = frozenset({b"and", b"or", b"not", b"if", b"else", b"lambda", b",", b";", b"=", b":"})
 
 
-def _comparison(tokens: Tokens, first: int, stop: int) -> int | None:
-    """The index of the one ``in`` or ``is`` operator of the comparison ``tokens[first:stop]``
-    (``stop``: where its operand ends), or None when it is not one such comparison."""
+def _comparison(tokens: Tokens, first: int) -> tuple[int, int] | None:
+    """(the index of the one ``in`` or ``is`` operator of the comparison starting at
+    ``first``, the index where it ends), or None when no such lone comparison starts there
+    (another operator first, a chain, a ``not`` negating less). Stops at the second
+    operator, so each ``not`` of a line costs as far as its own comparison only."""
     depth, op = 0, None
-    for j in range(first, stop):
+    for j in range(first, len(tokens)):
         t = tokens[j].group()
         if len(t) == 1 and t[0] in OPEN:
             depth += 1
         elif len(t) == 1 and t[0] in CLOSE:
             depth -= 1
+            if depth < 0:
+                return _found(tokens, op, j)
+        elif depth == 0 and t in ENDS:
+            return _found(tokens, op, j)
         elif depth == 0 and (t in COMPARISONS or t in _LOWER):
             if op is not None or t not in (b"in", b"is") or j == first:
                 return None
             op = j
-    if op is None or text(tokens, op + 1) == b"not" or op + 1 >= stop:
+    return _found(tokens, op, len(tokens))
+
+
+def _found(tokens: Tokens, op: int | None, end: int) -> tuple[int, int] | None:
+    """(``op``, ``end``) when ``op`` is an operator with an operand after it, else None."""
+    if op is None or text(tokens, op + 1) == b"not" or op + 1 >= end:
         return None
-    return op
+    return op, end
 
 
 def not_in(line: bytes) -> bytes:
@@ -150,14 +160,16 @@ def not_in(line: bytes) -> bytes:
             close = closing(tokens, first)
             if close is None or operand_stop(tokens, close + 1) != close + 1:
                 continue
-            op = _comparison(tokens, first + 1, close)
-            end = close
+            found = _comparison(tokens, first + 1)
+            if found is None or found[1] != close:
+                continue
+            op, end = found
         else:
-            end = operand_stop(tokens, first)
-            op = _comparison(tokens, first, end)
             close = None
-        if op is None:
-            continue
+            found = _comparison(tokens, first)
+            if found is None:
+                continue
+            op, end = found
         o = tokens[op]
         a = line[tokens[first + (close is not None)].start() : tokens[op - 1].end()]
         b = line[tokens[op + 1].start() : tokens[end - 1].end()]
@@ -195,9 +207,7 @@ def compared_to_constant(line: bytes) -> bytes:
         op = t.group()
         if op not in (b"==", b"!="):
             continue
-        right = _constant(tokens, i + 1) and (
-            i + 2 >= len(tokens) or text(tokens, i + 2) in ENDS | COMPARISONS
-        )
+        right = _constant(tokens, i + 1) and (i + 2 >= len(tokens) or text(tokens, i + 2) in _AFTER)
         left = not right and _constant(tokens, i - 1) and (i < 2 or text(tokens, i - 2) in STARTS)
         if not (right or left):
             continue

@@ -34,7 +34,7 @@ from gentle_hooks.policy.comparisons import compared_to_constant, equal_literals
 from gentle_hooks.policy.linetokens import (
     CLOSE,
     OPEN,
-    Tokens,
+    Token,
     closing,
     edit,
     has_top_level,
@@ -60,7 +60,7 @@ _FLOAT = re.compile(rb"(?:\d[\d_]*)?\.?[\d_]*(?:[eE][-+]?\d[\d_]*)?")
 _EMPTY = {b"str": b'""', b"bytes": b'b""', b"int": b"0", b"float": b"0.0", b"bool": b"False"}
 
 
-def _is_native(kind: bytes, tokens: Tokens) -> bool:
+def _is_native(kind: bytes, tokens: list[Token]) -> bool:
     """Whether ``tokens`` (an argument) are a literal of the type ``kind`` names."""
     if kind in (b"str", b"bytes"):
         bytes_ = kind == b"bytes"
@@ -120,6 +120,7 @@ _SIGNS = (b"-", b"+")
 _CONVERSIONS = {b"str": b"!s", b"repr": b"!r", b"ascii": b"!a"}
 _FIELD_CALL = re.compile(rb"\{(\s*)(str|repr|ascii)\(")
 _KEYWORD_ARGUMENT = re.compile(rb"\s*[A-Za-z_]\w*\s*=(?!=)")
+_LAMBDA = re.compile(rb"(?<!\w)lambda(?!\w)")
 
 
 #: Bytes that end a plain argument outside brackets: another argument, a lambda's or a
@@ -162,7 +163,7 @@ def _conversions(token: bytes) -> bytes:
             not argument.strip()
             or argument.lstrip()[:1] in (b"*", b"{")
             or _KEYWORD_ARGUMENT.match(argument)
-            or re.search(rb"(?<!\w)lambda(?!\w)", argument)
+            or _LAMBDA.search(argument)
             or rest[:1] not in (b"}", b":")
         ):
             continue
@@ -230,7 +231,6 @@ _WORDS = re.compile(
 #: Row K9's operator before a literal (``is 1``, ``is not "a"``, ``is (``) and after one.
 _IS_BEFORE = re.compile(rb"is(?:\s+not)?\s*[bBrRuU]{0,2}[\"'\d.(\[{]")
 _IS_AFTER = re.compile(rb"[\"'\d)\]}]\s*is(?!\w)")
-_NOT_IN = re.compile(rb"not(?:\s+|\()(?!in\b).*?[\s)\]}\"'](?:in|is)[\s(\[{\"']")
 _ONE_ARGUMENT = re.compile(rb"\(\s*\(")
 
 
@@ -240,6 +240,10 @@ def _may_call_native(line: bytes) -> bool:
     may = line.find(b"r(") >= 0 or line.find(b"t(") >= 0  # str( int( float(
     may = may or line.find(b"l(") >= 0 or line.find(b"s(") >= 0  # bool( bytes(
     return may and _NATIVE.search(line) is not None
+
+
+def _may_compare_in(line: bytes) -> bool:
+    return line.find(b"in") >= 0 or line.find(b"is") >= 0
 
 
 def _may_compare_constant(line: bytes) -> bool:
@@ -268,14 +272,20 @@ _ROWS: tuple[tuple[str, Callable[[bytes], bool], Callable[[bytes], bytes]], ...]
         equal_literals,
     ),
     ("K13", _may_compare_constant, compared_to_constant),
-    ("K11", lambda line: _NOT_IN.search(line) is not None, not_in),
+    ("K11", lambda line: line.find(b"not") >= 0 and _may_compare_in(line), not_in),
 )
+
+
+#: The longest line the rows read, in bytes: a longer one is data (minified, generated), no
+#: line a person writes and lints, and reading it costs up to the square of its length.
+MAX_FIXED_LINE = 1024
 
 
 def fix_form(stripped: bytes) -> bytes:
     """A stripped line as ``ruff check --fix`` of each rule of the module table leaves it
-    (rows K9-K15; the line itself when none applies)."""
-    if _WORDS.search(stripped) is None:
+    (rows K9-K15; the line itself when none applies, or when it is longer than
+    :data:`MAX_FIXED_LINE`)."""
+    if len(stripped) > MAX_FIXED_LINE or _WORDS.search(stripped) is None:
         return stripped
     line = stripped
     for _, may, read in _ROWS:

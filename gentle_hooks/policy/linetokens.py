@@ -19,8 +19,26 @@ TOKEN = re.compile(
     rb"|(?P<n>(?:\d|\.\d)[\w.]*(?:(?<=[eE])[-+]\d[\w.]*)?)"
     rb"|(?P<o>==|!=|<=|>=|:=|->|\*\*|//|<<|>>|\S)"
 )
-#: A line's tokens, in order.
-Tokens = list[re.Match[bytes]]
+Token = re.Match[bytes]
+
+
+class Tokens(list[Token]):
+    """A line's tokens, in order, with the index of each bracket's match (``pairs``: -1
+    for a token that is no bracket or has none on the line), found in one pass."""
+
+    def __init__(self, found: list[Token]) -> None:
+        super().__init__(found)
+        self.pairs = [-1] * len(found)
+        opened: list[int] = []
+        for i, token in enumerate(found):
+            step = _step(token.group())
+            if step > 0:
+                opened.append(i)
+            elif step < 0 and opened:
+                j = opened.pop()
+                self.pairs[i], self.pairs[j] = j, i
+
+
 OPEN, CLOSE = frozenset(b"([{"), frozenset(b")]}")
 #: Where an operand ends: the tokens that may follow a whole operand of a comparison.
 ENDS = frozenset(
@@ -38,7 +56,7 @@ STARTS = (
 
 def line_tokens(line: bytes) -> Tokens:
     """The tokens of ``line`` (:data:`TOKEN`); whitespace is between them, never in one."""
-    return list(TOKEN.finditer(line))
+    return Tokens(list(TOKEN.finditer(line)))
 
 
 def text(found: Tokens, i: int) -> bytes:
@@ -54,13 +72,10 @@ def _step(t: bytes) -> int:
 
 
 def closing(found: Tokens, i: int) -> int | None:
-    """The index of the bracket closing the one at ``i``, or None when the line has none."""
-    depth = 0
-    for j in range(i, len(found)):
-        depth += _step(found[j].group())
-        if depth == 0:
-            return j
-    return None
+    """The index of the bracket closing the one at ``i`` (or opening the one closing
+    there), or None when the line has none."""
+    j = found.pairs[i] if 0 <= i < len(found) else -1
+    return j if j >= 0 else None
 
 
 def has_top_level(found: Tokens, first: int, stop: int, texts: frozenset[bytes]) -> bool:

@@ -360,3 +360,14 @@ def test_the_lint_fix_readings_take_any_line(line: bytes) -> None:
     a lone operator, a chain); the key form has no whitespace left."""
     form = key_form(line.strip())
     assert re.search(rb"\s", form) is None
+
+
+def test_a_line_longer_than_the_lint_fix_bound_is_read_as_written() -> None:
+    """Rows K9-K15 read a line of at most MAX_FIXED_LINE bytes (a longer one is data, and
+    reading it costs up to the square of its length)."""
+    from gentle_hooks.policy.fixforms import MAX_FIXED_LINE, fix_form
+
+    head = b"y = a is 1 or "
+    line = head + b"x" * (MAX_FIXED_LINE - len(head))
+    assert fix_form(line) == line.replace(b" is ", b"  ==  ")
+    assert fix_form(line + b"x") == line + b"x"
