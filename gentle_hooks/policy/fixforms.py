@@ -21,8 +21,10 @@ comparison, one argument...), so a person's line that means something else keeps
   a keyword's bracket (``while ((c = next()))``);
 * K15 (UP039): a class's empty bases read away (``class A():``: ``class A:``).
 
-Cheap by construction: byte tests (a search only after one finds what a row reads) skip
-each row for a line it cannot change; a line it may is tokenized once for that row.
+Cheap by construction (it keys every line of every delegated change): one search
+(:data:`_WORDS`) skips a line none of the rows reads, byte tests or one search per row then
+skip each row that cannot change it, and a row that may tokenizes the line once, its
+brackets matched in one pass; a line over :data:`MAX_FIXED_LINE` bytes is read as written.
 """
 
 from __future__ import annotations
