@@ -24,6 +24,7 @@ index is never written. :class:`~.repository.Repository` composes one module per
 * :mod:`.delta` — what a change did to each path, by blob id
 * :mod:`.fetchhead` — the commits ``git fetch`` brought in from another repository
 * :mod:`.base` — base ref, merge-base, candidate
+* :mod:`.stashes` — stash entries, kept and dropped (loose stash commits)
 * :mod:`.checkout` — temporary linked checkouts of a tree, and the list of linked worktrees
 * :mod:`.room_export` — one tree as a standalone repository (the verifier's clean room)
 * :mod:`.room_check` — what such a room holds now

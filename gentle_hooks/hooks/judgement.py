@@ -237,8 +237,13 @@ def _judge_one(
     spot-check, verdict or override line counts (signed by an allowed principal);
     ``in_time``: called before each candidate after the first (a note may hold many)."""
     info, note, why, valid = sifted.info, sifted.note, sifted.why, sifted.valid
-    if why is None:
-        return CommitVerdict(info.id, ref, None, None, blocked=False)
+    if why is None:  # a discard's claim is noted on the person's commit: listed too (§5)
+        listed = tuple(
+            f"override by {o.who} ({o.hook}): {o.reason}"
+            for o in note.of(OverrideLine)
+            if counts is None or counts(o)
+        )
+        return CommitVerdict(info.id, ref, None, None, blocked=False, overrides=listed)
     if not valid:
         stale = any(c.tree != info.tree for c in note.candidates)
         # the note has this tree, but its base is beyond a shallow boundary: not checkable
@@ -313,7 +318,8 @@ def verdict_lines(
     refused += [f"  signature: {who}" for who in v.signed]
     refused += [f"  {line}" for line in v.reruns]
     if v.delegated_by is None:
-        return [f"ok {head}: not delegated", *refused]
+        noted = [f"  recorded override: {o}" for o in v.overrides]
+        return [f"ok {head}: not delegated", *refused, *noted]
     if not v.blocked:
         extra = (
             f"; override honoured ({v.overrides[0]})"

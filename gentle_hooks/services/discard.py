@@ -44,6 +44,11 @@ entry (A's work stays pending and blocks A's delivery) and binds the blobs B's c
 at those paths: a change made in B holding exactly one of them there is the person's; any
 other content there (an edit since, the writer's lines popped from a stash) is judged again.
 
+A discard is refused too while a stash entry holds the writer content of an entry it
+would end (:func:`~gentle_hooks.services.settle.stash_holders`), in one line naming the
+entries and the ``git stash drop`` that throws them away (:func:`stash_refusal`): popped
+again the content is the writer's pending work, never a human's (docs/security.md).
+
 Writer content that went away and is here again
 (:func:`~gentle_hooks.services.settle.returned_ids`: an expired entry, or open work a
 ``git reset`` threw away whose file was written again since) is the exception to the
@@ -68,7 +73,7 @@ from gentle_hooks.policy.shellwords import join, shown_paths
 from gentle_hooks.services.attribution import carried
 from gentle_hooks.services.claims import distinctive_copies
 from gentle_hooks.services.record import open_root, open_store
-from gentle_hooks.services.settle import own_lines_kept, returned_ids
+from gentle_hooks.services.settle import own_lines_kept, returned_ids, stash_holders
 
 
 def discard(
@@ -129,6 +134,11 @@ def discard(
         if kept:
             head = repo.head()
             raise UsageError(refusal(kept, repo.paths_in_commit(head, kept) if head else set()))
+        stashed = stash_holders(repo, named)
+        if stashed:  # popped again it is the writer's pending work: never claimed so
+            raise UsageError(
+                stash_refusal({e.path: stashed[e.id] for e in named if e.id in stashed})
+            )
         # an expired entry whose content is here again is claimed: no change holding it
         # is the writer's any more (the commit's note carries the discard)
         # (of this work tree's own, any row the gates use: an edit of the writer's a human
@@ -249,6 +259,29 @@ def refusal(paths: Sequence[str], in_head: Collection[str]) -> str:
         + (", and deletes those HEAD does not have" if set(paths) - set(in_head) else "")
         + ") and discard then"
     )
+
+
+def stash_refusal(held: dict[str, str]) -> str:
+    """The one line refusing a discard of writer work a stash entry holds: ``held`` maps
+    each root-relative path to the stash entry holding its writer content (``stash@{N}``,
+    or ``a dropped stash`` never named here: only listed entries refuse). The ways out:
+    drop the entries (newest last, so the numbers named stay right), or pop them and
+    verify the work as the gate's block says."""
+    names = sorted(set(held.values()), key=_stash_number, reverse=True)
+    drops = " && ".join(join(["git", "stash", "drop", n]) for n in names)
+    return (
+        f"{', '.join(shown_paths(sorted(held)))}: the writer's change is held in "
+        f"{', '.join(sorted(names, key=_stash_number))}; a discard would not make it yours "
+        "(popped again it is the writer's pending work): throw it away with "
+        f"`{drops}` (it drops everything those entries hold) and discard then, or pop it "
+        "first and verify it as the gate's block says"
+    )
+
+
+def _stash_number(name: str) -> int:
+    """N of ``stash@{N}`` (-1 for another name)."""
+    digits = name.removeprefix("stash@{").removesuffix("}")
+    return int(digits) if digits.isdigit() else -1
 
 
 def take_out(paths: Sequence[str], in_head: Collection[str]) -> str:

@@ -13,7 +13,8 @@ ledger (entries, takes), and asks the pure rule
 * :func:`rewrite_keeps_writer_content` — whether an amend or a rebase of a commit kept any
   of the writer content it carried; :func:`kept_by_amend` — the entries that names;
 * :func:`own_lines_kept` / :func:`returned_ids` — what a ``discard`` may end: the writer's
-  own lines still here refuse it, unless that content had expired and came back.
+  own lines still here refuse it, unless that content had expired and came back;
+  :func:`stash_holders` — the entries a stash holds (a discard of them is refused).
 """
 
 from __future__ import annotations
@@ -336,7 +337,9 @@ def returned_ids(
     ``git reset`` before anything expired them: a reset since the record in the ``HEAD``
     reflog of the worktree the entry was recorded in (the change holding it again may be
     another worktree's) and the path's file there written since then (a no-op ``git
-    reset`` keeps every file: its entries stay the writer's). So whether a status ran
+    reset`` keeps every file: its entries stay the writer's), unless a stash took the
+    content (:func:`stash_holders`, popped or dropped since too: ``git stash`` logs the
+    same reset). So whether a status ran
     between the reset and the retyping does not change the outcome (issue 13). A taken
     entry never: its commit was the writer's.
 
@@ -350,8 +353,56 @@ def returned_ids(
         # recorded in linked worktree B and reset away there may be typed again in A
         asked = {(e.root, e.recorded_at) for e in opened}
         reset = {k for k in asked if repo.head_reset_since(k[1], k[0])}
-        out |= {e.id for e in opened if (e.root, e.recorded_at) in reset}
+        opened = [e for e in opened if (e.root, e.recorded_at) in reset]
+        # ``git stash`` logs the same ``reset: moving to HEAD`` as ``git reset --hard``:
+        # content a stash took (kept, popped or dropped since) never was nowhere
+        stashed = stash_holders(repo, opened, dropped=True) if opened else {}
+        out |= {e.id for e in opened if e.id not in stashed}
     return frozenset(out)
+
+
+def stash_holders(
+    repo: Repository, entries: Sequence[WriterEntryRecord], dropped: bool = False
+) -> dict[int, str]:
+    """Of ``entries``, those a stash entry holds the writer content of at their path (its
+    work-tree, index or untracked-files commit, read by :func:`holds_writer_content`), each
+    with the newest such entry's name (``stash@{N}``); with ``dropped``, also those a stash
+    made since the entry was recorded and popped or dropped since holds
+    (:func:`~gentle_hooks.git.stashes.dropped_stashes`), named ``a dropped stash``. A
+    discard is refused while a stash holds the content (docs/security.md: it claims writer
+    content only once its content was nowhere, stashes included), and content popped
+    again is the writer's pending work as before (issue 13, refuter r13c).
+
+    Raises:
+        GitError: git failed.
+    """
+    from gentle_hooks.git.stashes import dropped_stashes, stash_entries
+
+    if not entries:
+        return {}
+    kept: list[tuple[str, tuple[str, ...]]] = stash_entries(repo)
+    if dropped:
+        since = min(e.recorded_at for e in entries)
+        kept += [("a dropped stash", parts) for parts in dropped_stashes(repo, since)]
+    if not kept:
+        return {}
+    paths = sorted({e.path for e in entries})
+    versions = [
+        (name, repo.blobs_in(repo.tree_of(commit), paths))
+        for name, parts in kept
+        for commit in parts
+    ]
+    blobs = {b for _, v in versions for b in v.values()} | entry_blobs(entries)
+    contents = repo.read_blobs(sorted(blobs))
+    found: dict[int, str] = {}
+    for rec in entries:
+        rule = policy_entry(rec, contents)
+        for name, v in versions:
+            blob = v.get(rec.path)
+            if blob is not None and holds_writer_content(rule, blob, contents.get(blob)):
+                found[rec.id] = name
+                break
+    return found
 
 
 def _rewritten(rec: WriterEntryRecord) -> bool:

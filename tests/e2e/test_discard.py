@@ -4,6 +4,8 @@
 * A discard is refused while the work tree holds the writer's change: the commit gate
   and the push gate make one decision about them (the spot check), never a commit that
   passes on a discard and a push that blocks it.
+* A discard is refused while a stash entry holds the writer's change (popped again it is
+  the writer's pending work); dropped, the discard claims the content.
 * Writer content that was discarded and is still in a commit is the writer's: the commit
   gate blocks it, the commit's note carries its writer line and the discard (who, why) as
   an override line, so the push gate, ``gate --range`` and the server all see it (the
@@ -59,18 +61,22 @@ def test_a_discard_is_refused_while_the_writers_own_lines_are_here(served: World
 def test_discarded_writer_content_brought_back_is_claimed_and_every_gate_sees_the_discard(
     served: World,
 ) -> None:
-    """The writer's work set aside (``git stash``), discarded on purpose, then brought back
-    (``git stash pop``): the discard claimed it (issue 13: a discard of work whose content
-    the person then brings back makes it pass), so the commit passes with no writer
-    trailer, its note carrying the discard as an override line (who, why), and the push,
-    ``gate --range`` and the server gate let it through."""
+    """The writer's work set aside (``git stash``): the discard is refused while the stash
+    holds it (popped again it would be the writer's pending work,
+    tests/e2e/test_discard_stash.py); the stash dropped, it is accepted and claims the
+    content, so the same content typed again by the person passes with no writer trailer,
+    its note carrying the discard as an override line (who, why), and the push, ``gate
+    --range`` and the server gate let it through."""
     w = served
     w.delegate(text=WRITER)
     w.ok("stash", "-q")
+    refused = w.gh("discard", "--all", "--reason", "mine now")
+    assert refused.code == 2 and "stash@{0}" in refused.err, refused
+    w.ok("stash", "drop", "-q")
     r = w.gh("discard", "--all", "--reason", "mine now")
     assert r.code == 0, r
     assert w.ledger("SELECT claimed FROM discard") == [("[1]",)]
-    w.ok("stash", "pop", "-q")
+    w.write("src/app.py", WRITER)  # typed again by the person
     passed = w.git("commit", "-qam", "mine")
     assert passed.code == 0, passed
     commit = w.rev("HEAD")

@@ -3,9 +3,9 @@ work ends cleanly", §5; issue 13): real git, a linked worktree made with ``git 
 add``, ``gentle-hook install``, a bare remote with the server gate.
 
 Writer work recorded in linked worktree B, whose content went away (``git reset --hard``,
-``git stash``) and which a human in B discards there, then brings back (types again, pops
-the stash): B's commit passes with no writer trailer, its note carries the discard as an
-override line (who, why) and no writer line, and the push from B, ``gate --range`` and the
+a ``git stash`` dropped) and which a human in B discards there, then types again: B's
+commit passes with no writer trailer, its note carries the discard as an override line
+(who, why) and no writer line, and the push from B, ``gate --range`` and the
 server gate let it through, exactly as in the main worktree
 (tests/e2e/test_discard_retyped.py). A block in B never leaves the human without a
 ``human:`` way out that works pasted there.
@@ -84,19 +84,23 @@ def test_writer_work_reset_away_in_a_linked_worktree_and_discarded_there_is_deli
     delivered_from(w, b)
 
 
-def test_writer_work_stashed_in_a_linked_worktree_discarded_and_popped_is_delivered(
+def test_writer_work_stashed_in_a_linked_worktree_dropped_discarded_and_retyped_is_delivered(
     native: World,
 ) -> None:
-    """Recorded in B, set aside (``git stash``), discarded in B, brought back (``git stash
-    pop``): B's commit passes and its note carries the discard (as in the main worktree,
-    tests/e2e/test_discard.py)."""
+    """Recorded in B, set aside (``git stash``): the discard in B is refused while the
+    stash holds it (popped again it is the writer's pending work); dropped,
+    discarded in B, typed again there: B's commit passes and its note carries the discard
+    (as in the main worktree, tests/e2e/test_discard.py)."""
     w, b = linked(native)
     w.delegate(text=WRITER, cwd=b)
     w.ok("stash", "-q", cwd=b)
+    refused = w.gh("discard", "--all", "--reason", "typed by me", cwd=b)
+    assert refused.code == 2 and "stash@{0}" in refused.err, refused
+    w.ok("stash", "drop", "-q", cwd=b)
     done = w.gh("discard", "--all", "--reason", "typed by me", cwd=b)
     assert done.code == 0, done
     assert w.ledger("SELECT claimed FROM discard") == [("[1]",)]
-    w.ok("stash", "pop", "-q", cwd=b)
+    w.write("src/app.py", WRITER, cwd=b)  # typed again by the person
     passed = w.git("commit", "-qam", "human: typed by me", cwd=b)
     assert passed.code == 0, passed
     delivered_from(w, b)

@@ -5,8 +5,9 @@ content"): real git, ``gentle-hook install``, a bare remote with the server gate
 * Open work is "returned" (claimable by a discard) once it expired, or once a reset in
   the reflog threw it away and its file was written again since (issue 13): a no-op
   ``git reset`` (``reset: moving to HEAD``, every file kept) is no evidence that the
-  content left. (A stash round trip rewrites the file after a reset: it counts as thrown
-  away, so the discard is the human's recorded act, tests/e2e/test_discard.py.)
+  content left, and neither is the reset a ``git stash`` logs: a stash that held the
+  content, kept or popped since, means it never was nowhere
+  (tests/e2e/test_discard_stash.py).
 * While the writer's change is here, the block offers no ``discard`` and ``discard`` is
   refused, in this work tree and in a linked worktree holding the writer's own lines; the
   commit carries the writer's trailer.
@@ -36,7 +37,11 @@ def test_a_reflog_entry_never_lets_a_discard_launder_open_work(served: World, to
     w = served
     w.delegate(text=WRITER)
     assert w.gh("discard", "--all", "--reason", "x").code == 2
-    w.ok("reset", "-q")  # a no-op mixed reset: only a reflog entry
+    if touch == "reset":
+        w.ok("reset", "-q")  # a no-op mixed reset: only a reflog entry
+    else:  # a stash round trip: the same ``reset: moving to HEAD``, the file rewritten
+        w.ok("stash", "-q")
+        w.ok("stash", "pop", "-q")
     blocked = w.git("commit", "-qam", "x")
     assert blocked.code == 1 and "BLOCKED the staged change" in blocked.said[0], blocked
     assert not any(" discard " in s for s in blocked.said), blocked
