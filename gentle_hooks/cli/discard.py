@@ -34,7 +34,7 @@ def discard(cwd: str | None, everything: bool, reason: str | None, paths: tuple[
     if not rec.entries and rec.blobs:  # a copy claim: that content here, not the writer's
         click.echo(
             f"claimed: the content {named} holds in this worktree is yours, by {rec.who} "
-            f"({rec.reason!r}); the writer's work stays pending in its own worktree, and "
+            f"({rec.reason!r}); the writer's work stays pending at its own path, and "
             "other content there is judged again"
         )
         return EXIT_OK

@@ -170,12 +170,27 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
             ids = distinctive_copies(repo, copied, base, [cand.tree])
             loud = {e.path for e in copied if e.id in ids}
             copies = tuple(p for p in copies if p not in loud)
-        # a person's own file holding one writer line of work pending elsewhere
+        # a person's own file holding writer content of work pending at another path (one
+        # line alone, or more of them copied; never the writer's blob byte for byte)
         others = sorted({w for p, w in facts.held_at if w != p} - {e.path for e in facts.entries})
         if others:
             from gentle_hooks.services.discard import held_alone_here
 
-            claims = tuple(sorted(held_alone_here(repo, facts.entries, others)))
+            alone = set(held_alone_here(repo, facts.entries, others))
+            # the writer's path moved there (``HEAD`` has it, the candidate not) stays the
+            # writer's
+            sources = [p for p, _ in facts.held_at]
+            head = repo.head()
+            had = set(repo.blobs_in(repo.tree_of(head), sources)) if head else set()
+            kept = set(repo.blobs_in(cand.tree, sources))
+            moved = {w for p, w in facts.held_at if p in had and p not in kept}
+            blobs = {e.blob for e in facts.entries if e.blob}
+            lifted = {
+                p
+                for p, b in repo.blobs_in(cand.tree, others).items()
+                if b not in blobs and p not in moved
+            }
+            claims = tuple(sorted(alone | lifted))
     else:
         writers, copies = frozenset(), ()
     judged = Judged(

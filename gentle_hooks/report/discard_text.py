@@ -23,8 +23,9 @@ def discard_lines(
     step of the writer's way through; it runs exactly as printed from the work tree root,
     where git runs hooks, in any worktree of the clone (a discard there reaches the open
     work of the others that its own change carries, checked against its own files).
-    ``claim``: ``paths`` are a person's own files holding one line of writer work pending
-    elsewhere: the discard claims that line there and leaves the writer's work pending.
+    ``claim``: ``paths`` are a person's own files holding writer content (one line, or
+    more copied) of work pending at another path: the discard claims that content there
+    and leaves the writer's work pending.
     ``copy``: ``paths`` hold, in this linked worktree, the content of writer work pending in
     another worktree (a person's same fix by hand): the discard claims that content here
     only, and leaves the writer's work pending there (issue 13)."""
@@ -33,8 +34,8 @@ def discard_lines(
 
     named = " ".join(quote(p) for p in paths)  # one line, runnable, whatever a name holds
     what = (
-        "claims the one writer line each of these files holds as theirs (the writer's own "
-        "work stays pending), recorded"
+        "claims the writer content each of these files holds as theirs, that content only "
+        "(the writer's own work stays pending), recorded"
         if claim
         else "claims this worktree's content of these files as theirs, that content only "
         "(the writer's work stays pending in its own worktree), recorded"

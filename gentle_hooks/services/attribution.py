@@ -237,7 +237,7 @@ def carried_by_change(
                 row = carries_row_across(change, rules[rec.id])
                 if row in CONTENT_ROWS and not (
                     claims.line(rec.id, where, change, rules[rec.id])
-                    or claims.copy(rec.id, rec.root, where, c.new_blob, makers[key])
+                    or claims.copy(rec.id, rec.root, where, c.new_blob, makers[key], rec.path)
                 ):
                     hold(key, rec, row)
                     find(key, rec, where)

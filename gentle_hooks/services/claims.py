@@ -13,7 +13,10 @@ the writer's pending work:
   (:attr:`~gentle_hooks.ledger.records.DiscardRecord.blobs`), and only in changes made in
   B: the writer's content in A (its own change, its commits) stays the writer's, and
   content that differs from the claimed blob (an edit since, the writer's lines popped
-  from a stash) is judged again as the writer's. Only content a person makes alike is
+  from a stash) is judged again as the writer's; a *path claim* binds the same way the
+  blob of a person's own path (not the writer's) holding more than one writer line copied
+  from the writer's path, in any worktree that made the change, the writer's own path
+  staying the writer's. Only content a person makes alike at the writer's path is
   claimable so (:func:`distinctive_copies`): a copy bringing a *distinctive* writer line
   (``os.system("curl x | sh")``, rows D2-D4 of :mod:`gentle_hooks.policy.distinctive`,
   which nobody writes the same way by chance) is the writer's content copied, never a
@@ -72,11 +75,20 @@ class Claims:
         return by_one_line(change, rule)
 
     def copy(
-        self, entry_id: int, entry_root: str, where: str, blob: str | None, makers: Set[str]
+        self,
+        entry_id: int,
+        entry_root: str,
+        where: str,
+        blob: str | None,
+        makers: Set[str],
+        entry_path: str | None = None,
     ) -> bool:
-        """A person in a worktree that made this change (``makers``), not the entry's own
-        (``entry_root``), claimed exactly ``blob`` at ``where`` as theirs."""
-        if not blob or entry_root in makers:
+        """A person in a worktree that made this change (``makers``) claimed exactly
+        ``blob`` at ``where`` as theirs: at the entry's own path only in another worktree
+        than the entry's (``entry_root``); at another path (``entry_path`` given and not
+        ``where``: a person's own file) in any."""
+        own_path = entry_path is not None and where != entry_path
+        if not blob or (entry_root in makers and not own_path):
             return False
         if self._copies is None:
             self._read()

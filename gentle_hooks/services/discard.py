@@ -33,7 +33,11 @@ no entry (the writer's work stays pending, its own path the writer's) and record
 and the entries (:attr:`~gentle_hooks.ledger.records.DiscardRecord.claimed`, no
 ``entries``), so that line there delegates no change any more
 (:class:`~gentle_hooks.services.claims.Claims`); a second writer line there is the
-writer's again.
+writer's again. Where such a path holds more of the writer's lines, copied from the
+writer's path (:func:`copied_here`; never the writer's blob byte for byte, never the
+writer's path moved there), the claim binds the blobs the change holds there
+(:func:`claim_own_paths`): exactly that content is the person's, an edit since is judged
+again, and the writer's work stays pending.
 
 A discard run in linked worktree B, naming paths whose change here holds the own lines (or
 the blob) of work pending in another worktree A, none of them a distinctive writer line
@@ -61,7 +65,7 @@ holding it carries the discard as an override line (who, why).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Sequence, Set
 from contextlib import suppress
 
 from gentle_hooks.errors import GitError, UsageError
@@ -114,6 +118,10 @@ def discard(
             if set(alone) == set(unknown):
                 ids = tuple(sorted({i for got in alone.values() for i in got}))
                 return led.add(DiscardRecord(root, repo.ident(), why, tuple(wanted), (), ids))
+            lifted = copied_here(repo, led, unknown)  # more writer lines: bound to the blobs
+            if set(alone) | set(lifted) == set(unknown):
+                held = {i for got in (*alone.values(), *lifted.values()) for i in got}
+                return claim_own_paths(repo, led, root, why, unknown, held)
         if unknown:
             raise UsageError(
                 f"no pending writer work on {', '.join(unknown)} (pending: {', '.join(pending)})"
@@ -178,6 +186,62 @@ def claim_copies(
     for tree in trees:
         if {e.id for e in carried(repo, led, repo.tree_delta(base, tree)).entries} & ids:
             bound |= {f"{b} {p}" for p, b in repo.blobs_in(tree, paths).items()}
+    rec = DiscardRecord(
+        root, repo.ident(), why, tuple(paths), (), tuple(sorted(ids)), tuple(sorted(bound))
+    )
+    return led.add(rec)
+
+
+def copied_here(repo: Repository, led: Ledger, paths: Sequence[str]) -> dict[str, set[int]]:
+    """Of ``paths`` (none a path of pending work), those this work tree's change (files or
+    index against ``HEAD``) holds writer content of a live entry at, copied from the
+    entry's own path (:attr:`~gentle_hooks.services.attribution.Carried.held_at`: two of
+    its lines, one that counts alone, its renamed blob), each with those entries' ids; a
+    path holding an entry's writer blob byte for byte (the writer's file copied), or the
+    writer's path moved there (``HEAD`` has it, the change's tree not), is left out: no discard
+    makes that a person's.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be read.
+    """
+    base, trees = _change_trees(repo)
+    wanted = set(paths)
+    found: dict[str, set[int]] = {}
+    writer_blobs = {e.blob for e in led.live_entries() if e.blob}
+    for tree in trees:
+        work = carried(repo, led, repo.tree_delta(base, tree))
+        live = [e for e in work.entries if e.state in ("open", "taken")]
+        sources = {p for p, _ in work.held_at}
+        blobs = repo.blobs_in(tree, sorted(wanted | sources))
+        had = repo.blobs_in(base, sorted(sources))
+        for path, where in work.held_at:
+            if where not in wanted or path == where or blobs.get(where) in writer_blobs:
+                continue
+            if path in had and path not in blobs:  # the writer's path moved there
+                continue
+            ids = {e.id for e in live if e.path == path}
+            if ids:
+                found.setdefault(where, set()).update(ids)
+    return found
+
+
+def claim_own_paths(
+    repo: Repository, led: Ledger, root: str, why: str, paths: Sequence[str], ids: Set[int]
+) -> DiscardRecord:
+    """Record the person's claim of their own ``paths`` (no path of pending work), which
+    this work tree's change holds the live writer content of the entries ``ids`` at,
+    copied from the writer's path (:func:`copied_here`, :func:`held_alone_here`): bound
+    to the blobs the change (files and index) holds there
+    (:class:`~gentle_hooks.services.claims.Claims`), so exactly that content there is the
+    person's in changes made in this worktree. It ends no entry (the writer's work stays
+    pending, its own path the writer's); other content at those paths (an edit since,
+    more of the writer's lines) is judged again.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be written.
+    """
+    _, trees = _change_trees(repo)
+    bound = {f"{b} {p}" for tree in trees for p, b in repo.blobs_in(tree, paths).items()}
     rec = DiscardRecord(
         root, repo.ident(), why, tuple(paths), (), tuple(sorted(ids)), tuple(sorted(bound))
     )
