@@ -125,3 +125,28 @@ def test_the_writers_file_moved_is_never_claimed(served: World) -> None:
     assert not any("human: " in s and "ping.py" in s for s in r.said), r
     d = w.gh("discard", "--reason", "mine", "--", "ping.py")
     assert d.code == 2, d
+
+
+def test_in_a_linked_worktree_the_printed_claim_is_pushed_from_there(served: World) -> None:
+    """The writer's ``worker.py`` pending in the first worktree; a person in linked
+    worktree ``b`` commits ``ping.py``: blocked with the ``human:`` line, which pasted
+    there claims it; the commit passes and is pushed from there, and the writer's work
+    stays pending in the first worktree."""
+    w = served
+    _pending(w)
+    b = w.base / "b"
+    w.ok("worktree", "add", "-q", "-b", "topic", str(b), "main")
+    w.write("ping.py", PING, cwd=b)
+    w.ok("add", "ping.py", cwd=b)
+    r = w.git("commit", "-qm", "human: ping", cwd=b)
+    assert r.code == 1 and "in ping.py (was worker.py)" in r.said[0], r
+    human = [s.split("human: ", 1)[1] for s in r.said if "human: " in s]
+    assert len(human) == 1 and human[0].endswith(" -- ping.py"), r
+    assert w.run(["sh", "-c", human[0]], cwd=b).code == 0
+    passed = w.git("commit", "-qm", "human: ping", cwd=b)
+    assert passed.code == 0, passed
+    assert "Gentle-Writer" not in w.ok("log", "-1", "--format=%B", cwd=b)
+    push = w.git("push", "origin", "topic", cwd=b)
+    assert push.code == 0, push
+    assert w.remote_ref("topic") == w.rev("HEAD", cwd=b)
+    assert w.ledger("SELECT state FROM writer_entry") == [("open",)]
