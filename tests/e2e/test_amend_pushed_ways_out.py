@@ -20,8 +20,9 @@ V1 = "def add(a, b):\n    return a + b  # v1\n"
 V2 = "def add(a, b):\n    return a + b  # v2\n"
 
 
-def test_amend_of_a_pushed_commit_one_paste_gets_through_commit_and_push(native: World) -> None:
-    w = native
+def _pushed_v1_then_staged_v2(w: World) -> str:
+    """The writer's v1, spot-checked, committed and pushed; then the writer's v2 staged
+    for an amend of it. Returns the id of the pushed commit's parent."""
     w.delegate(text=V1)
     w.spot_check()
     w.ok("add", "-A")
@@ -30,6 +31,12 @@ def test_amend_of_a_pushed_commit_one_paste_gets_through_commit_and_push(native:
     parent = w.rev("HEAD~1")
     w.delegate(text=V2)
     w.ok("add", "-A")
+    return parent
+
+
+def test_amend_of_a_pushed_commit_one_paste_gets_through_commit_and_push(native: World) -> None:
+    w = native
+    parent = _pushed_v1_then_staged_v2(w)
     blocked = w.git("commit", "--amend", "-m", "writer: v2")
     assert blocked.code == 1, blocked
     ran = paste_first_way(w, blocked.said, w.work, shlex.join(CHECK))
@@ -67,14 +74,7 @@ def test_amend_of_a_pushed_commit_prints_the_base_the_gate_used(native: World) -
     commit, not that parent); the JSON decision's base names the same commit (issue 14,
     refuter finding 3). Pasted as printed, the commit and the push go through."""
     w = native
-    w.delegate(text=V1)
-    w.spot_check()
-    w.ok("add", "-A")
-    assert w.git("commit", "-q", "-m", "writer: v1").code == 0
-    assert w.git("push", "-q", "origin", "main").code == 0
-    parent = w.rev("HEAD~1")
-    w.delegate(text=V2)
-    w.ok("add", "-A")
+    parent = _pushed_v1_then_staged_v2(w)
     as_json = w.git("commit", "--amend", "-m", "writer: v2", env={"GENTLE_HOOKS_FORMAT": "json"})
     assert as_json.code == 1, as_json
     decision = json.loads(next(x for x in as_json.lines if x.startswith("{")))
