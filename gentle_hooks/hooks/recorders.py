@@ -247,7 +247,10 @@ def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]
         raise keep_unrecorded(where.common_dir, command, rest, hook_seconds(env))
     # a rest file a stopped run kept is done with once its every pair went through here
     drop_processed_rests(where.common_dir, pairs)
-    stale = sum(1 for r in recorded if r.stale)
+    # a record stays stale once stale (delivered.commit_record); the line counts only the
+    # commits whose tree this rewrite changed, not a reword of a commit already stale
+    trees = {new: old_records[old].tree for old, new in pairs if old in old_records}
+    stale = sum(1 for r in recorded if r.stale and trees.get(r.commit_id, r.tree) != r.tree)
     if stale:
         said.append(
             f"gentle-hooks: {stale} rewritten commit(s) changed their tree: their earlier "

@@ -180,6 +180,15 @@ def test_rebase_keeps_records_where_trees_are_unchanged(server: Path) -> None:
     gate = gh(a, "gate", "--range", "main..topic")
     assert gate.returncode == 1
     assert "stale" in gate.stdout
+    # rewording a stale commit keeps its tree: nothing changed its tree now, and it stays stale
+    # (let through the commit gate on purpose: the post-rewrite line is what is looked at)
+    reason = {"GENTLE_HOOKS_SKIP": "reword only"}
+    proc = run(a, "git", "commit", "--amend", "-q", "-m", "second, reworded", env=reason)
+    assert proc.returncode == 0, proc.stderr
+    assert "changed their tree" not in proc.stderr
+    gate = gh(a, "gate", "--range", "main..topic")
+    assert gate.returncode == 1
+    assert "stale" in gate.stdout
     # a rebase that keeps the trees (onto the same base) keeps the verification
     git(a, "checkout", "-q", "-b", "keep", first)
     proc = run(a, "git", "commit", "--amend", "-q", "-m", "reworded, same tree")
