@@ -386,10 +386,23 @@ def native(tmp_path: Path) -> World:
     return build_world(tmp_path, "gentle-hook", None)
 
 
-def paste_first_way(world: World, said: list[str], where: Path, test: str) -> list[str]:
+def paste_first_way(
+    world: World,
+    said: list[str],
+    where: Path,
+    test: str | None,
+    *,
+    brief: object = None,
+    follow_verify: bool = False,
+) -> list[str]:
     """Run the first way of a block literally with ``sh -c`` in ``where``: every
-    ``run:``/``prefix:`` line (a prefix completed with ``test``) up to an ``otherwise``
-    line, then those after ``then, either way``; each must exit 0. The commands run."""
+    ``run:``/``prefix:`` line up to an ``otherwise`` line, then those after ``then, either
+    way``; each must exit 0. The commands run (at least one).
+
+    ``test``: the words a ``prefix:`` line is completed with (``None``: a prefix line fails
+    the test, nothing is left for the user to complete). ``brief``: what a ``write:`` line's
+    file gets, as JSON (``None``: write lines are not looked at). ``follow_verify``: a
+    ``verify run`` is followed by the ``run:`` line it prints last (the verdict add)."""
     ran: list[str] = []
     inside = True
     for line in said:
@@ -398,12 +411,21 @@ def paste_first_way(world: World, said: list[str], where: Path, test: str) -> li
             inside = False
         elif words.startswith("then, either way"):
             inside = True
+        elif inside and brief is not None and words.startswith("write: "):
+            Path(words.removeprefix("write: ")).write_text(json.dumps(brief), encoding="utf-8")
         elif inside and words.startswith(("run: ", "prefix: ")):
             label, cmd = words.split(": ", 1)
             if label == "prefix":
+                assert test is not None, said  # nothing left for the user to complete
                 cmd = f"{cmd} {test}"
             done = world.run(["sh", "-c", cmd], cwd=where)
             assert done.code == 0, (cmd, done)
             ran.append(cmd)
+            if follow_verify and " verify run " in f" {cmd}":
+                nxt = done.out.splitlines()[-1]
+                assert nxt.startswith("run: "), done
+                added = world.run(["sh", "-c", nxt.removeprefix("run: ")], cwd=where)
+                assert added.code == 0, (nxt, added)
+                ran.append(nxt.removeprefix("run: "))
     assert ran, said
     return ran

@@ -15,42 +15,12 @@ from __future__ import annotations
 
 import json
 import shlex
-from pathlib import Path
 
 from tests.conftest import PASSING_VERDICT
-from tests.e2e.conftest import TOKEN_BRIEF, World
+from tests.e2e.conftest import TOKEN_BRIEF, World, paste_first_way
 
 TOKENS = "def check_token(t):\n    return bool(t)\n"
 NOTES = ("fetch", "-q", "origin", "+refs/notes/gentle-hooks:refs/notes/gentle-hooks")
-
-
-def _paste_ci_way(w: World, printed: list[str], brief: Path) -> list[str]:
-    """Run CI's way out literally in the writer's clone, each line with ``sh -c``: every
-    ``run:`` line and the ``prefix:`` line completed with ``brief``'s path (a ``verify run``
-    followed by the ``run:`` line it prints), skipping an ``otherwise`` way up to ``then,
-    either way``; each must exit 0. The commands run."""
-    ran: list[str] = []
-    inside = True
-    for line in printed:
-        words = line.strip()
-        if words.startswith("otherwise"):
-            inside = False
-        elif words.startswith("then, either way"):
-            inside = True
-        elif inside and words.startswith(("run: ", "prefix: ")):
-            label, cmd = words.split(": ", 1)
-            if label == "prefix":
-                cmd = f"{cmd} {shlex.quote(str(brief))}"
-            done = w.run(["sh", "-c", cmd])
-            assert done.code == 0, (cmd, done)
-            ran.append(cmd)
-            if " verify run " in f" {cmd}":
-                nxt = done.out.splitlines()[-1]
-                assert nxt.startswith("run: "), done
-                added = w.run(["sh", "-c", nxt.removeprefix("run: ")])
-                assert added.code == 0, (nxt, added)
-                ran.append(nxt.removeprefix("run: "))
-    return ran
 
 
 def test_ci_names_a_notes_verdict_from_one_and_its_way_out_works(native: World) -> None:
@@ -79,7 +49,9 @@ def test_ci_names_a_notes_verdict_from_one_and_its_way_out_works(native: World) 
     assert zero.code == 2 and "0 is not in the range 1<=x" in zero.err, zero
     brief = w.base / "token-brief.json"
     brief.write_text(json.dumps(TOKEN_BRIEF), encoding="utf-8")
-    ran = _paste_ci_way(w, blocked.out.splitlines(), brief)
+    ran = paste_first_way(
+        w, blocked.out.splitlines(), w.work, shlex.quote(str(brief)), follow_verify=True
+    )
     assert any(c.startswith("gentle-hook sync push ") for c in ran), ran
     w.ok(*NOTES, cwd=ci)
     passed = w.gh("gate", "--range", "HEAD~1..HEAD", cwd=ci)

@@ -15,42 +15,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.e2e.conftest import TOKEN_BRIEF, World
+from tests.e2e.conftest import TOKEN_BRIEF, World, paste_first_way
 from tests.e2e.test_refuted import SKIP, _refuted, _said
 
 TOKENS = "def check_token(t):\n    return bool(t)\n"
-
-
-def _paste_verifier_way(w: World, said: list[str]) -> list[str]:
-    """Run the first way of a block literally, as a user would: ``write:`` gets the
-    verifier's brief, each ``run:`` runs with ``sh -c`` in the work tree and must exit 0, and
-    a ``verify run`` is followed by the ``run:`` line it prints (the verdict add). Lines
-    after an ``otherwise`` are skipped up to ``then, either way``. The commands run."""
-    ran: list[str] = []
-    inside = True
-    for line in said:
-        words = line.removeprefix("gentle-hooks:").strip()
-        if words.startswith("otherwise"):
-            inside = False
-        elif words.startswith("then, either way"):
-            inside = True
-        elif inside and words.startswith("write: "):
-            path = words.removeprefix("write: ")
-            with open(path, "w", encoding="utf-8") as fh:
-                fh.write(json.dumps(TOKEN_BRIEF))
-        elif inside and words.startswith(("run: ", "prefix: ")):
-            assert words.startswith("run: "), said  # nothing left for the user to complete
-            cmd = words.removeprefix("run: ")
-            done = w.run(["sh", "-c", cmd], cwd=w.work)
-            assert done.code == 0, (cmd, done)
-            ran.append(cmd)
-            if " verify run " in cmd:
-                nxt = done.out.splitlines()[-1]
-                assert nxt.startswith("run: "), done
-                added = w.run(["sh", "-c", nxt.removeprefix("run: ")], cwd=w.work)
-                assert added.code == 0, (nxt, added)
-                ran.append(nxt.removeprefix("run: "))
-    return ran
 
 
 def test_an_escalated_commit_below_head_is_verified_in_a_worktree_of_its_own(
@@ -75,7 +43,7 @@ def test_an_escalated_commit_below_head_is_verified_in_a_worktree_of_its_own(
     blocked = w.git("push", "origin", "main")
     assert blocked.code == 1, blocked
     assert any(f"BLOCKED commit {escalated[:12]}" in line for line in blocked.said), blocked
-    ran = _paste_verifier_way(w, blocked.said)
+    ran = paste_first_way(w, blocked.said, w.work, None, brief=TOKEN_BRIEF, follow_verify=True)
     where = f'"$(git rev-parse --git-common-dir)/gentle-hooks/verifier-{escalated[:12]}"'
     assert ran[0] == (
         f"test ! -e {where} || git worktree remove --force {where}; "
@@ -169,7 +137,7 @@ def test_the_verifiers_report_outlives_the_worktree_it_ran_in(native: World) -> 
     blocked = w.git("push", "origin", "main")
     assert blocked.code == 1, blocked
     assert any(f"BLOCKED commit {escalated[:12]}" in line for line in blocked.said), blocked
-    ran = _paste_verifier_way(w, blocked.said)
+    ran = paste_first_way(w, blocked.said, w.work, None, brief=TOKEN_BRIEF, follow_verify=True)
     assert ran[-1].startswith("git worktree remove"), ran
     assert len(w.ok("worktree", "list").splitlines()) == 1
     reports = w.work / ".git" / "gentle-hooks" / "reports"
