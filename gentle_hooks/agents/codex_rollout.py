@@ -49,7 +49,7 @@ HEAD = 512
 #: The function names of Codex's shell tools in a rollout (``exec_command``: unified exec;
 #: ``shell``, ``shell_command``, ``container.exec``: the one-shot ones; openai/codex
 #: ``codex-rs/protocol/src/models.rs``, ``ShellToolCallParams``).
-SHELL_CALLS = ("exec_command", "shell", "shell_command", "container.exec", "local_shell")
+SHELL_CALLS = ("exec_command", "shell", "shell_command", "container.exec")
 #: The unified exec tool that polls or feeds a running command by its session id.
 POLL_CALL = "write_stdin"
 
@@ -73,7 +73,15 @@ def header(output: str) -> str:
 
 def exec_status(output: str) -> tuple[str | None, int | None]:
     """(session id of a command still running, exit code) as an exec output's header says
-    them; (None, None) when it says neither."""
+    them, or, for the structured output (a JSON object: openai/codex ``codex-rs/core/src/
+    tools/handlers/shell_spec.rs``, ``unified_exec_output_schema``), its ``session_id`` when
+    it has no ``exit_code``, and its ``exit_code``; (None, None) when it says neither."""
+    if output.lstrip().startswith("{"):
+        doc = _arguments(output)
+        code, session = doc.get("exit_code"), doc.get("session_id")
+        exited = code if isinstance(code, int) and not isinstance(code, bool) else None
+        alive = isinstance(session, (int, str)) and not isinstance(session, bool)
+        return (str(session) if alive and code is None else None), exited
     head = header(output)
     running = _RUNNING.search(head)
     ended = _EXIT.search(head)
@@ -105,21 +113,35 @@ def _output_text(value: object) -> str:
 
 
 def _arguments(value: object) -> dict[str, object]:
-    """A ``function_call``'s ``arguments`` (a JSON text) as an object ({} when not one)."""
+    """A ``function_call``'s ``arguments``, or a structured output (a JSON text of at most
+    :data:`_MAX_JSON` characters) as an object ({} when not one)."""
     if isinstance(value, dict):
         return value
     parsed: object = None
-    if isinstance(value, str) and len(value) <= HEAD * 64:
+    if isinstance(value, str) and len(value) <= _MAX_JSON:
         with contextlib.suppress(ValueError, RecursionError):
             parsed = json.loads(value)
     return parsed if isinstance(parsed, dict) else {}
 
 
+#: The longest JSON text parsed of one ``arguments`` or output.
+_MAX_JSON = 1024 * 1024
+#: What a line :func:`unreported` reads holds (the others are not parsed at all).
+_WANTED = (b'"function_call', b'"exec_command_end"')
+
+
 def _lines(path: str) -> list[dict[str, object]]:
-    """The JSON lines of the last :data:`TAIL` bytes of the rollout at ``path``, in order."""
+    """The JSON lines of the last :data:`TAIL` bytes of the rollout at ``path`` that hold
+    one of :data:`_WANTED`, in order."""
     with contextlib.closing(line_blocks_backwards(path, limit=TAIL)) as blocks:
         found = list(blocks)
-    return [line for block in reversed(found) for line in json_lines(block)]
+    kept = [
+        raw
+        for block in reversed(found)
+        for raw in block.splitlines()
+        if any(w in raw for w in _WANTED)
+    ]
+    return json_lines(b"\n".join(kept))
 
 
 def unreported(path: str | None) -> tuple[Unreported, ...]:

@@ -72,6 +72,11 @@ STATUS_ROWS = [
     ("freeform", "Exit code: 1\nWall time: 0.1 seconds\nOutput:\n", (None, 1)),
     ("printed-only", HEAD + "Output:\nProcess exited with code 3\n", (None, None)),
     ("nothing", "Success. Updated the following files:\nM a.py\n", (None, None)),
+    # the structured output (codex-rs/core/src/tools/handlers/shell_spec.rs,
+    # unified_exec_output_schema): session_id while it runs, exit_code once it ended
+    ("structured-running", json.dumps({"session_id": 7, "output": ""}), ("7", None)),
+    ("structured-exited", json.dumps({"session_id": 7, "exit_code": 2}), (None, 2)),
+    ("structured-garbage", "{not json", (None, None)),
 ]
 
 
