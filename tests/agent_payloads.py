@@ -92,3 +92,26 @@ def shell_inputs(name: str, root: Path, command: str) -> tuple[bytes, bytes, dic
     after = json.dumps(filled["after"]).encode("utf-8")
     expect: dict[str, Any] = filled["expect"]
     return before, after, expect
+
+
+def codex_rollout(path: Path, calls: list[tuple[str, str, str | None]]) -> Path:
+    """Write a Codex rollout at ``path``: the lines of
+    ``tests/fixtures/agents/codex-rollout.jsonl`` up to its first ``function_call`` (its
+    ``session_meta`` and ``turn_context``), then, for each ``(call id, command, output)``, an
+    ``exec_command`` ``function_call`` and, unless ``output`` is None, its
+    ``function_call_output`` (shapes: that fixture's sources, tests/unit/test_codex_rollout.py)."""
+    head = []
+    for raw in (FIXTURES / "codex-rollout.jsonl").read_text(encoding="utf-8").splitlines():
+        if '"function_call"' in raw:
+            break
+        head.append(raw)
+    lines = list(head)
+    for call, command, output in calls:
+        arguments = json.dumps({"cmd": command, "yield_time_ms": 10000})
+        item = {"type": "function_call", "name": "exec_command", "arguments": arguments}
+        lines.append(json.dumps({"type": "response_item", "payload": {**item, "call_id": call}}))
+        if output is not None:
+            done = {"type": "function_call_output", "call_id": call, "output": output}
+            lines.append(json.dumps({"type": "response_item", "payload": done}))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path

@@ -39,11 +39,11 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import sys
 from collections.abc import Iterable, Mapping
 
 from gentle_hooks.agents.background import command_leaves_process
+from gentle_hooks.agents.codex_rollout import HEAD, exec_status, unreported
 from gentle_hooks.agents.definitions import project_dirs, subagent_label
 from gentle_hooks.agents.event import (
     OUR_EFFORTS,
@@ -263,12 +263,8 @@ def inherited_role(agent_type: str | None) -> str:
 #: openai/codex ``codex-rs/core/src/tools/hook_names.rs``, ``HookToolName::bash``.
 SHELL_TOOL = "Bash"
 
-#: The exit status line of Codex's exec output as the model reads it: ``Exit code: N``
-#: (openai/codex ``codex-rs/core/src/tools/mod.rs``, ``format_exec_output_for_model_freeform``),
-#: or ``Shell exit code: N`` in later versions.
-_EXIT_LINE = re.compile(r"^(?:Shell exit code|Exit code): (-?\d+)\s*$", re.MULTILINE)
 #: How much of a text response is read for its exit status line (it leads the output).
-_HEAD = 512
+_HEAD = HEAD
 
 
 def _exit_failure(value: object, where: str) -> str | None:
@@ -290,7 +286,11 @@ def failure(response: object) -> str | None:
       (:func:`~gentle_hooks.agents.event.result_failure`), a non-zero ``exit_code``,
       ``metadata.exit_code`` or ``metadata.shell_exit_code``, or a non-blank ``error``;
     * other text (the freeform exec output): an ``Exit code: N`` (or ``Shell exit code:
-      N``) line with N non-zero in its first :data:`_HEAD` characters.
+      N``) line, or unified exec's ``Process exited with code N`` (its ``success`` is
+      always true: openai/codex ``codex-rs/core/src/tools/handlers/unified_exec.rs``,
+      ``format_response``), with N non-zero in its header (its first :data:`_HEAD`
+      characters, up to an ``Output:`` line: what the command printed never counts;
+      :func:`gentle_hooks.agents.codex_rollout.exec_status`).
 
     Text without such a line (``Success. Updated the following files: ...``, the
     ``apply_patch`` tool's) says nothing of the kind.
@@ -302,8 +302,7 @@ def failure(response: object) -> str | None:
             with contextlib.suppress(UsageError):
                 response = loads_text(response, where)
         else:
-            m = _EXIT_LINE.search(response[:_HEAD])
-            code = int(m.group(1)) if m else 0
+            code = exec_status(response)[1] or 0
             return f"failed ({where} says exit code {code})" if code else None
     if not isinstance(response, dict):
         return None
@@ -320,11 +319,6 @@ def failure(response: object) -> str | None:
     return said
 
 
-#: The line of Codex's unified exec output that says the command is still running, with the
-#: id ``write_stdin`` resumes it by: ``Process running with session ID N`` (openai/codex
-#: ``codex-rs/core/src/tools/handlers/unified_exec.rs``, ``format_response``; ``command ID``
-#: in some versions), in the header before its ``Output:`` line.
-_RUNNING_LINE = re.compile(r"^Process running with (?:session|command) ID \S+\s*$", re.MULTILINE)
 #: The members of the structured unified exec output that name a process still running
 #: (openai/codex ``codex-rs/core/src/tools/handlers/shell_spec.rs``,
 #: ``unified_exec_output_schema``: ``session_id``, "to pass to write_stdin when the process
@@ -337,14 +331,14 @@ def still_running(response: object) -> bool:
     """Whether Codex's ``tool_response`` of a shell call says its command is still running
     when the call returned (unified exec yields after ``yield_time_ms`` and keeps the
     process, which writes on after the hook): text whose header (before its ``Output:``
-    line, in the first :data:`_HEAD` characters) holds :data:`_RUNNING_LINE`, or an object
+    line, in the first :data:`_HEAD` characters) holds unified exec's ``Process running
+    with session ID N`` (:func:`gentle_hooks.agents.codex_rollout.exec_status`), or an object
     (or text holding one) with a :data:`_RUNNING_KEYS` member that is a number or text
     and no ``exit_code``. What the command printed (after ``Output:``) never says so."""
     if isinstance(response, str):
         head = response.lstrip()
         if not head.startswith("{"):
-            header = ("\n" + response[:_HEAD]).split("\nOutput:", 1)[0]
-            return _RUNNING_LINE.search(header) is not None
+            return exec_status(response)[0] is not None
         with contextlib.suppress(UsageError):
             response = loads_text(response, "tool_response")
     if not isinstance(response, dict) or response.get("exit_code") is not None:
@@ -424,7 +418,10 @@ def decode(data: bytes) -> RuntimeEvent:
     if agent is not None and role is None:
         decoded = replace(decoded, notes=(inherited_role(kind),))
     if call.tool is None and (decoded.hook_event or "").lower() in TURN_ENDS:
-        return replace(decoded, shell=SHELL_END)  # the turn ended: its windows close
+        # the turn ended: its windows close, and the rollout names the shell calls that
+        # may still run with no PostToolUse sent (openai/codex pull request #18888)
+        calls = tuple((c.call_id, SHELL_TOOL, c.running) for c in unreported(transcript))
+        return replace(decoded, shell=SHELL_END, unreported=calls)
     if not shell:
         return decoded
     if call.paths:

@@ -103,6 +103,10 @@ class RuntimeEvent:
         background: for a shell call, it leaves a process running after its post-tool
             event (:func:`gentle_hooks.agents.background.is_background`): its snapshot stays
             open as a window of the session (:mod:`gentle_hooks.services.agent_windows`).
+        unreported: for the end of the agent's turn, the shell calls the runtime's
+            transcript shows may still run, whose post-tool event may never come (Codex:
+            :func:`gentle_hooks.agents.codex_rollout.unreported`): ``(call id, tool, still
+            running)``, False when the call has no output yet; () otherwise.
     """
 
     source: str
@@ -133,6 +137,7 @@ class RuntimeEvent:
     shell: str | None = None
     shell_key: str | None = None
     background: bool = False
+    unreported: tuple[tuple[str, str, bool], ...] = ()
 
 
 #: :attr:`RuntimeEvent.shell` of a shell call's pre-tool and post-tool events, and of the

@@ -51,6 +51,7 @@ from gentle_hooks.services import (
     agent_patched,
     agent_prewrite,
     agent_shell,
+    agent_unreported,
     agent_windows,
 )
 from gentle_hooks.services.agent_trees import by_work_tree, full_path, work_tree
@@ -116,8 +117,12 @@ def record_from_runtime(
     ends = rt.wiring is not None and rt.wiring.turn_end is not None
     closing = event.shell == SHELL_END or not ends
     moved = agent_windows.tick(rt.name, rt.title, event, root, closing=closing, turn_end=ends)
+    windows = len(moved)  # then the shell calls whose post-tool event never came (Codex's)
+    settled = agent_unreported.settle(rt.name, rt.title, event, root) if event.unreported else []
+    moved += [m for m in settled if not m.why]
+    event = replace(event, notes=(*event.notes, *(m.why for m in settled if m.why)))
     late = [_written(rt, m.event, m.starts, cwd, model, effort, env) for m in moved if not m.why]
-    done = _one(rt, sender, name, event, cwd, model, effort, env, root, len(moved))
+    done = _one(rt, sender, name, event, cwd, model, effort, env, root, windows)
     also = tuple(r for d in late for r in ((d.recorded,) if d.recorded else ()) + d.also)
     return replace(done, also=(*done.also, *also)) if also else done
 
@@ -137,11 +142,15 @@ def _one(
     """:func:`record_from_runtime` of the decoded ``event`` (``root``: its work tree),
     once the session's ``windows`` background windows were moved."""
     if event.shell == SHELL_END:
-        why = f"the agent's turn in {rt.title} ended: " + (
-            f"{windows} background call window(s) closed; what changes from now on is not "
-            "recorded as theirs"
-            if windows
-            else "no background call's window was open"
+        why = (
+            f"the agent's turn in {rt.title} ended: "
+            + (
+                f"{windows} background call window(s) closed; what changes from now on is not "
+                "recorded as theirs"
+                if windows
+                else "no background call's window was open"
+            )
+            + "".join(f"; {n}" for n in event.notes)
         )
         return RuntimeRecorded(event, None, why, rt.ack)
     if event.lifecycle is not None:

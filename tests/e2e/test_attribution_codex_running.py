@@ -100,12 +100,13 @@ def _next(w: World, call: str) -> str:
     return _hook(w, pre, "codex")
 
 
-def _stop(w: World) -> bytes:
+def _stop(w: World, transcript: Path | None = None) -> bytes:
+    """Codex's Stop input, naming the session's rollout ``transcript`` (None: null)."""
     return json.dumps(
         {
             "session_id": "019c4b43-1451-7af3-be4c-5576369bf1ba",
             "turn_id": "turn-1",
-            "transcript_path": None,
+            "transcript_path": str(transcript) if transcript else None,
             "cwd": str(w.work),
             "hook_event_name": "Stop",
             "model": "gpt-5-codex",

@@ -127,10 +127,24 @@ def test_without_the_before_hook_nothing_is_recorded_and_the_line_says_why(
     assert "no snapshot of the work tree from before it was kept" in r.err, r
 
 
-def test_a_codex_command_that_failed_after_writing_records_what_it_changed(native: World) -> None:
-    """Codex's PostToolUse fires after a non-zero exit too (``Exit code: 1`` heads the
-    output the model reads): ``sed -i ... && false`` wrote before it failed, so what changed
-    is the writer's, with a note saying so; the commit is blocked."""
+@pytest.mark.parametrize(
+    "response",
+    [
+        "Exit code: 1\nWall time: 0.1 seconds\nOutput:\n",
+        # unified exec (openai/codex codex-rs/core/src/tools/handlers/unified_exec.rs,
+        # format_response): its success is always true, this header line is the exit code
+        "Chunk ID: 9c8d7e\nWall time: 0.1000 seconds\nProcess exited with code 1\n"
+        "Original token count: 0\nOutput:\n",
+    ],
+    ids=["freeform", "unified-exec"],
+)
+def test_a_codex_command_that_failed_after_writing_records_what_it_changed(
+    native: World, response: str
+) -> None:
+    """Codex's PostToolUse fires after a non-zero exit too (``Exit code: 1``, or unified
+    exec's ``Process exited with code 1``, heads the output the model reads): ``sed -i ...
+    && false`` wrote before it failed, so what changed is the writer's, with a note saying
+    so; the commit is blocked."""
     w = native
     w.write("src/calc.py", BASE)
     w.ok("add", "-A")
@@ -138,7 +152,7 @@ def test_a_codex_command_that_failed_after_writing_records_what_it_changed(nativ
     command = f"{SED} && false"
     before, after, _ = shell_inputs("codex", w.work, command)
     doc = json.loads(after)
-    doc["tool_response"] = "Exit code: 1\nWall time: 0.1 seconds\nOutput:\n"
+    doc["tool_response"] = response
     assert w.gh("record", "--from", "codex", input=before, env=PATH).code == 0
     subprocess.run(["sh", "-c", command], cwd=w.work, check=False)
     r = w.gh("record", "--from", "codex", input=json.dumps(doc).encode(), env=PATH)

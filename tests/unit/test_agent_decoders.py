@@ -459,6 +459,16 @@ CODEX_RESPONSES = [
     ("{not json", None),
     (None, None),
     (["Exit code: 1"], None),
+    # unified exec's header (codex-rs/core/src/tools/handlers/unified_exec.rs @ 010d3e62,
+    # format_response: success is always true, the exit code is this line)
+    (
+        "Chunk ID: 9c8d7e\nWall time: 0.2140 seconds\nProcess exited with code 2\nOutput:\nno",
+        "failed (tool_response says exit code 2)",
+    ),
+    ("Chunk ID: 9c8d7e\nWall time: 0.2 seconds\nProcess exited with code 0\nOutput:\n", None),
+    # what the command printed quotes an exit line: not the call's exit status
+    ("Wall time: 0.2 seconds\nProcess exited with code 0\nOutput:\nExit code: 1\n", None),
+    ("Wall time: 0.2 seconds\nOutput:\nProcess exited with code 3\n", None),
 ]
 
 

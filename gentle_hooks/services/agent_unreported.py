@@ -1,0 +1,94 @@
+"""Shell calls whose post-tool event never came, settled when the agent's turn ends (SPEC §3
+"Attribution follows content", §7 "Hooks"; docs/agents/codex.md, "A command that runs in
+the background").
+
+Room ``services``. Current Codex sends no ``PostToolUse`` for a shell command unified exec
+returned from while it still ran, unless a later ``write_stdin`` poll sees it end
+(openai/codex pull request #18888): its ``PreToolUse`` snapshot (:mod:`.agent_shell`) then
+waits for an event that never comes, and what the command writes would not be recorded. The
+end of the turn names such calls (:attr:`gentle_hooks.agents.event.RuntimeEvent.unreported`,
+read from the rollout by :func:`gentle_hooks.agents.codex_rollout.unreported`); for each
+whose snapshot is still unread (:func:`settle`):
+
+* what changed in the work tree since its snapshot is recorded as its write, under its own
+  call id, as its post-tool event would have (:func:`.agent_shell.after`; a person's edit
+  made meanwhile too: the agent's turn had not ended, as during a long call);
+* when a process it left is still running in one of the repository's work trees, seen in
+  ``/proc`` (:func:`.agent_leftover.mark`, Linux only), its window stays open past the end
+  of the turn (:mod:`.agent_windows`): what the process writes is recorded at the session's
+  next hook events, and the window closes at the next end of a turn. Otherwise (nothing of
+  it runs, or off Linux, where nothing tells) its window is closed: a person's edit made
+  after the end of the turn while nothing runs stays the person's.
+
+A snapshot already read (its post-tool event came, or this end of the turn was replayed) is
+left alone, as is a call with no snapshot (its pre-tool hook did not run).
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from gentle_hooks.agents.event import SHELL_AFTER, RuntimeEvent
+from gentle_hooks.errors import GentleError, GitError
+from gentle_hooks.git.repository import Repository
+from gentle_hooks.services import agent_leftover, agent_shell, agent_windows
+from gentle_hooks.services.agent_windows import Moved
+from gentle_hooks.services.shell_trees import snapshot_time
+from gentle_hooks.values.frozen import replace
+
+
+def settle(runtime: str, title: str, event: RuntimeEvent, root: str | None) -> list[Moved]:
+    """What each of the end-of-turn ``event``'s unreported calls wrote since its snapshot in
+    the work tree ``root`` (see the module docstring), in the rollout's order; a call left
+    alone gives nothing, one whose compare found no change gives its event and why. A call
+    whose compare fails in git is left as it was."""
+    if root is None:
+        return []
+    out: list[Moved] = []
+    for call, tool, running in event.unreported:
+        shell = replace(
+            event,
+            tool=tool,
+            tool_call_id=call,
+            shell=SHELL_AFTER,
+            shell_key=None,
+            unreported=(),
+            background=False,
+            paths=(),
+            writes=False,
+        )
+        with contextlib.suppress(GitError, GentleError):
+            kept = agent_shell.snapshot_file(Repository.open(root), runtime, shell)
+            if snapshot_time(kept) is None or agent_shell.spent(root, runtime, shell):
+                continue  # no snapshot (its pre-tool hook did not run), or read already
+            out.append(_settle_one(runtime, title, shell, root, running))
+    return out
+
+
+def _settle_one(runtime: str, title: str, shell: RuntimeEvent, root: str, running: bool) -> Moved:
+    """:func:`settle` of one call (``running``: the rollout's last word is that it runs)."""
+    shell, seen = agent_leftover.mark(runtime, title, shell, root)
+    uid = agent_windows.open_window(runtime, title, shell, root) if shell.background else None
+    done, starts, why = agent_shell.after(runtime, title, shell, root)
+    name = f"the {shell.tool} call of {title} ({shell.tool_call_id})"
+    state = "the rollout shows its command still running" if running else "it has no output"
+    said = f"{name} sent no post-tool event ({state} when the agent's turn ended)"
+    if why is None:
+        said += (
+            ": what changed in the work tree since its pre-tool event is recorded as its "
+            "write (a person's edit made meanwhile too)"
+        )
+    else:
+        said += f": {why}"
+    if uid is not None:
+        agent_windows.register(runtime, uid, shell, root)
+        said += (
+            f"; {seen}: its window stays open past the end of the turn, what changes is "
+            "recorded as its write at this session's next hook events until the next end of "
+            "a turn"
+        )
+    else:
+        said += "; nothing of it runs any more (or nothing tells): later changes are not its"
+    if why is not None:
+        return Moved(done, {}, said)
+    return Moved(replace(done, notes=(*done.notes, said)), dict(starts), None)
