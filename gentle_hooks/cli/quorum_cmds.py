@@ -17,7 +17,12 @@ from gentle_hooks.artifacts.brief import check_brief, parse_brief
 from gentle_hooks.bounded import read_regular, read_stdin
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, UsageError
 from gentle_hooks.policy.stakes import Stakes
-from gentle_hooks.quorum.ballot import parse_verdict_file, resolve_claim, resolve_evidence
+from gentle_hooks.quorum.ballot import (
+    named_candidates,
+    parse_verdict_file,
+    resolve_claim,
+    resolve_evidence,
+)
 from gentle_hooks.quorum.judging import NO_TREE
 from gentle_hooks.quorum.ruling import TallyRecord, build_record, parse_tally_records
 from gentle_hooks.quorum.survival import survival_report
@@ -175,7 +180,8 @@ def quorum() -> None:
     metavar="REV",
     help="The candidate's commit in this repository (HEAD, a branch, a commit id): an "
     "upheld verdict supports only when a file:line quote of it is at that line of REV's "
-    "tree; one resting on a command it ran alone stays unchecked (PLAUSIBLE).",
+    "tree; one resting on a command it ran alone stays unchecked (PLAUSIBLE). A verdict "
+    "set's candidate, when it names one, must be REV's tree.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the tally record as JSON.")
 def quorum_tally(
@@ -194,8 +200,8 @@ def quorum_tally(
 
     Each FILE (or -) holds one verdict {refuted, reason, whatIChecked, correctedImpact?,
     verifier?, lens?, durationMs?} or a JSON array of them, or a verdict set {"claim": TEXT,
-    "verdicts": [...]} (`gentle-hook schema quorum-verdicts`). The claim is required, from
-    --claim or a verdict set; when several name it they must agree. An errored
+    "verdicts": [...], "candidate"?: ID} (`gentle-hook schema quorum-verdicts`). The claim
+    is required, from --claim or a verdict set; when several name it they must agree. An errored
     ({"error": ...}), timed-out ({"timedOut": true}) or malformed verdict, a FILE that is
     not JSON at all, a blank reason, or a whatIChecked that is empty, restates the claim or
     the miner's --evidence, or names no evidence abstains, as does a refutation that
@@ -224,9 +230,15 @@ def quorum_tally(
     same holds for a file:line quote, against REV's tree; a command no clean room recorded
     checks nothing, so a verdict resting on one alone is unchecked.
 
-    Without --observed or --tree no tree is read (the tally cannot know which tree is the
-    candidate: HEAD, the index or the work tree), so no upheld verdict's evidence is shown
-    to reproduce: the ruling is at most PLAUSIBLE, and "to settle" names --tree/--observed.
+    A verdict set's "candidate" (the full commit or tree id the verdicts judged) is read
+    as --tree reads a commit. Exit 2, one line: an id that is not a full object id, is no
+    object of this repository or names a blob; two sets naming different trees; a set
+    naming one tree and --tree or --observed another.
+
+    Without --observed, --tree or a candidate no tree is read (the tally cannot know which
+    tree is the candidate: HEAD, the index or the work tree), so no upheld verdict's
+    evidence is shown to reproduce: the ruling is at most PLAUSIBLE, and "to settle" names
+    --tree/--observed.
     """
     _one_stdin(files)
     unique, repeats = _distinct_files(files)
@@ -241,17 +253,12 @@ def quorum_tally(
     the_claim = resolve_claim(claim, parsed)
     the_evidence = resolve_evidence(evidence, parsed)
     verdicts = [v for f in parsed for v in f.verdicts]
-    if observed is not None and tree is not None:
-        raise UsageError("--observed and --tree name the candidate twice: pass one")
     source = None
-    if observed is not None:
-        from gentle_hooks.services.quorum_source import observed_source
+    named = named_candidates(parsed)
+    if observed is not None or tree is not None or named:
+        from gentle_hooks.services.quorum_source import tally_source
 
-        source = observed_source(observed)
-    elif tree is not None:
-        from gentle_hooks.services.quorum_source import tree_source
-
-        source = tree_source(tree)
+        source = tally_source(named, observed, tree)
     record = build_record(
         verdicts,
         the_claim,

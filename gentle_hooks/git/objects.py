@@ -132,6 +132,17 @@ class Objects(Refs):
         proc = self.run(["cat-file", "blob", f"{commit}:{path}"], ok=(0, 128))
         return proc.stdout if proc.returncode == 0 else None
 
+    def tree_named(self, oid: str) -> str | None:
+        """The tree a full object id names: a tree's own id, a commit's (or an annotated
+        tag's, peeled) tree; None when this repository has no such object, or it names a
+        blob (:meth:`object_kind` says which)."""
+        if not is_full_id(oid):
+            return None
+        proc = self.run(
+            ["rev-parse", "--verify", "-q", "--end-of-options", oid + "^{tree}"], ok=(0, 1, 128)
+        )
+        return proc.stdout.decode("ascii", "replace").strip() if proc.returncode == 0 else None
+
     def grep_tree(self, tree: str, strings: Sequence[str], globs: Sequence[str]) -> tuple[str, ...]:
         """The paths of ``tree``'s files matching one of ``globs`` (git's default pathspec
         matching: ``*.py`` at any depth) that hold one of the fixed ``strings``, sorted: one ``git

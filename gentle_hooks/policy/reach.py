@@ -18,6 +18,14 @@ such as ``/usr/bin/python3``, ``/dev/null``), variables (the room sets ``HOME``,
 ``cd``'s target. A system path is read after normalising and never holds ``..``
 (``/usr/../tmp/repo`` is outside); ``/dev/shm`` is anyone's, not the system's.
 
+A word the shell builds from a command's output (``cat $(printf /tmp/x)``, a backquoted
+command, ``X=$(...)``) names a path known only when it runs, whatever the command's text
+looks like (``printf '\\057tmp'``, ``base64 -d``): it is refused (row ``R-subst``), and the
+substituted command is itself read as written, as a command of the check. Allowed, since
+they open no path: such a word printed (``echo``, ``printf``) or compared by ``test``/``[``/
+``[[`` (``test "$(python3 -c ...)" = 6``), but not as a file test's operand (``-e``,
+``-f``, ``-nt``...); and ``$(pwd)``, the directory the check is in.
+
 Limits: what a program does once started (a script that changes directory, ``python -c``
 code that opens an absolute path) is not read here.
 """
@@ -27,7 +35,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable, Mapping
 
-from gentle_hooks.policy.shell import words_of
+from gentle_hooks.policy.shell import Token, Unreadable, tokenize
 from gentle_hooks.policy.wrappers import MAX_DEPTH, SHELLS, shell_script, unwrap
 from gentle_hooks.values.frozen import frozen
 
@@ -149,6 +157,45 @@ def _cd_variable(word: str, cd: bool, cwd: str | None) -> bool:
     return cd and ("$" in word or "`" in word)
 
 
+class _Built(str):
+    """A word of a shell line the shell builds from command substitutions: its text, and
+    the script of each (:attr:`~gentle_hooks.policy.shell.Token.substituted`)."""
+
+    scripts: tuple[str, ...]
+
+    def __new__(cls, text: str, scripts: tuple[str, ...]) -> _Built:
+        word = super().__new__(cls, text)
+        word.scripts = scripts
+        return word
+
+
+def _built(word: str, cd: bool, cwd: str | None) -> bool:
+    return isinstance(word, _Built)
+
+
+#: Programs that only print their arguments: a built word given to them opens nothing.
+_PRINTERS = frozenset({"echo", "printf"})
+#: ``test``'s spellings: a built word compared as a string opens nothing.
+_TESTS = frozenset({"test", "[", "[["})
+#: ``test`` operators whose operands are files (unary, and ``-nt``/``-ot``/``-ef``).
+_FILE_TESTS = frozenset({f"-{c}" for c in "abcdefghkprsuwxGLNOS"} | {"-nt", "-ot", "-ef"})
+
+
+def _opens_nothing(words: list[str], k: int, i: int) -> bool:
+    """Whether word ``i`` of a command whose program is word ``k``, built by command
+    substitution, opens no path: printed, compared as a string, or ``$(pwd)`` alone."""
+    word = words[i]
+    if isinstance(word, _Built) and all(s.strip() == "pwd" for s in word.scripts):
+        return True  # the directory the check is in: R-up reads what follows it
+    if i <= k or k >= len(words):
+        return False  # an assignment, or the program itself
+    name = words[k].rsplit("/", 1)[-1]
+    if name in _PRINTERS:
+        return True
+    near = {*words[i - 1 : i], *words[i + 1 : i + 2]}
+    return name in _TESTS and words[i - 1] not in _FILE_TESTS and not near & {"-nt", "-ot", "-ef"}
+
+
 #: Words that reach outside the room, first match wins (one fault per word).
 REACH_ROWS: tuple[ReachRow, ...] = (
     ReachRow(
@@ -177,6 +224,15 @@ REACH_ROWS: tuple[ReachRow, ...] = (
         _cd_variable,
         said="changes to a directory known only when it runs",
     ),
+    ReachRow(
+        "R-subst",
+        "a word built from a command's output ($(...), `...`) as a path, a program or an "
+        "assignment: where it points is known only when it runs (printed by echo/printf, "
+        "compared as a string by test, or $(pwd) is allowed)",
+        _built,
+        said="builds a path from a command's output, known only when it runs (write the "
+        "path out, or compare the output with test)",
+    ),
 )
 
 
@@ -190,7 +246,9 @@ class Reach:
 
 def _commands(argv: tuple[str, ...], depth: int = 0) -> list[list[str]]:
     """The simple commands of ``argv`` as word lists (a shell's ``-c`` script split at its
-    operators; wrappers such as ``env``/``timeout`` unwrapped), in order."""
+    operators; wrappers such as ``env``/``timeout`` unwrapped), in order; a word a shell
+    builds from command substitutions is a :class:`_Built`, and each substituted script's
+    commands follow the command holding it."""
     if not argv:
         return []
     inner = unwrap(argv) if depth < MAX_DEPTH else None
@@ -200,18 +258,23 @@ def _commands(argv: tuple[str, ...], depth: int = 0) -> list[list[str]]:
     if name in SHELLS and depth < MAX_DEPTH:
         script, _ = shell_script(argv)
         if script is not None:
-            tokens = words_of(script)
-            if tokens is None:
+            try:
+                tokens = tokenize(script)
+            except Unreadable:
                 return [[*argv[:1], script]]
             out: list[list[str]] = []
             run: list[str] = []
-            for text, op in (*tokens, (";", True)):
-                if op and not any(c in text for c in "<>"):  # a redirection's target stays
+            subbed: list[str] = []
+            for tok in (*tokens, Token(";", op=True)):
+                if tok.op and not any(c in tok.text for c in "<>"):  # a redirection's target stays
                     if run:
                         out += _commands(tuple(run), depth + 1)
-                    run = []
-                elif not op:
-                    run.append(text)
+                    for sub in subbed:  # read as written: a command of the check too
+                        out += _commands(("sh", "-c", sub), depth + 1)
+                    run, subbed = [], []
+                elif not tok.op:
+                    run.append(_Built(tok.text, tok.substituted) if tok.substituted else tok.text)
+                    subbed += tok.substituted
             return out
     return [list(argv)]
 
@@ -226,6 +289,8 @@ def reach_faults(argv: tuple[str, ...]) -> tuple[Reach, ...]:
     for words in _commands(argv):
         k = next((i for i, w in enumerate(words) if not _is_assignment(w)), len(words))
         is_cd = k < len(words) and words[k] == "cd"
+        # a built word that opens nothing is read as the text it is
+        words = [str(w) if _opens_nothing(words, k, i) else w for i, w in enumerate(words)]
         for i, word in enumerate(words):
             row = next((r for r in REACH_ROWS if r.matches(word, is_cd and i == k + 1, cwd)), None)
             if row is not None:

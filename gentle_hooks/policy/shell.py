@@ -93,12 +93,17 @@ class Token:
         quoted: the word had a quoted or escaped part (then it is never a reserved word,
             ``!``, ``{`` or ``}``); spaced: whitespace came before it (a redirection's
             file descriptor number is written against its operator: ``2>&1``).
+        substituted: the script of each command substitution the shell would run for this
+            word (``$(...)`` or a backquoted one, bare or inside double quotes; not inside
+            single quotes, not ``$((...))``), in order: what it expands to is known only
+            when it runs.
     """
 
     text: str
     op: bool = False
     quoted: bool = False
     spaced: bool = True
+    substituted: tuple[str, ...] = ()
 
     def is_word(self, text: str) -> bool:
         """True for the unquoted word ``text``."""
@@ -160,15 +165,17 @@ def tokenize(text: str) -> tuple[Token, ...]:
     out: list[Token] = []
     i, n = 0, len(text)
     word: list[str] = []
+    subs: list[str] = []
     in_word = quoted = False
     spaced = True
 
     def end_word() -> None:
         nonlocal in_word, quoted, spaced
         if in_word:
-            out.append(Token("".join(word), quoted=quoted, spaced=spaced))
+            out.append(Token("".join(word), quoted=quoted, spaced=spaced, substituted=(*subs,)))
             spaced = False
         word.clear()
+        subs.clear()
         in_word = quoted = False
 
     while i < n:
@@ -200,11 +207,12 @@ def tokenize(text: str) -> tuple[Token, ...]:
             in_word = quoted = True
             i = end + 1
         elif c == '"':
-            i = _double_quoted(text, i + 1, word)
+            i = _double_quoted(text, i + 1, word, subs)
             in_word = quoted = True
         elif c == "$" and i + 1 < n and text[i + 1] in "({":
             end = _balanced(text, i + 1)
             word.append(text[i:end])
+            _substitution(text[i:end], subs)
             in_word = True
             i = end
         elif c == "`":
@@ -212,6 +220,7 @@ def tokenize(text: str) -> tuple[Token, ...]:
             if end < 0:
                 raise Unreadable("unterminated backquote")
             word.append(text[i : end + 1])
+            subs.append(text[i + 1 : end])
             in_word = True
             i = end + 1
         else:
@@ -229,9 +238,17 @@ def tokenize(text: str) -> tuple[Token, ...]:
     return tuple(out)
 
 
-def _double_quoted(text: str, i: int, word: list[str]) -> int:
-    """Read a double-quoted part from ``i`` (after the quote) into ``word``; return the
-    index after the closing quote."""
+def _substitution(part: str, subs: list[str]) -> None:
+    """Add the script of ``part`` (``$(...)`` or ``${...}``) to ``subs`` when it is a
+    command substitution (not ``${...}``, not arithmetic ``$((...))``)."""
+    if part.startswith("$(") and not part.startswith("$(("):
+        subs.append(part[2:-1])
+
+
+def _double_quoted(text: str, i: int, word: list[str], subs: list[str]) -> int:
+    """Read a double-quoted part from ``i`` (after the quote) into ``word``, the script of
+    each command substitution in it into ``subs``; return the index after the closing
+    quote."""
     while i < len(text):
         c = text[i]
         if c == '"':
@@ -242,7 +259,12 @@ def _double_quoted(text: str, i: int, word: list[str]) -> int:
         elif c == "$" and i + 1 < len(text) and text[i + 1] in "({":
             end = _balanced(text, i + 1)
             word.append(text[i:end])
+            _substitution(text[i:end], subs)
             i = end
+        elif c == "`" and (end := text.find("`", i + 1)) > 0:
+            word.append(text[i : end + 1])
+            subs.append(text[i + 1 : end])
+            i = end + 1
         else:
             word.append(c)
             i += 1

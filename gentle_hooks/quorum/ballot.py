@@ -13,7 +13,9 @@ A verdict file holds one of:
   ``--claim``; a file that is not even JSON is one verifier's unreadable output, which
   abstains (seed 003 "Abstentions are not support");
 * a verdict set, :class:`VerdictSet`: ``{"claim": "...", "verdicts": [...]}``, which carries
-  the finding's claim with its verdicts.
+  the finding's claim with its verdicts, and may name the candidate they judged
+  (``"candidate"``: a full commit or tree id, :func:`named_candidates`), whose tree the
+  tally then checks upheld quotes against as ``--tree`` does.
 
 A verdict counts once however often it is given (:func:`distinct_verdicts`): the tally
 counts verifiers, and a copy is not a second verifier.
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterable
 from typing import Annotated
 
@@ -44,6 +47,9 @@ from gentle_hooks.quorum.votes import (
 from gentle_hooks.values.frozen import frozen
 
 Claim = Annotated[StrictStr, Field(min_length=1, max_length=MAX_TEXT, pattern=r"\S")]
+#: A full object id, SHA-1 or SHA-256, as a verdict set names its candidate (an abbreviated
+#: id or a ref name would name another object once the repository grows or the ref moves).
+OBJECT_ID = r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$"
 
 
 class VerdictSet(QuorumModel):
@@ -55,11 +61,17 @@ class VerdictSet(QuorumModel):
             restating it abstains.
         verdicts: the verifiers' answers, each as :func:`~.votes.classify_verdict` takes
             them; a malformed one abstains, it does not make the file unreadable.
+        candidate: the full commit or tree id of the candidate the verdicts judged
+            (optional): the tally reads that tree, as ``--tree`` does. Unlike a malformed
+            verdict, a malformed candidate is not abstained on: it exits 2
+            (:func:`parse_verdict_file`), since it decides what every vote is checked
+            against.
     """
 
     claim: Claim
     evidence: Claim | None = None
     verdicts: tuple[object, ...]
+    candidate: Annotated[StrictStr, Field(pattern=OBJECT_ID)] | None = None
 
 
 @frozen
@@ -70,6 +82,7 @@ class VerdictFile:
     claim: str | None
     verdicts: tuple[object, ...]
     evidence: str | None = None
+    candidate: str | None = None
 
 
 def parse_verdict_file(data: bytes | str, source: str) -> VerdictFile:
@@ -86,11 +99,17 @@ def parse_verdict_file(data: bytes | str, source: str) -> VerdictFile:
     Args:
         data: the file's bytes or text.
         source: what to call it in messages (a path, ``<stdin>``).
+
+    Raises:
+        UsageError: a verdict set's ``candidate`` is not a full lowercase object id (exit 2,
+            one line): what the votes are checked against is the tally's input, not a
+            verifier's answer.
     """
     value = read_verifier_output(data, source)
     if isinstance(value, UnreadableOutput):
         return VerdictFile(source, None, (value,))
     if isinstance(value, dict) and "verdicts" in value:
+        _check_candidate(value, source)
         problem = None
         if isinstance(value, DuplicateKeys):
             problem = "duplicate key " + ", ".join(map(repr, value.duplicates))
@@ -109,9 +128,29 @@ def parse_verdict_file(data: bytes | str, source: str) -> VerdictFile:
             return VerdictFile(source, None, (unreadable,))
         evidence = parsed.evidence.strip() if parsed.evidence is not None else None
         verdicts = parsed.verdicts or _empty(data, source)
-        return VerdictFile(source, parsed.claim.strip(), verdicts, evidence)
+        return VerdictFile(source, parsed.claim.strip(), verdicts, evidence, parsed.candidate)
     verdicts = tuple(value) if isinstance(value, list) else (value,)
     return VerdictFile(source, None, verdicts or _empty(data, source))
+
+
+def _check_candidate(value: dict[object, object], source: str) -> None:
+    """Refuse a verdict set whose ``candidate`` is there but no full object id.
+
+    Raises:
+        UsageError: as :func:`parse_verdict_file` says.
+    """
+    if "candidate" not in value:
+        return
+    oid = value["candidate"]
+    if isinstance(value, DuplicateKeys) and "candidate" in value.duplicates:
+        raise UsageError(f"{source}: the verdict set names its candidate twice: keep one")
+    if oid is None or (isinstance(oid, str) and re.fullmatch(OBJECT_ID, oid)):
+        return
+    shown = _line(oid if isinstance(oid, str) else json.dumps(oid, default=repr))
+    raise UsageError(
+        f"{source}: candidate {shown!r} is not a full commit or tree id (40 or 64 lowercase "
+        "hex digits): name the commit the verdicts judged, as `git rev-parse HEAD` prints it"
+    )
 
 
 def _empty(data: bytes | str, source: str) -> tuple[UnreadableOutput]:
@@ -190,6 +229,16 @@ def resolve_evidence(option: str | None, files: tuple[VerdictFile, ...]) -> str 
     if not named:
         return None
     return _agreed(named, "evidence")
+
+
+def named_candidates(files: tuple[VerdictFile, ...]) -> tuple[tuple[str, str], ...]:
+    """Every (source, object id) a verdict set of ``files`` names as its candidate, each
+    id once, in file order."""
+    seen: dict[str, str] = {}
+    for f in files:
+        if f.candidate is not None and f.candidate not in seen:
+            seen[f.candidate] = f.source
+    return tuple((source, oid) for oid, source in seen.items())
 
 
 def _canonical(value: object) -> str:

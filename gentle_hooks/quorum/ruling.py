@@ -234,9 +234,9 @@ RULING_ROWS: tuple[RulingRow, ...] = (
         "upheld, but its evidence was not checked against the candidate's tree",
         lambda t: t.unchecked > 0,
         "PLAUSIBLE",
-        "tally again where the candidate's tree can be read: --tree REV (a cited file:line "
-        "whose quote is at that line checks it) or --observed VERDICT (a command the clean "
-        "room of `verify run` ran checks it too)",
+        "tally again where the candidate's tree can be read: --tree REV, or the verdict "
+        'set\'s "candidate" (a cited file:line whose quote is at that line checks it), or '
+        "--observed VERDICT (a command the clean room of `verify run` ran checks it too)",
     ),
     RulingRow("Q6", "upheld, uncontested", lambda t: True, "CONFIRMED"),
 )

@@ -62,8 +62,9 @@ to the pure policy for one use case and returns values; nothing here prints.
   name), where the import probe looks.
 * :mod:`.import_probe` — where each interpreter a room's checks may start imports the
   room's top-level names from, asked of it (``find_spec``), not read from install files
-* :mod:`.room_overlap` — the names a room's tree defines anywhere that an installed copy
-  also holds: asked of the probe, redirected, or refused (ambiguous, renamed)
+* :mod:`.room_overlap` — the names a room's tree defines anywhere (namespace packages
+  too) that an installed copy also holds: asked of the probe, redirected, or refused
+  (ambiguous, renamed, a setup.py package_dir it cannot read)
 * :mod:`.room_unguarded` — what a room's check reaches when its Python starts without the
   import guard (``-I``, ``-E``, ``env -u PYTHONPATH``, a ``#!`` line's flags)
 * :mod:`.room_proven` — whether a room's check provably starts every Python under the

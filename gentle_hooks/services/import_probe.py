@@ -360,9 +360,22 @@ def _outside(answer: dict[str, Any], python: str, inside: str) -> tuple[list[Fou
         reals = [p for pair in where for p in pair[1:2] if isinstance(p, str)]
         if not located or all(_standard(r, std) for r in reals):
             continue
+        if _namespace_first_inside(where, inside):
+            continue
         if any(under(os.path.realpath(p), inside) is None for p in located):
             out.append(Found(name, python, located))
     return out, ""
+
+
+def _namespace_first_inside(where: Sequence[Sequence[object]], inside: str) -> bool:
+    """A namespace package (no origin: only directories) whose first portion is in the
+    room: a submodule the room's portion holds is imported from it, whatever other
+    distributions add to the namespace (PEP 420 searches the portions in order); one the
+    candidate deleted there is a name only the base holds (not covered)."""
+    reals = [pair[1] for pair in where if len(pair) > 1 and isinstance(pair[1], str)]
+    if not reals or len(reals) != len(where) or not all(os.path.isdir(r) for r in reals):
+        return False
+    return under(reals[0], inside) is not None
 
 
 def _standard(real: str, std: Sequence[str]) -> bool:

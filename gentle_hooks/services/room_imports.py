@@ -30,7 +30,7 @@ Room ``services``.
 
 Not covered by the probe: an interpreter a check starts that is neither on the room's
 ``PATH`` nor named by a ``#!`` line (one ``tox``, ``nox`` or ``uv run`` makes), a name
-only the base tree holds, and a namespace package (a directory without ``__init__.py``).
+only the base tree holds (a namespace package's submodule only its portion there holds).
 """
 
 from __future__ import annotations

@@ -191,3 +191,40 @@ def test_a_symlink_inside_the_tree_is_kept(env: Env) -> None:
     (env.repo / "docs").symlink_to("src")
     out = env.json("verify", "prepare", "--brief", str(env.brief_path))
     assert out["room"], out
+
+
+#: r18p open item 3: a negative test (the one kind of check the one-shape rule L-subst lets
+#: hold a command substitution) whose path a command substitution builds, through printf
+#: escapes the word reader cannot see through: one line names the word, nothing runs.
+SUBST_CHECK = r"test -e $(printf %b '\0057tmp\0057x')"
+
+
+def _negative(run: str) -> dict[str, Any]:
+    return {**BRIEF, "negativeTests": [{"criterion": "the old file is gone", "run": run}]}
+
+
+def test_a_path_built_by_command_substitution_is_refused(env: Env) -> None:
+    env.brief(_negative(SUBST_CHECK))
+    for verb in ("prepare", "run"):
+        proc = env.gh("verify", verb, "--brief", str(env.brief_path))
+        assert (proc.returncode, proc.stdout) == (1, ""), proc.stderr
+        lines = proc.stderr.splitlines()
+        assert len(lines) == 1, proc.stderr
+        assert lines[0].startswith(
+            f"{env.brief_path}: brief rejected: B4 negative test 'the old file is gone' builds "
+            "a path from a command's output, known only when it runs (write the path out, or "
+            r"compare the output with test) ($(printf %b '\0057tmp\0057x'))"
+        ), lines[0]
+    checked = env.gh("brief", "check", str(env.brief_path))
+    assert checked.returncode == 1 and len(checked.stderr.splitlines()) == 1, checked.stderr
+    assert env.rooms() == []
+    assert env.rows("SELECT count(*) FROM verify_run") == [(0,)]
+
+
+def test_a_command_output_compared_by_test_is_read_as_written(env: Env) -> None:
+    """Comparing a program's output, the ordinary use of a substitution, still runs."""
+    env.brief(_negative("test \"$(python3 -c 'import app; print(app.add(2, 3))')\" = -1"))
+    proc = env.gh("brief", "check", str(env.brief_path))
+    assert proc.returncode == 0, proc.stderr
+    proc = env.gh("verify", "prepare", "--brief", str(env.brief_path))
+    assert proc.returncode == 0, proc.stderr

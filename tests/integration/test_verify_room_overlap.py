@@ -178,3 +178,90 @@ def test_the_guard_starts_no_interpreter_of_its_own(
         assert any(room.joinpath("lib").samefile(p) for p in imports.first.split(os.pathsep)[1:])
         starts.append(sum(calls))
     assert starts[0] == starts[1], starts
+
+
+def _dotted(work: Path, dotted: str) -> None:
+    """The staged tests import ``dotted`` (a namespace package's ``calc``)."""
+    for test in ("test_mul", "test_add"):
+        write(work / "tests" / f"{test}.py", CALC_BRIEF_TEST.replace("PKG", dotted))
+    git(work, "add", "-A")
+
+
+_PLAIN = '[project]\nname = "mytools"\nversion = "0"\n'
+
+
+@pytest.mark.parametrize("rel", ["lib/acme/calc", "pkgs/core/acme/calc", "acme/calc"])
+def test_a_namespace_package_the_wheel_shares_imports_the_candidate_s_copy(
+    tmp_path: Path, rel: str
+) -> None:
+    """r18p open item 2: ``acme`` is a PEP 420 namespace (no ``__init__.py``) that no
+    layout declares, and the wheel installs ``acme/calc``: below the root the checks
+    imported the wheel's ``acme.calc``. Now the room's portion is first and the mul test
+    fails (at the root it already was: kept as a row, the namespace now being asked)."""
+    work = _project(tmp_path, "pyproject.toml", _PLAIN, package=rel)
+    _dotted(work, "acme.calc")
+    venv = _calc_venv(tmp_path, package="acme.calc")
+    out = _verify(work, tmp_path, venv, "--staged", code=1, brief_data=CALC_BRIEF)
+    assert out["verdict"]["status"] == "fail", out["outcomes"]
+    assert _exits(out)[0] == ("criterion", 1), out["outcomes"]
+    assert not [n for n in out["notes"] if "no check ran" in n], out["notes"]
+
+
+def test_a_regular_installed_package_over_a_namespace_is_kept_out(tmp_path: Path) -> None:
+    """The installed ``acme`` has an ``__init__.py``: a regular package wins over every
+    namespace portion, whatever PYTHONPATH says, so the room makes that copy unimportable
+    in its runs: the checks import the candidate's ``acme.calc`` and the mul test fails."""
+    work = _project(tmp_path, "pyproject.toml", _PLAIN, package="lib/acme/calc")
+    _dotted(work, "acme.calc")
+    (tmp_path / "wh").mkdir()
+    venv = _venv(tmp_path / "venv", _wheel(tmp_path / "wh", "acme", ""))
+    version = f"python{sys.version_info[0]}.{sys.version_info[1]}"
+    write(venv / "lib" / version / "site-packages" / "acme" / "calc" / "__init__.py", FIXED)
+    out = _verify(work, tmp_path, venv, "--staged", code=1, brief_data=CALC_BRIEF)
+    assert out["verdict"]["status"] == "fail", out["outcomes"]
+    assert _exits(out)[0] == ("criterion", 1), out["outcomes"]
+    (line,) = [n for n in out["notes"] if n.startswith("import probe:")]
+    assert "`acme`" in line and str(venv) in line and "the room's lib" in line, line
+
+
+def test_a_common_name_defined_once_imports_the_candidate_s_copy(tmp_path: Path) -> None:
+    """r18p open item 2: the project's package is ``tools`` (a name many projects hold),
+    kept in ``lib``; the wheel installs ``tools``: the checks imported the wheel's. Now
+    the room's ``lib`` is first and the mul test fails."""
+    work = _project(tmp_path, "pyproject.toml", _PLAIN, package="lib/tools")
+    _dotted(work, "tools")
+    venv = _calc_venv(tmp_path, package="tools")
+    out = _verify(work, tmp_path, venv, "--staged", code=1, brief_data=CALC_BRIEF)
+    assert out["verdict"]["status"] == "fail", out["outcomes"]
+    assert _exits(out)[0] == ("criterion", 1), out["outcomes"]
+
+
+@pytest.mark.parametrize(
+    ("setup", "said"),
+    [
+        (
+            'about = {"name": "calc"}\nsetup(name=about["name"], version="0", '
+            'packages=["calc"], package_dir={"calc": "src/impl"})\n',
+            "package_dir rename",
+        ),
+        (
+            'DIRS = {"calc": "src/impl"}\nsetup(name="calc", version="0", packages=["calc"], '
+            "package_dir=DIRS)\n",
+            "setup.py passes package_dir as an expression",
+        ),
+    ],
+    ids=["dynamic-name", "dynamic-package-dir"],
+)
+def test_a_dynamic_setup_py_rename_refuses_every_check(
+    tmp_path: Path, setup: str, said: str
+) -> None:
+    """r18p open item 2: ``setup(name=<computed>)`` hid the rename (the project's own
+    distribution could not be named); its ``package_dir`` key names it. A ``package_dir``
+    that is no literal cannot be read: fail closed, one line."""
+    text = "from setuptools import setup\n" + setup
+    work = _project(tmp_path, "setup.py", text, package="src/impl")
+    venv = _calc_venv(tmp_path)
+    out = _verify(work, tmp_path, venv, "--staged", code=1, brief_data=CALC_BRIEF)
+    assert out["verdict"]["status"] == "blocked", out["outcomes"]
+    (line,) = [n for n in out["notes"] if said in n]
+    assert "no check ran" in line, line

@@ -71,6 +71,32 @@ CASES: list[tuple[str, str, list[str]]] = [
     ("o-eq-in-tree", "pytest -o=pythonpath=src", []),
     ("o-space-list-in-tree", 'pytest -o "pythonpath=. src"', []),
     ("env-S-abs", "env -S 'pytest -q /tmp/r3'", ["R-abs"]),  # read like env (r18o finding 4)
+    # refuter r18p open item 3 (issue 18): a path built by command substitution is refused
+    # (R-subst), and the substituted command is read as written
+    ("subst-printf-abs", "cat $(printf /tmp/x)", ["R-subst", "R-abs"]),
+    ("subst-printf-escapes", r"cat $(printf '\057tmp\057x')", ["R-subst"]),
+    ("subst-printf-parts", "cat $(printf %s%s / tmp)/x", ["R-subst", "R-abs"]),
+    ("subst-quoted-prefix", "cat \"$(printf '%s' /tmp)/x\"", ["R-subst", "R-abs"]),
+    ("subst-base64", "cat $(echo L3RtcA== | base64 -d)", ["R-subst"]),
+    ("subst-backquote", "cat `printf /tmp/x`", ["R-subst", "R-abs"]),
+    ("subst-backquote-in-quotes", 'cat "`printf /tmp/x`"', ["R-subst", "R-abs"]),
+    ("subst-relative", "pytest -q $(printf tests)", ["R-subst"]),
+    ("subst-program", "$(printf /bin/cat) a", ["R-subst"]),
+    ("subst-wrapped", "timeout 5 cat $(printf x)", ["R-subst"]),
+    ("subst-nested-sh", "sh -c 'cat $(printf /tmp/x)'", ["R-subst", "R-abs"]),
+    ("subst-assignment", "X=$(printf src) pytest", ["R-subst"]),
+    ("subst-redirect", "pytest > $(printf out)", ["R-subst"]),
+    ("subst-file-test", 'test -e "$(printf /tmp/x)"', ["R-subst", "R-abs"]),
+    ("subst-newer-than", "[ a -nt $(printf x) ]", ["R-subst"]),
+    ("subst-inner-read", 'test "$(cat /tmp/x)" = 1', ["R-abs"]),
+    ("subst-compared", "test \"$(python3 -c 'import app; print(app.mul(2, 3))')\" = 6", []),
+    ("subst-compared-bracket", '[ "$(cat VERSION)" = 1.2 ]', []),
+    ("subst-compared-bash", '[[ "$(cat VERSION)" == 1.2 ]]', []),
+    ("subst-printed", "echo $(printf x)", []),
+    ("subst-pwd", "python3 -m pytest -q $(pwd)/tests", []),
+    ("subst-single-quoted", "python3 -c 'print(\"$(x)\")'", []),
+    ("subst-arithmetic", "test $((1 + 2)) = 3", []),
+    ("subst-cd", 'cd "$(mktemp -d)" && pytest', ["R-cd-var"]),
 ]
 
 
