@@ -5,11 +5,12 @@ Room ``services``. :func:`renamed_changes` reads a rename (a deleted path paired
 added one, as git pairs them) as a change of the path it came from;
 :func:`moved_in_work_tree` finds entries whose content this work tree holds at another
 path; :func:`path_change` turns a blob change into what the pure rule reads.
-:class:`AcrossIndex` indexes the entries by the writer's blob and by the
-lines it added, so each change is compared (by
+:class:`AcrossIndex` indexes the entries by the writer's blob, by the lines it added and
+by the copy forms of its lines of content (a renamed copy holds none of its keys:
+:mod:`gentle_hooks.policy.renamedcopy`), so each change is compared (by
 :func:`gentle_hooks.policy.across.carries_row_across`) only with the entries it shares a
-blob or an introduced line with: a change of thousands of paths against thousands of entries
-stays linear in their sizes, not their product.
+blob, an introduced line or such a form with: a change of thousands of paths against
+thousands of entries stays linear in their sizes, not their product.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ class AcrossIndex:
     ) -> None:
         self._by_blob: dict[str, list[WriterEntryRecord]] = {}
         self._by_line: dict[str, list[WriterEntryRecord]] = {}
+        self._by_form: dict[bytes, list[WriterEntryRecord]] = {}
         self._order: dict[int, int] = {}
         for position, rec in enumerate(entries):
             self._order[rec.id] = position
@@ -55,6 +57,10 @@ class AcrossIndex:
             if len(rule.delta.added) >= MIN_ACROSS or rule.delta.telling:
                 for line in rule.delta.added | rule.delta.telling:
                     self._by_line.setdefault(line, []).append(rec)
+            # a renamed copy holds none of its keys: it holds the form of a line of content
+            # (policy.renamedcopy, rows C6 and C7 of policy.coincidence)
+            for form in {c.form for c in rule.delta.copies if c.content}:
+                self._by_form.setdefault(form, []).append(rec)
 
     def candidates(self, change: PathChange) -> list[WriterEntryRecord]:
         """The entries of other paths whose blob is ``change``'s new blob or that added a line
@@ -68,6 +74,13 @@ class AcrossIndex:
         if self._by_line and change.new is not None:
             for line in any_line_keys(change.new) - any_line_keys(change.old):
                 for rec in self._by_line.get(line, ()):
+                    if rec.path != change.path:
+                        seen.setdefault(rec.id, rec)
+        if self._by_form and change.new is not None:
+            from gentle_hooks.policy.renamedcopy import copy_form
+
+            for s in {s for line in change.new.splitlines() if (s := line.strip())}:
+                for rec in self._by_form.get(copy_form(s)[0], ()):
                     if rec.path != change.path:
                         seen.setdefault(rec.id, rec)
         return sorted(seen.values(), key=lambda r: self._order[r.id])
