@@ -109,6 +109,16 @@ def copy_form(stripped: bytes) -> tuple[bytes, tuple[bytes, ...]]:
     return b"\x00".join(parts), tuple(names)
 
 
+def copy_anchor(form: bytes) -> bytes:
+    """The longest piece of a copy form's string literals between quotes: bytes any line of
+    that form holds as written (its quotes aside), so a change's new side that lacks it
+    holds no renamed copy of the line (one substring search finds the candidates)."""
+    pieces = [
+        piece for part in form.split(b"\x00") if part[:1] == b'"' for piece in part.split(b'"')
+    ]
+    return max(pieces, key=len, default=b"")
+
+
 def writer_copy_lines(after: bytes | None, added: Set[str]) -> tuple[CopyLine, ...]:
     """The lines of the writer's runs in ``after`` (its content; ``added``: the keys of the
     significant lines it added) that hold a line of literal content (a URL, a shell command

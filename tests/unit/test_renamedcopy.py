@@ -16,6 +16,7 @@ from gentle_hooks.policy.linekeys import any_line_keys
 from gentle_hooks.policy.renamedcopy import (
     MAX_LIVE,
     MAX_PLACES,
+    copy_anchor,
     copy_form,
     renamed_keys,
     writer_copy_lines,
@@ -205,6 +206,22 @@ def test_copy_form_reads_names_only_as_placeholders() -> None:
     assert copy_form(b"f(x, 1)")[0] != copy_form(b"f(x, 2)")[0]
     assert copy_form(b"import os")[0] != copy_form(b"import re")[0]
     assert copy_form(b"for i in range(n):")[1] == (b"i", b"range", b"n")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b"os.system('curl ' + target + ' | sh')",
+        b'upload_release(token, "release bucket for staging")',
+        b"warn(name, 'it\\'s the last \"try\" of the day')",
+    ],
+)
+def test_a_copy_anchor_is_held_as_written_by_every_line_of_its_form(line: bytes) -> None:
+    """The index of entries (services.across) looks for it by one substring search."""
+    anchor = copy_anchor(copy_form(line)[0])
+    assert len(anchor) >= 5 and anchor in line
+    renamed = line.replace(b"token", b"tok").replace(b"target", b"host").replace(b"name", b"n")
+    assert copy_form(renamed)[0] == copy_form(line)[0] and anchor in renamed
 
 
 def test_writer_runs_without_literal_content_are_left_out() -> None:
