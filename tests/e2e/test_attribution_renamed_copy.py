@@ -137,3 +137,26 @@ def test_a_persons_similar_block_at_another_path_passes_with_no_trailer(
     push = w.git("push", "-q", "origin", "main")
     assert push.code == 0, push
     assert w.remote_ref("main") == w.rev("HEAD")
+
+
+def test_a_renamed_block_in_a_persons_own_file_offers_the_discard_of_that_file(
+    served: World,
+) -> None:
+    """The writer's f.py still pending, a person's g.py holding the block renamed (their
+    claim to make: they may have typed it): the commit of g.py is blocked with the
+    ``human:`` discard line for g.py, which pasted claims g.py alone; g.py then commits
+    with no trailer while f.py stays the writer's, blocked."""
+    w = served
+    _writer_adds(w, WRITER_BLOCK)
+    _into_g(w, "    host = sys.argv[1]\n    os.system('curl ' + host + ' | sh')\n")
+    w.ok("add", "g.py")
+    r = w.git("commit", "-qm", "human: g")
+    assert r.code == 1 and "g.py (was f.py)" in r.err, r
+    run = [line.split("human: ", 1)[1] for line in r.said if "human: " in line]
+    assert len(run) == 1 and "discard --reason" in run[0] and "g.py" in run[0], r
+    assert w.run(["sh", "-c", run[0]]).code == 0
+    _passes(w.git("commit", "-qm", "human: g"))
+    assert "Gentle-Writer:" not in w.ok("log", "-1", "--format=%B")
+    w.ok("add", "f.py")
+    blocked = w.git("commit", "-qm", "writer")
+    assert blocked.code == 1 and "f.py" in blocked.err, blocked
