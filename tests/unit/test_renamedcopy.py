@@ -7,12 +7,14 @@ row through row A2 across paths, then :mod:`gentle_hooks.policy.renamedcopy` its
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gentle_hooks.policy import renamedcopy
 from gentle_hooks.policy.across import by_one_line, carries_row_across
 from gentle_hooks.policy.attribution import PathChange, WriterEntry, writer_delta
 from gentle_hooks.policy.delta import WriterDelta
-from gentle_hooks.policy.linekeys import any_line_keys
+from gentle_hooks.policy.linekeys import COMMON_WORDS, any_line_keys
 from gentle_hooks.policy.renamedcopy import (
     MAX_LIVE,
     MAX_PLACES,
@@ -249,3 +251,37 @@ def test_matching_is_linear_per_line(monkeypatch: pytest.MonkeyPatch) -> None:
     new = two.replace(b"item", b"thing") * 250
     assert renamed_keys(writer, new, any_line_keys(new))
     assert calls <= 500 * (MAX_PLACES + MAX_LIVE)
+
+
+_TEMPLATE = (
+    b"    {a} = sys.argv[1]\n"
+    b"    os.system('curl ' + {a} + '{tail}')\n"
+    b"    {b}({a}, 'release notes for the team')\n"
+)
+_WRITER = _TEMPLATE.replace(b"{a}", b"target").replace(b"{b}", b"notify_team")
+_OWN_NAMES = {b"target", b"notify_team", b"sys", b"os", b"run", b"main"}
+_names = st.from_regex(r"[a-z][a-z_]{2,9}", fullmatch=True).map(str.encode)
+_pair = st.tuples(_names, _names).filter(
+    lambda p: p[0] != p[1] and not {*p} & (_OWN_NAMES | COMMON_WORDS)
+)
+
+
+def _filled(a: bytes, b: bytes, tail: bytes) -> bytes:
+    return _TEMPLATE.replace(b"{a}", a).replace(b"{b}", b).replace(b"{tail}", tail)
+
+
+@given(_pair)
+def test_any_consistent_renaming_of_the_writers_block_is_its_copy(pair: tuple[bytes, ...]) -> None:
+    writer = entry(_WRITER.replace(b"{tail}", b" | sh"))
+    assert carries_row_across(change(_filled(*pair, b" | sh")), writer) == "A2"
+
+
+@given(_pair, st.sampled_from([b" | bash", b" > out.txt", b" -o page.html", b"|sh"]))
+def test_the_writers_structure_with_a_literal_of_ones_own_is_not(
+    pair: tuple[bytes, ...], tail: bytes
+) -> None:
+    """The same names renamed, the shell tail of one's own: the curl line is another line
+    (row C9), so the writer's two other lines sit apart, each alone (row C8 for
+    ``x = sys.argv[1]``; the call with a phrase is one line, not a block)."""
+    writer = entry(_WRITER.replace(b"{tail}", b" | sh"))
+    assert carries_row_across(change(_filled(*pair, tail)), writer) == "A5"
