@@ -95,6 +95,8 @@ One module per table or rule set:
   (one line counts alone only where it runs or reaches something)
 * :mod:`.coincidence` — which writer lines at another path are a copy, not a coincidence
   (lines anyone types never; others side by side as the writer wrote them)
+* :mod:`.renamedcopy` — a writer's block copied to another path with its names
+  consistently renamed (one of its lines of literal content among them)
 * :mod:`.writer` — writer profile resolution (seed 000)
 * :mod:`.review` — review outcome resolution (seed 000)
 * :mod:`.escalation` — naming one Task Size high-risk item raises the plan to ``high``

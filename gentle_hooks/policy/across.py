@@ -9,8 +9,11 @@ every gate that judges one change answers alike): A1 when its new blob is the wr
 added lines of no row of :data:`~gentle_hooks.policy.boilerplate.BOILERPLATE_ROWS` that are
 a copy, not a coincidence (rows C1-C5 of :mod:`.coincidence`: no line anyone types, and
 in one run of the writer's lines unless one of them has content of its own), every
-line of a file the writer created, a telling one among them (:mod:`.wholefile`), or *one*
-telling writer line that counts alone (:func:`alone_row`); else A5. Rows A3, A4, A6, A7
+line of a file the writer created, a telling one among them (:mod:`.wholefile`), *one*
+telling writer line that counts alone (:func:`alone_row`), or the writer's lines with their
+names consistently renamed (rows C6, C7 of :mod:`.coincidence`: a block with a line of
+literal content, or one line of a URL or a shell command: :func:`renamed_across`); else
+A5. Rows A3, A4, A6, A7
 never apply across paths: removing, or editing alike, is nobody's signature elsewhere.
 
 One line at another path is weak evidence: a person writing their own new file types
@@ -123,7 +126,24 @@ def carries_row_across(change: PathChange, entry: WriterEntry) -> str:
     one = {k for k, boiler in (*new, *tails) if k in d.telling and not boiler}
     if one:  # the change's lines are read for their row only when one is telling
         one &= alone_keys(change.new, one)
-    return "A2" if len(found) >= MIN_ACROSS or whole or one else "A5"
+    if len(found) >= MIN_ACROSS or whole or one:
+        return "A2"
+    return "A2" if renamed_across(change, entry, new) else "A5"
+
+
+def renamed_across(
+    change: PathChange, entry: WriterEntry, new: tuple[tuple[str, bool], ...]
+) -> frozenset[str]:
+    """The writer's lines ``change`` holds at another path as a block renamed, or one line
+    of a URL or a shell command renamed (rows C6, C7 of :mod:`.coincidence`:
+    :func:`~gentle_hooks.policy.renamedcopy.renamed_keys`); ``new``: the lines the change
+    introduces."""
+    copies = entry.delta.copies
+    if not copies:
+        return frozenset()
+    from gentle_hooks.policy.renamedcopy import renamed_keys
+
+    return renamed_keys(copies, change.new, {k for k, _ in new})
 
 
 def _held_with(
@@ -162,4 +182,8 @@ def by_one_line(change: PathChange, entry: WriterEntry) -> bool:
     d, new = entry.delta, introduced_lines(change.old, change.new or b"")
     found = _held_with(change, d.added, new) if len(d.added) >= MIN_ACROSS else frozenset()
     whole = holds_whole_new_file(entry.before is None, d.added, d.telling, new)
-    return len(found) < MIN_ACROSS and not whole
+    return (
+        len(found) < MIN_ACROSS
+        and not whole
+        and len(renamed_across(change, entry, new)) < MIN_ACROSS
+    )

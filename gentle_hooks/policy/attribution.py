@@ -69,10 +69,10 @@ elsewhere; only for A7, beside a distinctive line. A change of the path the writ
 the path it was renamed to: :mod:`gentle_hooks.policy.renames`) is read with every row above. A
 change of *another* path carries the entry only when the writer's content moved or was copied
 there (:func:`gentle_hooks.policy.across.carries_row_across`): the writer's blob (A1: a ``git
-mv``), two of its lines copied (:mod:`.coincidence`), its new file whole, or one line that
-runs or reaches something (A2: a URL, a shell command, a process or network call; ``raise
-ValueError("invalid input")`` alone is anybody's there). Rows A3, A4, A6 never apply across
-paths.
+mv``), two of its lines copied (:mod:`.coincidence`; a block of them with names renamed:
+:mod:`.renamedcopy`), its new file whole, or one line that runs or reaches something (A2:
+a URL, a shell command, a process or network call; ``raise ValueError("invalid input")``
+alone is anybody's there). Rows A3, A4, A6 never apply across paths.
 
 Why lines, not "the next commit": a commit that re-delivers writer content after ``reset
 --soft``, an amend, a rebase that resolved a conflict, a cherry-pick or a commit in another

@@ -38,6 +38,38 @@ the writer's work holding nothing else is nothing the writer made (its new file 
 counts: :mod:`.wholefile`). Row C5 is what tells a copy from a coincidence: two lines a
 person types on their own sit apart, or beside other lines than the writer's, while the
 writer's lines copied come as a block, or with one of the writer's lines of content.
+
+The writer's lines copied with names consistently renamed (``target`` -> ``host``
+everywhere: a copy tidied, or moved by hand) hold none of its keys; they count by the
+first of these rows that matches (:mod:`.renamedcopy`: each line's tokens with its names as
+placeholders, literals, numbers, keywords and attribute names kept):
+
+=====  ==========================================================================  =======
+row    consecutive non-blank lines of the change's new side                         counts
+=====  ==========================================================================  =======
+C6     a block: line by line the forms of consecutive lines of one run of the      yes,
+       writer's lines (any of its added lines, or one too short to be keyed),       the
+       their names mapped one to one onto the writer's (one name renamed at         block
+       least), holding two of its significant lines of no boilerplate row, one
+       with string literals of content (row D2 of :mod:`.distinctive`) as a URL,
+       a shell command or a phrase in one literal, and one line the change
+       introduces (``host = sys.argv[1]`` over ``os.system('curl ' + host + ' |
+       sh')``)
+C7     one writer line whose literals hold a URL or a shell command (rows X2, X3     yes,
+       of :mod:`.across`), its names renamed (``os.system('curl ' + out + ' |       alone
+       sh')``)
+C8     a block of the writer's forms with no literal of content (``for k in         no
+       range(n):`` over ``count += k``, ``host = sys.argv[1]`` alone; option
+       names side by side, ``"--verbose", action="store_true"``), a process
+       call renamed alone (``subprocess.run(command, shell=True)``, row X5: its
+       names are all it has), a shell line (row D3: its words are its names)
+C9     lines of other forms: other strings or numbers, another attribute called     no
+       (``os.system('wc -l ' + path + ' | sort')``), an import
+=====  ==========================================================================  =======
+
+Row C6 reads the writer's literals as its signature the way row C3 does for a line copied
+as written: a person writing a block of the writer's structure writes their own strings
+and numbers in it (row C9), and one written with the writer's very strings is its copy.
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from gentle_hooks.policy.linekeys import (
     stripped_key,
     telling_keys,
 )
+from gentle_hooks.policy.renamedcopy import CopyLine, writer_copy_lines
 from gentle_hooks.policy.shapes import LineShape, line_shape
 from gentle_hooks.policy.spans import Span, writer_spans
 from gentle_hooks.values.frozen import frozen
@@ -55,7 +56,11 @@ class WriterDelta:
         masked: (masked key, key) of the added lines a line with other literals stands
             for (:mod:`gentle_hooks.policy.literals`, :func:`~.attribution.held_keys`);
         spans: the added lines, and runs of them, in span form (:mod:`.spans`: split or
-            joined where no bracket is open; :func:`~.attribution.held_keys`).
+            joined where no bracket is open; :func:`~.attribution.held_keys`);
+        copies: the lines of the writer's runs that hold a line of literal content, as a
+            renamed copy at another path is matched against them
+            (:func:`~gentle_hooks.policy.renamedcopy.writer_copy_lines`). Empty for an entry
+            read from its stored keys only.
     """
 
     added: frozenset[str]
@@ -69,6 +74,7 @@ class WriterDelta:
     placed: frozenset[Placement] = frozenset()
     masked: frozenset[tuple[str, str]] = frozenset()
     spans: frozenset[Span] = frozenset()
+    copies: tuple[CopyLine, ...] = ()
 
     def edited(self) -> tuple[frozenset[str], frozenset[str]]:
         """(added, removed): the keys of every line of two words or more the writer added
@@ -107,16 +113,27 @@ class DetailedDelta(WriterDelta):
 
         d = self.__dict__
         if "_full" not in d:
+            copies = self.copies  # read from what the rest is of, before it is let go
             before, after, any_before = d.pop("_start")
             added, telling, any_after = self.added, self.telling, any_line_keys(after)
             short = short_keys(after, any_before) if added else frozenset[str]()
             shapes, spans = _added_shapes(after, added), writer_spans(after, added, any_before)
             dropped, told = short_keys(before, any_after), telling_keys(before, any_after)
             placed = placed_lines(after, added | short | telling)
-            rest = (dropped, told, placed, masked_lines(after, added), spans)
+            rest = (dropped, told, placed, masked_lines(after, added), spans, copies)
             d["_full"] = WriterDelta(added, self.removed, False, short, telling, shapes, *rest)
         full: WriterDelta = d["_full"]
         return full
+
+    @property
+    def copies(self) -> tuple[CopyLine, ...]:
+        """The writer's run lines (:attr:`WriterDelta.copies`), computed on their own when
+        first read: the index of entries other paths may carry reads them alone."""
+        d = self.__dict__
+        if "_copies" not in d:
+            d["_copies"] = writer_copy_lines(d["_start"][1], self.added)
+        copies: tuple[CopyLine, ...] = d["_copies"]
+        return copies
 
     def __eq__(self, other: object) -> bool:
         return self.full() == other

@@ -151,6 +151,18 @@ def literal_kind(stripped: bytes) -> str:
     return _literal_kind(literals) if literals else ""
 
 
+def literal_phrase(stripped: bytes) -> bool:
+    """Whether one string literal of a stripped line holds a phrase: words apart by
+    whitespace, :data:`MIN_LITERAL_WORDS` of them with :data:`MIN_LITERAL_CHARS` word
+    characters in all (``"release bucket for staging"``; not option names side by side,
+    ``"--verbose", action="store_true"``: one word each)."""
+    for literal in _parts(stripped)[0]:
+        words = [w for part in literal.split() if (w := b"".join(_WORD.findall(part)))]
+        if len(words) >= MIN_LITERAL_WORDS and sum(map(len, words)) >= MIN_LITERAL_CHARS:
+            return True
+    return False
+
+
 @lru_cache(maxsize=LINES_KEPT)
 def distinctive_row(stripped: bytes) -> str:
     """The row (D1-D5 of the module table) of a stripped line."""

@@ -5,11 +5,12 @@ Room ``services``. :func:`renamed_changes` reads a rename (a deleted path paired
 added one, as git pairs them) as a change of the path it came from;
 :func:`moved_in_work_tree` finds entries whose content this work tree holds at another
 path; :func:`path_change` turns a blob change into what the pure rule reads.
-:class:`AcrossIndex` indexes the entries by the writer's blob and by the
-lines it added, so each change is compared (by
-:func:`gentle_hooks.policy.across.carries_row_across`) only with the entries it shares a
-blob or an introduced line with: a change of thousands of paths against thousands of entries
-stays linear in their sizes, not their product.
+:class:`AcrossIndex` indexes the entries by the writer's blob, by the lines it added and
+by the literals of its lines of content (a renamed copy holds none of its keys, but those
+literals as written: :func:`gentle_hooks.policy.renamedcopy.copy_anchor`), so each change
+is compared (by :func:`gentle_hooks.policy.across.carries_row_across`) only with the
+entries it shares a blob, an introduced line or such a literal with: a change of thousands
+of paths against thousands of entries stays linear in their sizes, not their product.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from gentle_hooks.policy.attribution import (
     carries_row,
 )
 from gentle_hooks.policy.linekeys import any_line_keys
+from gentle_hooks.policy.renamedcopy import copy_anchor
 from gentle_hooks.policy.renames import Side, rename_pairs
 from gentle_hooks.services.settle import policy_entry
 
@@ -44,6 +46,7 @@ class AcrossIndex:
     ) -> None:
         self._by_blob: dict[str, list[WriterEntryRecord]] = {}
         self._by_line: dict[str, list[WriterEntryRecord]] = {}
+        self._by_anchor: dict[bytes, list[WriterEntryRecord]] = {}
         self._order: dict[int, int] = {}
         for position, rec in enumerate(entries):
             self._order[rec.id] = position
@@ -55,6 +58,10 @@ class AcrossIndex:
             if len(rule.delta.added) >= MIN_ACROSS or rule.delta.telling:
                 for line in rule.delta.added | rule.delta.telling:
                     self._by_line.setdefault(line, []).append(rec)
+            # a renamed copy holds none of its keys: it holds a line of content's literal
+            # as written (policy.renamedcopy, rows C6 and C7 of policy.coincidence)
+            for anchor in {copy_anchor(c.form) for c in rule.delta.copies if c.content}:
+                self._by_anchor.setdefault(anchor, []).append(rec)
 
     def candidates(self, change: PathChange) -> list[WriterEntryRecord]:
         """The entries of other paths whose blob is ``change``'s new blob or that added a line
@@ -70,6 +77,12 @@ class AcrossIndex:
                 for rec in self._by_line.get(line, ()):
                     if rec.path != change.path:
                         seen.setdefault(rec.id, rec)
+        if self._by_anchor and change.new is not None:
+            for anchor, recs in self._by_anchor.items():
+                if anchor in change.new:  # one substring search per anchor, no line read
+                    for rec in recs:
+                        if rec.path != change.path:
+                            seen.setdefault(rec.id, rec)
         return sorted(seen.values(), key=lambda r: self._order[r.id])
 
 
