@@ -163,7 +163,7 @@ def push_gate(call: HookCall, env: Mapping[str, str], early: EarlyWalks | None =
     def share() -> list[str]:  # once allowed: its line is the gate's last, before the object
         from gentle_hooks.hooks.notes_sharing import share_notes
 
-        return share_notes(repo, remote, updates, path) if remote else []
+        return share_notes(repo, remote, updates, path, bool(judged)) if remote else []
 
     return conclude(call, env, repo, config, judged, told, share)
 
