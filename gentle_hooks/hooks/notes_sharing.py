@@ -66,13 +66,15 @@ def share_notes(
 def unshared_line(remote: str) -> str:
     """The line of an allowed push of delegated commits to ``remote`` (a configured
     remote's name) that does not carry the notes: their records stay in this clone, and
-    the command that sends them (``install --share`` sends them with every push)."""
-    from gentle_hooks.errors import cli
-    from gentle_hooks.policy.shellwords import quote
-    from gentle_hooks.report.fixes import labelled
+    the command that sends them (``install --share`` sends them with every push). Built
+    without the block's text modules: the push passes."""
+    import shlex  # a remote's name holds no control character (git refuses it)
 
+    from gentle_hooks.report.program_text import program
+
+    name = shlex.quote(remote)
     return (
-        f"the notes of the delegated commits were not sent: {quote(remote)} is not set up to "
-        "carry them, and CI and a server gate judge from them (install --share "
-        f"{quote(remote)} sends them with every push); {labelled(cli('sync', 'push', remote))}"
+        f"the notes of the delegated commits were not sent: {name} is not set up to carry "
+        f"them, and CI and a server gate judge from them (install --share {name} sends them "
+        f"with every push); run: {program()} sync push {name}"
     )
