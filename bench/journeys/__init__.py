@@ -10,6 +10,8 @@
   then lets the agent walk through;
 * :mod:`.refuted` — journeys of a change a re-run refuted (commit, push, CI) and of a push
   whose commit tracks a file untracked here;
+* :mod:`.framework_twins` — recent plain-hook journeys again under the pre-commit
+  framework installed as the README says, ``gentle-hook`` off PATH;
 * :mod:`.results` — the ``gentle-hooks.journeys/v1`` JSON document and the table.
 
 ``python bench/journeys.py`` runs them (``--fast`` the subset the test suite runs).

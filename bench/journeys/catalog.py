@@ -66,6 +66,9 @@ class Ctx:
     checks: list[tuple[bool, str]] = field(default_factory=list)
     node_modules: Path | None = None
     templates: Path | None = None
+    #: How :func:`plain` installs the gate: ``plain`` (``gentle-hook install``) or
+    #: ``pre-commit`` (the README's one framework line, then ``install --share``).
+    install: str = "plain"
 
     def check(self, ok: bool, what: str) -> None:
         """A thing the journey expects once the agent is through (fails the journey)."""
@@ -85,6 +88,7 @@ class Journey:
     fast: bool = False
     needs: str = ""
     on_path: bool = True
+    install: str = "plain"
 
 
 JOURNEYS: list[Journey] = []
@@ -105,7 +109,11 @@ def journey(
 
 def plain(ctx: Ctx, *, share: bool = True, commits: int = 1) -> Path:
     """A project clone with the plain hooks installed (and the notes shared): built once
-    per bench run and variant in a template sandbox, then copied (:meth:`Sandbox.adopt`)."""
+    per bench run and variant in a template sandbox, then copied (:meth:`Sandbox.adopt`).
+    A journey run under the framework (``ctx.install``) gets the framework's hooks
+    instead, and the notes shared as the README says (:func:`framework_shared`)."""
+    if ctx.install != "plain":
+        return framework_shared(ctx, ctx.install, share=share, commits=commits)
     if ctx.templates is None or shutil.which("gentle-hook", path=ctx.sb.env["PATH"]) != str(
         CLI_BIN / "gentle-hook"
     ):  # the template's hooks run the bench's CLI: another CLI installs its own
@@ -134,12 +142,12 @@ def _plain(sb: Sandbox, gh: str, share: bool, commits: int) -> Path:
     return w
 
 
-def framework(ctx: Ctx, tool: str) -> Path:
+def framework(ctx: Ctx, tool: str, commits: int = 1) -> Path:
     """A project clone whose hooks come from the framework (``tool``), installed with the
     README's one line; the CLI itself is where ``ctx.sb.on_path`` puts it."""
     assert ctx.hook_repo is not None
     path, sha = ctx.hook_repo
-    w = ctx.sb.project()
+    w = ctx.sb.project(commits=commits)
     hooks = "".join(f"      - id: {h}\n" for h in HOOK_IDS)
     ctx.sb.write(
         w / ".pre-commit-config.yaml",
@@ -157,6 +165,21 @@ def framework(ctx: Ctx, tool: str) -> Path:
     if step.exit != 0:
         raise FixtureError(f"{tool} install failed: {step.out.strip()}")
     ctx.sb.prove(w, ["config", "--get", "core.hooksPath"], "", "no core.hooksPath override")
+    return w
+
+
+def framework_shared(ctx: Ctx, tool: str, *, share: bool = True, commits: int = 1) -> Path:
+    """:func:`framework`, then (``share``) the README's next step for a framework user:
+    ``gentle-hook install --share origin`` (the CLI by its path when it is not on PATH),
+    which installs no hook over the framework's and only sets up the notes."""
+    w = framework(ctx, tool, commits)
+    if not ctx.sb.on_path and shutil.which("gentle-hook", path=ctx.sb.env["PATH"]) is not None:
+        raise FixtureError("gentle-hook is on PATH in a journey that has it off PATH")
+    if share:
+        step = ctx.sb.sh(w, f"{ctx.gh} install --share origin", who="setup")
+        if step.exit != 0:
+            raise FixtureError(f"install --share under {tool} failed: {step.out.strip()}")
+        ctx.sb.prove(w, ["config", "--get-all", "remote.origin.fetch"], "notes", "notes fetched")
     return w
 
 
@@ -1253,6 +1276,7 @@ _BRIEF = """{
   "fullSuite": "python3 -B -m unittest -q"
 }
 """
+from bench.journeys import framework_twins as _twins  # noqa: E402,F401 (registers its journeys)
 from bench.journeys import handoffs as _handoffs  # noqa: E402,F401 (registers its journeys)
 from bench.journeys import refuted as _refuted  # noqa: E402,F401 (registers its journeys)
 from bench.journeys import ways_out as _ways_out  # noqa: E402,F401 (registers its journeys)

@@ -40,14 +40,14 @@ def _refuted(ctx: Ctx, w: Path) -> None:
     ctx.sb.writer_edit(w, 1, {"test_flaky.py": _FLAKY_TEST.format(flag=str(flag))})
     ctx.sb.git(w, "add", "-A")
     ctx.sb.prove(w, ["diff", "--cached", "--name-only"], "test_flaky.py", "a staged change")
-    if ctx.sb.sh(w, f"gentle-hook receipt run --staged -- {TEST}", who="setup").exit != 0:
+    if ctx.sb.sh(w, f"{ctx.gh} receipt run --staged -- {TEST}", who="setup").exit != 0:
         raise FixtureError("the writer's report failed")
     ctx.sb.write(flag, "")
-    checked = ctx.sb.sh(w, "gentle-hook spot-check --staged", who="setup")
+    checked = ctx.sb.sh(w, f"{ctx.gh} spot-check --staged", who="setup")
     flag.unlink()
     if checked.exit != 1 or "DISAGREED" not in checked.out:
         raise FixtureError(f"the spot check did not disagree: {checked.out.strip()[-200:]}")
-    if ctx.sb.sh(w, "gentle-hook spot-check --staged", who="setup").exit != 0:
+    if ctx.sb.sh(w, f"{ctx.gh} spot-check --staged", who="setup").exit != 0:
         raise FixtureError("the second spot check did not agree")
 
 

@@ -133,6 +133,7 @@ def run_journeys(
             repo,
             node_modules=npm[0] if npm else None,
             templates=templates,
+            install=j.install,
         )
         t = time.monotonic()
         try:

@@ -31,6 +31,7 @@ from gentle_hooks.policy.shortfall import NoValidNote, Shortfall, StaleRecords
 from gentle_hooks.report.fixes import headline, reasons, step_lines, steps
 from gentle_hooks.report.shortfall_text import restates_headline
 from gentle_hooks.report.text import short
+from gentle_hooks.report.ways_json import ways_json
 from gentle_hooks.report.worktree_text import Step, path_steps
 from gentle_hooks.services.assess import AssessResult, evaluate
 from gentle_hooks.values.candidate import (
@@ -386,8 +387,12 @@ def verdict_json(
     ``or`` are commands, ``prefix`` the start of one the writer completes with its test
     command, ``otherwise`` starts another way, the rest words); ``fixes``: the commands of
     those lines (``run`` and ``prefix``), in the same order, the ways one after another;
+    ``ways``: the same ways apart, each command a full argv, its ``or:`` alternatives
+    with it and a prefix marked as one (:func:`~gentle_hooks.report.ways_json.ways_json`);
     ``path_line``: when a command names ``gentle-hook``, the line the text prints before
-    them (:data:`~gentle_hooks.report.worktree_text.PATH_LINE`), kept out of ``fixes``.
+    them (:data:`~gentle_hooks.report.worktree_text.PATH_LINE`), kept out of ``fixes`` and
+    ``ways`` (run it first in the shell the commands run in).
+    docs/contracts/gate-v1.schema.json is the document's schema.
     Read by the writer, in another clone. ``top``, ``share_to``, ``fork``: as
     :func:`verdict_lines`."""
     ways = [step for fix in verdict_steps(v, top, share_to, fork) for step in fix]
@@ -401,6 +406,7 @@ def verdict_json(
         "blocked": v.blocked,
         "reasons": reasons(v.shortfalls),
         "fixes": [text for label, text in shown if label in ("run", "prefix")],
+        "ways": ways_json(shown),
         "steps": [{"label": label, "text": text} for label, text in ways],
         "overrides": list(v.overrides),
     }

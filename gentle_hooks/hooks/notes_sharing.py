@@ -20,7 +20,11 @@ from gentle_hooks.notes.sharing import NOTES_REF, is_sharing
 
 
 def share_notes(
-    repo: Repository, remote: str, updates: Sequence[PushUpdate], path: str
+    repo: Repository,
+    remote: str,
+    updates: Sequence[PushUpdate],
+    path: str,
+    delegated: bool = False,
 ) -> list[str]:
     """Send the notes along with a push that does not carry them itself, when the remote
     is set up to share them: the notes of recorded commits that lack one are written, the
@@ -30,12 +34,17 @@ def share_notes(
     Returns the line saying what was sent (none when nothing is shared), for the gate to
     print with its outcome (:func:`~gentle_hooks.hooks.outcome.conclude`, ``then``). A
     failure is reported in that line with the command to run, never turned into a block:
-    the local gate has already decided, and the server judges what arrives.
+    the local gate has already decided, and the server judges what arrives. A remote not
+    set up to share them, when the push sends ``delegated`` commits (their records are
+    notes CI and a server gate judge from): the line naming the ``sync push`` that sends
+    them (:func:`unshared_line`).
     """
     if any(u.remote_ref == NOTES_REF for u in updates) or all(u.is_deletion for u in updates):
         return []
-    if not repo.has_remote(remote) or not is_sharing(repo, remote):
+    if not repo.has_remote(remote):
         return []
+    if not is_sharing(repo, remote):
+        return [unshared_line(remote)] if delegated else []
     # the note schema and signing code load only when the notes are shared
     from gentle_hooks.notes.sync import sync_push
 
@@ -52,3 +61,20 @@ def share_notes(
 
         shown = labelled(cli("sync", "push", remote))
         return [f"the notes were not shared ({exc.message}); {shown}"]
+
+
+def unshared_line(remote: str) -> str:
+    """The line of an allowed push of delegated commits to ``remote`` (a configured
+    remote's name) that does not carry the notes: their records stay in this clone, and
+    the command that sends them (``install --share`` sends them with every push). Built
+    without the block's text modules: the push passes."""
+    import shlex  # a remote's name holds no control character (git refuses it)
+
+    from gentle_hooks.report.program_text import program
+
+    name = shlex.quote(remote)
+    return (
+        f"the notes of the delegated commits were not sent: {name} is not set up to carry "
+        f"them, and CI and a server gate judge from them (install --share {name} sends them "
+        f"with every push); run: {program()} sync push {name}"
+    )

@@ -163,7 +163,7 @@ def push_gate(call: HookCall, env: Mapping[str, str], early: EarlyWalks | None =
     def share() -> list[str]:  # once allowed: its line is the gate's last, before the object
         from gentle_hooks.hooks.notes_sharing import share_notes
 
-        return share_notes(repo, remote, updates, path) if remote else []
+        return share_notes(repo, remote, updates, path, bool(judged)) if remote else []
 
     return conclude(call, env, repo, config, judged, told, share)
 
@@ -288,11 +288,13 @@ def _judge_batch(
 
 
 def _returned(repo: Repository, result: AssessResult) -> tuple[str, ...]:
-    """The paths of a blocked pushed commit whose writer work is only this work tree's
-    open content that went away and came back (reset away and written again since:
-    :func:`~gentle_hooks.services.settle.returned_ids`), a person's typing of it: the
-    ``discard`` the block prints claims it, as the commit gate's would have (a commit made
-    with hooks off never met that gate). A path holding any other writer work: none."""
+    """The paths of a blocked pushed commit whose writer work is only content that went
+    away and came back (:func:`~gentle_hooks.services.settle.returned_ids`): this work
+    tree's open content reset away and written again since, or expired content (it was
+    nowhere), a person's typing of it: the ``discard`` the block prints claims it, as the
+    commit gate's would have (a commit made with hooks off never met that gate;
+    :func:`~gentle_hooks.services.discard.came_back` reaches the unpushed commits). A path
+    holding any other writer work: none."""
     facts = result.facts
     if facts is None or not facts.entries:
         return ()
@@ -300,7 +302,11 @@ def _returned(repo: Repository, result: AssessResult) -> tuple[str, ...]:
 
     here = repo.paths.toplevel
     back = returned_ids(facts.entries, repo)
-    ours = {e.path for e in facts.entries if e.id in back and e.state == "open" and e.root == here}
+    ours = {
+        e.path
+        for e in facts.entries
+        if e.id in back and (e.state == "expired" or (e.state == "open" and e.root == here))
+    }
     return tuple(sorted(ours - {e.path for e in facts.entries if e.id not in back}))
 
 

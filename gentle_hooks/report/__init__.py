@@ -34,5 +34,7 @@ Room ``report``. Only this room turns policy values into words and shell command
 * :mod:`.rdd_models` — the pydantic models of the ``rdd`` envelopes
 * :mod:`.assess_json` — the assess envelope built from results
 * :mod:`.status_json` — the status envelope built from results
+* :mod:`.ways_json` — a block's ways out for ``--json``: each way a list of commands,
+  each an argv
 * :mod:`.verify_report` — ``verify prepare|run``: bounded text and their envelopes
 """

@@ -1,7 +1,7 @@
 """How the user types the CLI in a printed command (SPEC §7 "Fix commands").
 
-Room ``report``. Reads the environment and the file system when a block is printed (never
-on a gate's pass path: only a block names a command).
+Room ``report``. Reads the environment and the file system when a block is printed, or
+when a push that passes names the ``sync push`` of the notes it did not send.
 """
 
 from __future__ import annotations
@@ -27,6 +27,19 @@ def _user_path() -> str:
     return path
 
 
+def _on_path(name: str, path: str) -> bool:
+    """Whether a directory of ``path`` holds an executable file ``name`` (as
+    :func:`shutil.which` finds it, an empty entry left out), without loading
+    :mod:`shutil`: a push that passes prints a command too (the notes it did not send)."""
+    import os
+
+    for folder in path.split(os.pathsep):
+        found = os.path.join(folder, name)
+        if folder and os.path.isfile(found) and os.access(found, os.X_OK):
+            return True
+    return False
+
+
 def program() -> str:
     """How the user types the CLI: ``gentle-hook`` when their PATH finds it, else the
     running CLI's absolute path (the pre-commit framework or prek puts its own environment
@@ -35,14 +48,13 @@ def program() -> str:
     (``GIT_QUARANTINE_PATH`` set) it is always ``gentle-hook``."""
     import os
     import shlex
-    import shutil
     import sys
 
     if os.environ.get("GIT_QUARANTINE_PATH"):
         # git's pre-receive: the reader is a remote pusher, for whom the server's own
         # install path means nothing; the fix runs in their clone, with their CLI.
         return "gentle-hook"
-    if shutil.which("gentle-hook", path=_user_path()):
+    if _on_path("gentle-hook", _user_path()):
         return "gentle-hook"
     script = os.path.join(os.path.dirname(sys.executable), "gentle-hook")
     if os.access(script, os.X_OK):

@@ -391,7 +391,9 @@ def _change_trees(repo: Repository) -> tuple[str, list[str]]:
 
 def came_back(repo: Repository, led: Ledger) -> list[WriterEntryRecord]:
     """The expired entries this work tree's change carries again (the work tree as ``git
-    add -A`` would stage it, or the index, against ``HEAD``): their writer blob, or their
+    add -A`` would stage it, or the index, against ``HEAD``), or one of ``HEAD``'s unpushed
+    commits does (the newest :data:`~gentle_hooks.services.status.UNPUSHED_READ`: a commit
+    made with hooks off, which the push gate judges): their writer blob, or their
     distinctive writer lines brought back
     (:func:`~gentle_hooks.services.attribution.carried_by_change`). The gates judge such a
     change the writer's (content decides), so a ``discard`` reaches them.
@@ -399,11 +401,16 @@ def came_back(repo: Repository, led: Ledger) -> list[WriterEntryRecord]:
     Raises:
         GitError: git failed; StoreError: the ledger cannot be read.
     """
+    from gentle_hooks.services.attribution import carried_by_commits
+    from gentle_hooks.services.status import UNPUSHED_READ
+
     base, trees = _change_trees(repo)
-    found: dict[int, WriterEntryRecord] = {}
-    for tree in trees:
-        work = carried(repo, led, repo.tree_delta(base, tree))
-        found.update((e.id, e) for e in work.entries if e.state == "expired")
+    works = [carried(repo, led, repo.tree_delta(base, tree)) for tree in trees]
+    head = repo.head()
+    commits = repo.unpushed_commits(head, UNPUSHED_READ) if head else []
+    if commits:  # the expiry proved the content was nowhere: a commit since is typing
+        works += carried_by_commits(repo, led, repo.read_commits(commits)).values()
+    found = {e.id: e for work in works for e in work.entries if e.state == "expired"}
     return [found[i] for i in sorted(found)]
 
 

@@ -218,3 +218,48 @@ def test_the_writers_own_work_committed_with_hooks_off_is_offered_no_discard(
     assert w.run(["sh", "-c", runs[0]]).code == 0
     pushed = w.git("push", "origin", "main")
     assert pushed.code == 0, pushed
+
+
+def test_expired_content_retyped_and_committed_with_hooks_off_has_a_way_out_at_push(
+    world: World,
+) -> None:
+    """Writer content reset away and expired (a status saw it nowhere), typed again by a
+    person and committed with hooks off, while the writer has other work pending: the
+    push block offers the ``discard`` (``human:``) of that path; pasted literally it
+    claims the expired content, and the same push then passes; the writer's other work
+    stays pending (issue 14: discard said "no pending writer work" and the block offered
+    only the spot check or an override). Under both installs: the framework's push gate
+    prints the same line."""
+    w = world.serve({"src/app.py": BASE, "src/lib.py": "X = 1\n"})
+    w.delegate(text=WRITER)
+    w.ok("reset", "-q", "--hard")
+    assert w.gh("status").code == 0
+    assert w.ledger("SELECT path, state FROM writer_entry") == [("src/app.py", "expired")]
+    w.delegate("src/lib.py", 'import os\nX = os.system("rm -rf /tmp/x")\n')
+    w.write("src/app.py", WRITER)  # typed again by a person, byte for byte
+    w.ok("add", "src/app.py")
+    w.ok("-c", "core.hooksPath=/dev/null", "commit", "-qm", "human: typed, hooks off")
+    blocked = w.git("push", "origin", "main")
+    assert blocked.code == 1 and any("BLOCKED commit" in s for s in blocked.said), blocked
+    offered = [s.split("human: ", 1)[1] for s in blocked.said if "  human: " in s]
+    assert offered == [
+        "gentle-hook discard --reason 'a human change, not the writer work' -- src/app.py"
+    ], blocked
+    for line in offered:
+        done = w.run(["sh", "-c", line])
+        assert done.code == 0, done
+    assert w.ledger("SELECT path, state FROM writer_entry ORDER BY id") == [
+        ("src/app.py", "discarded"),
+        ("src/lib.py", "open"),
+    ]
+    pushed = w.git("push", "origin", "main")
+    assert pushed.code == 0, pushed
+    assert w.remote_ref("main") == w.rev("HEAD")
+    note = w.ok("notes", "--ref", "gentle-hooks", "show", "HEAD")
+    assert '"hook":"discard"' in note and '"kind":"writer"' not in note, note
+    assert w.ledger("SELECT path, state FROM writer_entry ORDER BY id") == [
+        ("src/app.py", "discarded"),
+        ("src/lib.py", "open"),
+    ]
+    still = w.gh("status")
+    assert "status: missing spot-check" in still.out, still
