@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 
 from gentle_hooks.git.core import RepositoryCore
+from gentle_hooks.values.lazy_pattern import lazy_pattern
 
 #: What :meth:`GitConfig.gentle_config` reads in its one ``git config`` process.
 _PRELOAD_REGEXP = (
@@ -21,10 +22,10 @@ _PRELOAD_REGEXP = (
     r"|url\..+\.insteadof$)"
 )
 #: The keys among those that :meth:`GitConfig.config_get` answers from it.
-_PRELOADED = re.compile(r"^(diff\.(algorithm|submodule|orderfile)|remote\..*\.url)$")
+_PRELOADED = lazy_pattern(r"^(diff\.(algorithm|submodule|orderfile)|remote\..*\.url)$")
 #: The multi-valued keys among them that :meth:`GitConfig.config_get_all` answers from it
 #: (whether a push shares the notes: ``install --share``).
-_PRELOADED_ALL = re.compile(r"^(remote\..*\.push|gentle-hooks\.sharewith)$")
+_PRELOADED_ALL = lazy_pattern(r"^(remote\..*\.push|gentle-hooks\.sharewith)$")
 
 
 class GitConfig(RepositoryCore):

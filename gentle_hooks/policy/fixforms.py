@@ -45,6 +45,7 @@ from gentle_hooks.policy.linetokens import (
     prefix,
     text,
 )
+from gentle_hooks.values.lazy_pattern import lazy_pattern
 
 #: Python's keywords: a ``(`` after one opens no call (row K14).
 _KEYWORDS = frozenset(
@@ -56,9 +57,9 @@ _KEYWORDS = frozenset(
 
 # -- K10: UP018 ---------------------------------------------------------------------------
 
-_NATIVE = re.compile(rb"(?<![\w.])(str|bytes|int|float|bool)\(")
-_INT = re.compile(rb"0[xX][\da-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|\d[\d_]*")
-_FLOAT = re.compile(rb"(?:\d[\d_]*)?\.?[\d_]*(?:[eE][-+]?\d[\d_]*)?")
+_NATIVE = lazy_pattern(rb"(?<![\w.])(str|bytes|int|float|bool)\(")
+_INT = lazy_pattern(rb"0[xX][\da-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|\d[\d_]*")
+_FLOAT = lazy_pattern(rb"(?:\d[\d_]*)?\.?[\d_]*(?:[eE][-+]?\d[\d_]*)?")
 _EMPTY = {b"str": b'""', b"bytes": b'b""', b"int": b"0", b"float": b"0.0", b"bool": b"False"}
 
 
@@ -120,9 +121,9 @@ _SIGNS = (b"-", b"+")
 # -- K12: RUF010 ---------------------------------------------------------------------------
 
 _CONVERSIONS = {b"str": b"!s", b"repr": b"!r", b"ascii": b"!a"}
-_FIELD_CALL = re.compile(rb"\{(\s*)(str|repr|ascii)\(")
-_KEYWORD_ARGUMENT = re.compile(rb"\s*[A-Za-z_]\w*\s*=(?!=)")
-_LAMBDA = re.compile(rb"(?<!\w)lambda(?!\w)")
+_FIELD_CALL = lazy_pattern(rb"\{(\s*)(str|repr|ascii)\(")
+_KEYWORD_ARGUMENT = lazy_pattern(rb"\s*[A-Za-z_]\w*\s*=(?!=)")
+_LAMBDA = lazy_pattern(rb"(?<!\w)lambda(?!\w)")
 
 
 #: Bytes that end a plain argument outside brackets: another argument, a lambda's or a
@@ -217,7 +218,7 @@ def _one_argument(line: bytes) -> bytes:
 
 
 _COMMA = frozenset({b","})
-_EMPTY_BASES = re.compile(rb"(class\s+[A-Za-z_]\w*(?:\s*\[[^\]]*\])?)\s*\(\s*\)")
+_EMPTY_BASES = lazy_pattern(rb"(class\s+[A-Za-z_]\w*(?:\s*\[[^\]]*\])?)\s*\(\s*\)")
 
 
 def _empty_bases(line: bytes) -> bytes:
@@ -231,9 +232,9 @@ _WORDS = re.compile(
     rb"is|not|None|True|False|class|str\(|int\(|float\(|bool\(|bytes\(|repr\(|ascii\(|\(\s*\("
 )
 #: Row K9's operator before a literal (``is 1``, ``is not "a"``, ``is (``) and after one.
-_IS_BEFORE = re.compile(rb"is(?:\s+not)?\s*[bBrRuU]{0,2}[\"'\d.(\[{]")
-_IS_AFTER = re.compile(rb"[\"'\d)\]}]\s*is(?!\w)")
-_ONE_ARGUMENT = re.compile(rb"\(\s*\(")
+_IS_BEFORE = lazy_pattern(rb"is(?:\s+not)?\s*[bBrRuU]{0,2}[\"'\d.(\[{]")
+_IS_AFTER = lazy_pattern(rb"[\"'\d)\]}]\s*is(?!\w)")
+_ONE_ARGUMENT = lazy_pattern(rb"\(\s*\(")
 
 
 def _may_call_native(line: bytes) -> bool:

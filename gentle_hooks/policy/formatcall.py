@@ -13,15 +13,15 @@ used; anything else is left as written.
 
 from __future__ import annotations
 
-import re
+from gentle_hooks.values.lazy_pattern import lazy_pattern
 
 #: A plain literal in one quote followed by ``.format(``: not after a word, a quote or a
 #: prefix (``b"{}".format`` is no f-string), no backslash inside.
-_CALL = re.compile(rb"""(?<![\w"'])(?:"([^"\\\n]*)"|'([^'\\\n]*)')\.format\(""")
+_CALL = lazy_pattern(rb"""(?<![\w"'])(?:"([^"\\\n]*)"|'([^'\\\n]*)')\.format\(""")
 #: A replacement field (group 1: its name, group 2: its conversion and spec), or a doubled
 #: brace, which stays as it is in the f-string.
-_FIELD = re.compile(rb"\{\{|\}\}|\{([^{}!:]*)((?:![rsa])?(?::[^{}]*)?)\}")
-_NAME = re.compile(rb"[A-Za-z_]\w*")
+_FIELD = lazy_pattern(rb"\{\{|\}\}|\{([^{}!:]*)((?:![rsa])?(?::[^{}]*)?)\}")
+_NAME = lazy_pattern(rb"[A-Za-z_]\w*")
 _OPEN, _CLOSE = frozenset(b"([{"), frozenset(b")]}")
 _REFUSED = frozenset(b"\"'#")  # a literal or a comment among the arguments: not read
 

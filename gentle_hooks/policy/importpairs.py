@@ -18,17 +18,17 @@ Cheap: one ``startswith`` for most lines, one match for an import line with ``,`
 
 from __future__ import annotations
 
-import re
+from gentle_hooks.values.lazy_pattern import lazy_pattern
 
 _NAME = rb"[A-Za-z_][\w.]*(?:\s+as\s+\w+)?"
 _NAMES = rb"%s(?:\s*,\s*%s)*" % (_NAME, _NAME)
-_IMPORT = re.compile(rb"import\s+(?P<names>%s)" % _NAMES)
-_FROM = re.compile(
+_IMPORT = lazy_pattern(rb"import\s+(?P<names>%s)" % _NAMES)
+_FROM = lazy_pattern(
     rb"from\s+(?P<module>\.*[A-Za-z_][\w.]*|\.+)\s+import\s+"
     rb"(?:\(\s*(?P<bracketed>%s)\s*,?\s*\)|(?P<names>%s))" % (_NAMES, _NAMES)
 )
-_SPLIT = re.compile(rb"\s*,\s*")
-_SPACES = re.compile(rb"\s+")
+_SPLIT = lazy_pattern(rb"\s*,\s*")
+_SPACES = lazy_pattern(rb"\s+")
 
 
 def import_pairs(stripped: bytes) -> tuple[bytes, ...]:

@@ -61,6 +61,7 @@ from collections.abc import Callable
 
 from gentle_hooks.policy.fixforms import fix_form
 from gentle_hooks.policy.formatcall import format_calls
+from gentle_hooks.values.lazy_pattern import lazy_pattern
 
 #: A line's tokens: a string literal, an identifier, a number, one other byte.
 TOKEN = re.compile(rb'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|[A-Za-z_]\w*|\d[\w.]*|\S')
@@ -92,15 +93,15 @@ _OPERATOR = frozenset(b"+-*/%&|^@")  # before an augmented assignment's ``=``
 _NOT_ASSIGNMENT = frozenset(b"=!<>:")  # ``==``, ``!=``, ``<=``, ``>=``, ``:=``
 _BLANK = frozenset(b" \t")
 #: A lambda's head up to its ``:`` (a ``:`` in its defaults, ``d[1:2]``, is read as none).
-_LAMBDA_HEAD = re.compile(rb"(?<![\w.])lambda(?![\w])[^:]*:$")
-_GENERATOR = re.compile(rb"(?<!\w)for(?!\w)")  # a generator's brackets are never redundant
+_LAMBDA_HEAD = lazy_pattern(rb"(?<![\w.])lambda(?![\w])[^:]*:$")
+_GENERATOR = lazy_pattern(rb"(?<!\w)for(?!\w)")  # a generator's brackets are never redundant
 
 
 #: What may follow the closing bracket, by kind: the end of the statement (a ``;``, a
 #: trailing comment), a compound statement's ``:``, ``assert``'s message, ``for``'s ``in``.
 _END = rb"\s*(?:;|$|(?<=\s)(?:#|//))"
 _FOLLOWS: dict[bytes, re.Pattern[bytes]] = {
-    kind: re.compile(follows)
+    kind: lazy_pattern(follows)
     for kind, follows in (
         (b"", _END),
         (b"assert", _END + rb"|\s*,"),
@@ -241,28 +242,28 @@ _BODY = (
 )
 _PREFIXED = rb"(?:\b[bBrRuUfF]{1,2})?(?:%s)" % _BODY
 #: A run of adjacent string literals, or a number (rows K2-K5).
-_LITERAL_OR_NUMBER = re.compile(
+_LITERAL_OR_NUMBER = lazy_pattern(
     rb"(?P<s>%s(?:\s*%s)*)|(?P<n>(?<![\w.])\.?\d[\w.]*)" % (_PREFIXED, _PREFIXED)
 )
 #: Where rows K2-K5 may change a line with a quote: a superset of what they change, found by
 #: one search that starts only at a quote: a quote after a prefix other than one lowercase
 #: letter, two literals side by side (not a triple quote), an escaped quote.
-_QUOTE_MAY_CHANGE = re.compile(
+_QUOTE_MAY_CHANGE = lazy_pattern(
     rb"""["'](?:(?<=[uUBRF]["'])|(?<=[bBrRuUfF]{2}["'])|(?<=\\["'])"""
     rb"""|(?<!["']["'])\s*[bBrRuUfF]{0,2}["'](?!["']))"""
 )
 #: ...and a line with a digit: a number with a capital letter or a bare ``.``.
 _NUMBER_MAY_CHANGE = re.compile(rb"\d(?<![\w.]\d)[\w.]*?(?:[A-Z]|\.(?![\d_]))|\.\d(?<![\w.]\.\d)")
 _DIGITS = b"0123456789"
-_ONE_LITERAL = re.compile(rb"(\w*)(%s)" % _BODY)
-_ESCAPED = re.compile(rb"""\\(['"])|(\\\\)""")
+_ONE_LITERAL = lazy_pattern(rb"(\w*)(%s)" % _BODY)
+_ESCAPED = lazy_pattern(rb"""\\(['"])|(\\\\)""")
 #: One escape (rows K4, K7): hex of two, four, eight digits; a ``\\N{...}`` name; any byte.
-_ESCAPE = re.compile(rb"\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}]*\}|[\s\S])")
+_ESCAPE = lazy_pattern(rb"\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}]*\}|[\s\S])")
 #: ...and where rows K2 and K7 may change a line with a quote too: an escape they read, an
 #: ``f`` prefix (a superset).
-_FOLD_MAY_CHANGE = re.compile(rb"\\[xuUN]|[fF][\"']")
+_FOLD_MAY_CHANGE = lazy_pattern(rb"\\[xuUN]|[fF][\"']")
 _MERGED = frozenset({frozenset({b""}), frozenset({b"f"}), frozenset({b"", b"f"})})
-_THREE_QUOTES = re.compile(rb"[\"']{3}")
+_THREE_QUOTES = lazy_pattern(rb"[\"']{3}")
 
 
 def _prefix(raw: bytes) -> bytes:

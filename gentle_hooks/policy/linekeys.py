@@ -68,6 +68,7 @@ from gentle_hooks.policy.importpairs import import_pairs
 from gentle_hooks.policy.keyform import TOKEN, key_form
 from gentle_hooks.values.digest import blake2b_hex
 from gentle_hooks.values.frozen import frozen
+from gentle_hooks.values.lazy_pattern import lazy_pattern
 
 #: Letters, digits or underscores a line needs to say who wrote it...
 MIN_WORD_CHARS = 5
@@ -177,7 +178,7 @@ def line_key(line: bytes) -> str | None:
 
 #: The tokens :func:`code_part` reads: a quoted string (unterminated: to the line's end), a
 #: comment's start after whitespace, a run of other bytes, one whitespace byte.
-_CODE_TOKEN = re.compile(
+_CODE_TOKEN = lazy_pattern(
     rb'"(?:[^"\\]|\\.)*"?|\'(?:[^\'\\]|\\.)*\'?|`[^`]*`?|\s(?:#|//)|[^"\'`\s]+|\s'
 )
 
@@ -313,7 +314,7 @@ def _common_only(stripped: bytes) -> bool:
     return bool(words) and all(w in COMMON_WORDS or _NUMBER.fullmatch(w) for w in words)
 
 
-_PLAIN_NAME = re.compile(rb"[a-z]{1,%d}" % MAX_COMMON_WORD)
+_PLAIN_NAME = lazy_pattern(rb"[a-z]{1,%d}" % MAX_COMMON_WORD)
 _QUOTES = re.compile(rb"[\"'`]")
 #: A definition's line: the idiom rows of :mod:`.boilerplate` read it (``def main():``).
 _DEFINES = re.compile(rb"(?:async\s+)?(?:def|fn|func|function|class|struct)\s")

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import re
 
+from gentle_hooks.values.lazy_pattern import lazy_pattern
+
 #: A line's tokens: a string literal with its prefix (group ``s``), a name (``w``), a number
 #: (``n``, a signed exponent included), an operator of two bytes or one other byte (``o``).
-TOKEN = re.compile(
+TOKEN = lazy_pattern(
     rb"""(?P<s>(?<![\w])[bBrRuUfF]{0,2}(?:"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'))"""
     rb"|(?P<w>[A-Za-z_]\w*)"
     rb"|(?P<n>(?:\d|\.\d)[\w.]*(?:(?<=[eE])[-+]\d[\w.]*)?)"

@@ -12,9 +12,8 @@ unless its script quits with a status (``q1``, ``Q3``), ``awk`` unless its progr
 
 from __future__ import annotations
 
-import re
-
 from gentle_hooks.policy.wrappers import program_name
+from gentle_hooks.values.lazy_pattern import lazy_pattern
 
 #: Programs that make, move or name files and never read what one holds (row N-files).
 FILE_TOOLS: tuple[str, ...] = (
@@ -31,7 +30,7 @@ TEXT_TOOLS: tuple[str, ...] = (
 )
 _DIGESTS = frozenset(TEXT_TOOLS[TEXT_TOOLS.index("md5sum") : TEXT_TOOLS.index("cksum")])
 #: A sed command that quits with an exit status of its own (GNU ``q``/``Q`` EXIT-CODE).
-_SED_STATUS = re.compile(r"(?:^|[;{}\s\d/$])[qQ]\s*[1-9]")
+_SED_STATUS = lazy_pattern(r"(?:^|[;{}\s\d/$])[qQ]\s*[1-9]")
 _FIND_RUNS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 
 

@@ -35,7 +35,6 @@ work is pending (the human pass path never gets here).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Sequence
 from functools import lru_cache
 
@@ -50,11 +49,12 @@ from gentle_hooks.policy.linekeys import (
     trivial_row,
 )
 from gentle_hooks.values.digest import blake2b_hex
+from gentle_hooks.values.lazy_pattern import lazy_pattern
 
 #: The longest span form a writer's run of lines is kept as: a formatter joins lines only
 #: into one that fits its line width (80-120 characters, whitespace included).
 MAX_SPAN_CHARS = 160
-_TRAILING_COMMA = re.compile(rb",(?=[)\]}])")
+_TRAILING_COMMA = lazy_pattern(rb",(?=[)\]}])")
 _CLOSERS = (b")", b"]", b"}")
 
 

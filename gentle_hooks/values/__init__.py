@@ -14,4 +14,5 @@ Room ``values``. Standard library only; no I/O, no clock, no environment.
 * :mod:`.bound` — a time bound the environment may only lower (the hook's and the
   ``-G`` scan's), importing nothing.
 * :mod:`.oid` — what a whole git object id looks like, importing nothing.
+* :mod:`.lazy_pattern` — a regular expression compiled when first used.
 """
