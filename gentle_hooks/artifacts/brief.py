@@ -19,7 +19,8 @@ names are its spellings (``outputFormat``, ``stopCondition``...).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+import shlex
+from collections.abc import Callable, Iterable
 from typing import Annotated
 
 from pydantic import Field, StrictBool, StrictStr
@@ -31,7 +32,7 @@ from gentle_hooks.artifacts.jsonio import (
     Strings,
     parse_object_model,
 )
-from gentle_hooks.policy.loadenv import loading_env
+from gentle_hooks.policy.loadenv import loading_assignments, loading_env
 from gentle_hooks.policy.reach import Reach, env_faults, reach_faults
 from gentle_hooks.values.frozen import frozen
 
@@ -251,22 +252,47 @@ def _reach_line(what: str, found: Reach) -> str:
     )
 
 
-def _room_faults(brief: DelegationBrief) -> tuple[str, ...]:
-    checks = [
+def _checks(brief: DelegationBrief) -> list[tuple[str, Command]]:
+    """The brief's checks, each with what to call it in a fault line."""
+    return [
         *((f"criterion {c.criterion!r}", c.run) for c in brief.successCriteria),
         *((f"negative test {c.criterion!r}", c.run) for c in brief.negativeTests),
         *([("the full suite", brief.fullSuite)] if brief.fullSuite is not None else []),
     ]
+
+
+def _room_faults(brief: DelegationBrief) -> tuple[str, ...]:
+    checks = _checks(brief)
     out = [_reach_line(what, f) for what, cmd in checks for f in reach_faults(_argv(cmd))]
     out += [_reach_line(f"env {name}", f) for name, f in env_faults(brief.env or {})]
     return tuple(out)
 
 
 def _load_faults(brief: DelegationBrief) -> tuple[str, ...]:
-    return tuple(
+    in_env = tuple(
         f"env {name}: {row.loads} (row {row.id}): a check would observe what that code "
         "says, not the candidate's suite; remove it from the brief's env"
         for name, row in loading_env(brief.env or {})
+    )
+    return in_env + command_load_faults(
+        (what, cmd if isinstance(cmd, str) else shlex.join(cmd)) for what, cmd in _checks(brief)
+    )
+
+
+def command_load_faults(checks: Iterable[tuple[str, str]]) -> tuple[str, ...]:
+    """Rule B5 for the checks' own commands: one line per (what, shell line) that sets or
+    exports a variable of :data:`~gentle_hooks.policy.loadenv.RUN_ROWS` for what it runs
+    (``PYTEST_ADDOPTS=--ignore=x pytest``, ``env PYTEST_ADDOPTS=... pytest``, ``env -S``,
+    ``export PYTEST_ADDOPTS=...; pytest``:
+    :func:`~gentle_hooks.policy.loadenv.loading_assignments`), naming the variable, in
+    order; empty when none does. The same variable in the brief's ``env`` is refused, and
+    the same options on the runner's command line (``--ignore``, ``-k``, ``-o``...) block
+    the verdict: set in front of the command they would narrow the suite unseen."""
+    return tuple(
+        f"{what} sets {name}: {row.loads} (row {row.id}): the check would run what those "
+        "options say, not the candidate's suite; remove the assignment from the command"
+        for what, command in checks
+        for name, row in loading_env(dict.fromkeys(loading_assignments(command), ""))
     )
 
 
@@ -289,7 +315,9 @@ BRIEF_RULES: tuple[BriefRule, ...] = (
     BriefRule("B4", "every check stays in the clean room's tree", _room_faults),
     # :mod:`gentle_hooks.policy.loadenv`
     BriefRule(
-        "B5", "the brief's env changes nothing a runner or the interpreter loads", _load_faults
+        "B5",
+        "the brief's env and its checks' commands change nothing a runner or the interpreter loads",
+        _load_faults,
     ),
 )
 
@@ -310,7 +338,8 @@ def check_brief(brief: DelegationBrief) -> list[str]:
         path, a home directory, a path out of the room:
         :data:`~gentle_hooks.policy.reach.REACH_ROWS`); B5 a variable of its ``env`` that
         changes what a test runner or the interpreter loads
-        (:data:`~gentle_hooks.policy.loadenv.LOAD_ENV_ROWS`).
+        (:data:`~gentle_hooks.policy.loadenv.LOAD_ENV_ROWS`), or one a check's command
+        sets for what it runs (:func:`command_load_faults`).
     """
     return [f"{rule.id} {fault}" for rule in BRIEF_RULES for fault in rule.faults(brief)]
 

@@ -29,7 +29,8 @@ def _check_options(f: Callable[..., int]) -> Callable[..., int]:
     """``--brief FILE``, ``--check``, ``--negative`` and ``--suite``: the command receives
     the checked brief as ``brief``, its file as ``brief_file`` and the checks the flags add
     as ``extra``; a rejected brief, or a flag's command that reaches outside the clean
-    room's tree, prints each fault and exits 1 before the command runs."""
+    room's tree or sets a variable that changes what its runner loads, prints each fault
+    and exits 1 before the command runs."""
 
     @functools.wraps(f)
     def checked(
@@ -40,7 +41,7 @@ def _check_options(f: Callable[..., int]) -> Callable[..., int]:
         suite: str | None,
         **kwargs: Any,
     ) -> int:
-        from gentle_hooks.services.brief_checks import flag_reach_faults
+        from gentle_hooks.services.brief_checks import flag_load_faults, flag_reach_faults
         from gentle_hooks.services.verify import ExtraChecks
 
         brief = _brief(brief_file)
@@ -51,8 +52,8 @@ def _check_options(f: Callable[..., int]) -> Callable[..., int]:
             *(("--negative", c) for c in negatives),
             *((("--suite", suite),) if suite is not None else ()),
         )
-        refused = flag_reach_faults(flags)
-        for fault in refused:  # nothing runs: as a brief's check would be (rule B4)
+        refused = flag_reach_faults(flags) + flag_load_faults(flags)
+        for fault in refused:  # nothing runs: as a brief's check would be (rules B4, B5)
             click.echo(f"gentle-hook: check refused: {fault}", err=True)
         if refused:
             return EXIT_BLOCKED

@@ -94,9 +94,11 @@ def _assignment_re(rows: tuple[LoadEnvRow, ...]) -> re.Pattern[str]:
     prefixes = [re.escape(p) + r"\w*" for r in rows for p in r.prefixes]
     name = "(?:" + "|".join([*map(re.escape, names), *prefixes]) + ")"
     # NAME=value before a program or after ``env`` (at any quoting depth: ``sh -c 'env
-    # PYTEST_ADDOPTS=--co pytest'`` holds it as text), or ``export NAME`` of the caller's
+    # PYTEST_ADDOPTS=--co pytest'`` holds it as text; ``env -SNAME=value``, the split
+    # string glued to its flag), or ``export NAME`` of the caller's
     return re.compile(
-        rf"(?<![\w$.\-/])({name})=|\b(?:export|declare\s+-x|typeset\s+-x)\s+({name})\b"
+        rf"(?:(?<![\w$.\-/])|(?<=\s-S))({name})="
+        rf"|\b(?:export|declare\s+-x|typeset\s+-x)\s+({name})\b"
     )
 
 

@@ -370,17 +370,22 @@ def evaluate(
         escalations=escalations,
         facts=facts,
         delegated_by=why,
-        binding=replace(binding, brief=brief_path(repo), top=repo.paths.toplevel),
+        binding=replace(binding, brief=brief_path(repo, cand.identity), top=repo.paths.toplevel),
         native_note=note,
     )
 
 
-#: Where a block tells the writer to put the verifier's brief, under the git dir.
-BRIEF_FILE = "brief.json"
+#: Where a block tells the writer to put the verifier's brief, under the git dir:
+#: ``brief-<the candidate's identity, first 12 hex digits>.json``.
+BRIEF_FILE = "brief-{short}.json"
 
 
-def brief_path(repo: Repository) -> str:
-    """The absolute path a block names for the verifier's brief: ``gentle-hooks/brief.json``
+def brief_path(repo: Repository, identity: str) -> str:
+    """The absolute path a block names for the verifier's brief of the candidate
+    ``identity`` (``sha256:`` and hex): ``gentle-hooks/brief-<first 12 hex digits>.json``
     under this worktree's git dir, outside the work tree (a file inside it would change
-    the candidate it is about) and per worktree (each has its own pending work)."""
-    return os.path.join(repo.paths.git_dir, "gentle-hooks", BRIEF_FILE)
+    the candidate it is about), per worktree (each has its own pending work) and per
+    candidate: a brief written for an earlier candidate is never the file named for
+    this one."""
+    short = identity.rsplit(":", 1)[-1][:12]
+    return os.path.join(repo.paths.git_dir, "gentle-hooks", BRIEF_FILE.format(short=short))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import shlex
 
-from gentle_hooks.artifacts.brief import DelegationBrief
+from gentle_hooks.artifacts.brief import DelegationBrief, command_load_faults
 from gentle_hooks.artifacts.jsonio import Command
 from gentle_hooks.artifacts.observation import Check
 from gentle_hooks.artifacts.verdict import CheckKind
@@ -107,3 +107,11 @@ def flag_reach_faults(flags: tuple[tuple[str, str], ...]) -> list[str]:
         for flag, command in flags
         for found in reach_faults(("sh", "-c", command))
     ]
+
+
+def flag_load_faults(flags: tuple[tuple[str, str], ...]) -> list[str]:
+    """Why each command given by a flag (``("--suite", CMD)``...) sets a variable that
+    changes what its runner loads (``PYTEST_ADDOPTS=--ignore=x pytest``), one line each
+    naming it, as the brief's own checks are judged by rule B5
+    (:func:`~gentle_hooks.artifacts.brief.command_load_faults`; empty: none does)."""
+    return list(command_load_faults((f"{flag} `{command}`", command) for flag, command in flags))

@@ -57,6 +57,21 @@ OVERRIDE_LINE = (
 )
 
 
+def named_brief(work: Path, said: Sequence[str]) -> Path:
+    """The brief file a block's ``write:`` line names: this worktree's
+    ``.git/gentle-hooks/brief-<first 12 hex digits of the candidate's identity>.json``,
+    outside the work tree and the candidate's own (issue 18)."""
+    written = [ln.split("write: ", 1)[1] for ln in said if ln.startswith("gentle-hooks:   write: ")]
+    assert len(written) == 1, said
+    path = Path(written[0])
+    assert path.parent == work / ".git" / "gentle-hooks", path
+    assert path.name.startswith("brief-") and path.name.endswith(".json"), path
+    assert len(path.name) == len("brief-.json") + 12 and not path.name[6:18].strip(
+        "0123456789abcdef"
+    ), path
+    return path
+
+
 def _clean_env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "PRE_COMMIT"))}
     env.update(extra)

@@ -9,7 +9,7 @@ import shlex
 import shutil
 
 from tests.conftest import PASSING_VERDICT
-from tests.e2e.conftest import CHECK, OVERRIDE_LINE, World
+from tests.e2e.conftest import CHECK, OVERRIDE_LINE, World, named_brief
 
 BLOCKED_STAGED = (
     "gentle-hooks: BLOCKED the staged change: delegated (writer content (o4-mini/low) in "
@@ -87,8 +87,7 @@ def test_escalated_change_needs_an_accepted_verdict(world: World) -> None:
         "gentle-hooks:   missing: plan risk high (escalated: 2 security) needs 1 accepted "
         "gentle-ai-verify verdict(s) for this candidate (stakes ordinary), found 0"
     ) in no_verdict.said
-    brief = world.work / ".git" / "gentle-hooks" / "brief.json"  # outside the work tree
-    assert f"gentle-hooks:   write: {brief}" in no_verdict.said
+    brief = named_brief(world.work, no_verdict.said)  # outside the work tree
     run = f"gentle-hooks:   run: gentle-hook verify run --staged --brief {brief}"
     assert run in no_verdict.said
 
@@ -129,8 +128,7 @@ def test_escalated_commit_made_with_no_verify_is_blocked_on_push(world: World) -
         f"gentle-hooks: BLOCKED commit {commit[:12]} on refs/heads/main: delegated (writer "
         "content (o4-mini/low) in src/app.py)"
     ) in push.said
-    brief = world.work / ".git" / "gentle-hooks" / "brief.json"  # outside the work tree
-    assert f"gentle-hooks:   write: {brief}" in push.said
+    brief = named_brief(world.work, push.said)  # outside the work tree
     assert f"gentle-hooks:   run: gentle-hook verify run --committed --brief {brief}" in push.said
     assert world.remote_ref("main") == world.rev("HEAD^")
     assert world.verified("--committed").code == 0

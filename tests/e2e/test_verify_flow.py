@@ -13,7 +13,7 @@ import shlex
 from pathlib import Path
 
 from tests.conftest import PASSING_VERDICT
-from tests.e2e.conftest import Run, World
+from tests.e2e.conftest import Run, World, named_brief
 
 ARTIFACTS = ".agents/skills/platform/artifacts/verify-delegation"
 TOKENS = "def check_token(t):\n    return bool(t) and t.startswith('tok-')\n"
@@ -63,8 +63,7 @@ def _corrected_brief_passes(world: World, blocked: Run) -> None:
     """The way out a brief-fault block prints: the corrected brief (a new brief id) written
     where its ``write:`` line says, its ``run:`` lines run as printed, the verdict line the
     last one prints run, and the same commit passes."""
-    named = world.work / ".git" / "gentle-hooks" / "brief.json"
-    assert f"gentle-hooks:   write: {named}" in blocked.said
+    named = named_brief(world.work, blocked.said)
     named.write_text(brief(world).read_text(), encoding="utf-8")  # tokens-1: a new brief id
     runs = [
         ln.removeprefix("gentle-hooks:   run: ")
@@ -96,8 +95,7 @@ def test_done_when_an_escalated_change_passes_after_verify(world: World) -> None
     assert blocked.code == 1, blocked
     # the block names the file for the brief, outside the work tree, and the run that reads
     # it (the CLI by its path when PATH lacks it)
-    named = world.work / ".git" / "gentle-hooks" / "brief.json"
-    assert f"gentle-hooks:   write: {named}" in blocked.said
+    named = named_brief(world.work, blocked.said)
     runs = [ln for ln in blocked.said if ln.startswith("gentle-hooks:   run: ")]
     verify = [ln for ln in runs if " verify run " in ln]
     assert len(verify) == 1, blocked

@@ -243,7 +243,8 @@ def test_08_to_10_bad_verdicts_are_refused_with_their_reason(
         "(brief brief-1, status fail): status is fail, not pass"
     )
     assert missing.endswith(reason.split(" ", 1)[1])
-    brief = scenario.repo / ".git" / "gentle-hooks" / "brief.json"
+    # the candidate's own file: an earlier candidate's brief is never the one named
+    brief = scenario.repo / ".git" / "gentle-hooks" / f"brief-{scenario.identities[1][7:19]}.json"
     assert f"  write: {brief}" in lines
     assert f"  run: gentle-hook verify run --brief {brief}" in lines
 

@@ -6,11 +6,13 @@ loaded the candidate's code into the suite."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from gentle_hooks.artifacts.brief import check_brief, parse_brief
+from gentle_hooks.artifacts.brief import check_brief, command_load_faults, parse_brief
 from gentle_hooks.policy.loadenv import (
     LOAD_ENV_ROWS,
     RUN_ROWS,
@@ -86,6 +88,11 @@ ASSIGNED = [
     ("GIT_CONFIG_NOSYSTEM=1 pytest", ()),
     ("echo $PYTEST_ADDOPTS=1 && pytest", ()),
     ("MY_PYTEST_ADDOPTS=--co pytest", ()),
+    # issue 18, refuter h18c: the split string of ``env -S``, glued to its flag or not
+    ("env -SPYTEST_ADDOPTS=--co pytest", ("PYTEST_ADDOPTS",)),
+    ("env -S 'PYTEST_ADDOPTS=--co pytest'", ("PYTEST_ADDOPTS",)),
+    ("env --split-string=PYTEST_ADDOPTS=--co pytest", ("PYTEST_ADDOPTS",)),
+    ("x-SPYTEST_ADDOPTS=1 pytest", ()),
 ]
 
 
@@ -113,3 +120,53 @@ def test_a_runs_environment_loses_what_changes_what_a_runner_loads() -> None:
     kept, dropped = without_loading(env)
     assert dropped == ("NODE_OPTIONS", "PYTEST_ADDOPTS")
     assert kept == {"PATH": "/bin", "ENV": "e", "GIT_CONFIG_NOSYSTEM": "1", "PYTHONPATH": "src"}
+
+
+# -- a brief's own check commands (rule B5; issue 18, refuter h18c) -------------------------
+
+#: (fullSuite as the brief writes it, the variable B5 names; None: accepted).
+NARROWED = [
+    ('PYTEST_ADDOPTS="--ignore=test_app.py -p no:cacheprovider" pytest -q', "PYTEST_ADDOPTS"),
+    (
+        ["env", "PYTEST_ADDOPTS=-p no:cacheprovider -o python_functions=test_mul", "pytest", "-q"],
+        "PYTEST_ADDOPTS",
+    ),
+    ("env -S 'PYTEST_ADDOPTS=-k\\ test_mul pytest -q'", "PYTEST_ADDOPTS"),
+    ('export PYTEST_ADDOPTS="-k test_mul" && pytest -q', "PYTEST_ADDOPTS"),
+    ("PYTEST_PLUGINS=plug pytest -q", "PYTEST_PLUGINS"),
+    ("NODE_OPTIONS=--require=./x.js npm test", "NODE_OPTIONS"),
+    ("PYTHONPATH=src pytest -q", None),
+    ("ENV=test make test", None),
+    ("pytest -q", None),
+]
+
+
+@pytest.mark.parametrize(("suite", "name"), NARROWED, ids=[str(s) for s, _ in NARROWED])
+def test_a_check_that_sets_a_loading_variable_is_rejected_by_rule_b5(
+    suite: str | list[str], name: str | None
+) -> None:
+    """The same variable refused in the brief's ``env`` is refused set in front of a
+    check's command: one line naming the check and the variable."""
+    brief = parse_brief(
+        json.dumps(
+            {
+                "objective": "x",
+                "outputFormat": "json",
+                "boundaries": ["b"],
+                "stopCondition": "s",
+                "fullSuite": suite,
+            }
+        )
+    )
+    faults = check_brief(brief)
+    if name is None:
+        assert faults == []
+    else:
+        assert len(faults) == 1 and faults[0].startswith(f"B5 the full suite sets {name}: ")
+
+
+def test_each_check_is_named_and_each_variable_once() -> None:
+    found = command_load_faults(
+        [("criterion 'a'", "PYTEST_ADDOPTS=-k PYTEST_ADDOPTS=x pytest"), ("--suite `t`", "t")]
+    )
+    assert len(found) == 1 and found[0].startswith("criterion 'a' sets PYTEST_ADDOPTS: ")
