@@ -105,8 +105,9 @@ def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
         # server gates judge it from its note alone, so it gets one like writer work
         info = infos[0]
         shown = message_evidence(info.message, info.author_ident, info.committer_ident)
-        escalated = bool(led.unlinked_escalations(where.root))
-        if not work.delegated and not escalated and shown is None:
+        if not work.delegated and shown is None:
+            if led.unlinked_escalations(where.root):
+                lines.append(escalation_taken(repo, led, where.root, info, env))
             _status(lines, env)
             return EXIT_OK
         try:
@@ -126,8 +127,6 @@ def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
         write_commit_notes(repo, led, [rec])
     if not work.delegated and shown is not None:
         lines.append(f"gentle-hooks: recorded {head[:12]} as delegated ({shown.agent})")
-    elif not work.delegated:
-        lines.append(f"gentle-hooks: {head[:12]} took this work tree's escalation")
     else:
         from gentle_hooks.services.attribution import held_paths
 
@@ -137,6 +136,38 @@ def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
         )
     _status(lines, env)
     return EXIT_OK
+
+
+def escalation_taken(
+    repo: Repository, led: Ledger, root: str, info: CommitInfo, env: Mapping[str, str]
+) -> str:
+    """A person's commit (no writer work, no agent in its message) takes the work tree's
+    unlinked sticky escalations (SPEC §5: they move with the change they were made for)
+    and gets no commit record and no note: an escalation raises the plan of a delegated
+    change and is no writer work, so no gate judges the commit as delegated (§5
+    "Decision": the gate applies to delegated candidates). Behind another process's held
+    write lock the escalations stay for the next commit. The status line to print.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be written.
+    """
+    from gentle_hooks.ledger.sqlite_file import StoreError
+    from gentle_hooks.services.delivered import commit_record_of
+
+    identity = commit_record_of(repo, info, "post-commit", env).identity
+    try:
+        led.consume_unlinked_escalations(root, info.id, identity)
+    except StoreError as exc:
+        if not exc.busy:
+            raise
+        return (
+            "gentle-hooks: another process holds the ledger's write lock: this work tree's "
+            "escalation stays for its next commit"
+        )
+    return (
+        f"gentle-hooks: {info.id[:12]} took this work tree's escalation: a person's commit "
+        "with no writer work, so no verifier run is required"
+    )
 
 
 def _status(lines: list[str], env: Mapping[str, str]) -> None:

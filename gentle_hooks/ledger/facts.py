@@ -320,6 +320,7 @@ def facts_from(
     entries: tuple[WriterEntryRecord, ...] = (),
     *,
     own_root: bool = True,
+    commit: str | None = None,
 ) -> LedgerFacts:
     """The facts for one candidate from an open ledger (many candidates read through one
     connection: the push gate).
@@ -331,6 +332,9 @@ def facts_from(
         own_root: the candidate is this work tree's own change in flight (its snapshot or
             staged tree): the root's sticky escalations made while no writer work was in
             flight apply too. A pushed commit is judged by what it carries alone.
+        commit: the commit whose committed candidate this is, or None: the escalations it
+            (or the writer's commit it rewrote) delivered apply too, as
+            :func:`facts_of_commits` reads them for the push gate.
 
     Raises:
         StoreError: a read failed.
@@ -343,6 +347,8 @@ def facts_from(
     escalations.update((e.id, e) for e in led.escalations_for_identity(root, identity))
     if own_root:
         escalations.update((e.id, e) for e in led.unlinked_escalations(root))
+    if commit:
+        escalations.update((e.id, e) for e in led.delivered_with_origins([commit])[commit][1])
     receipts = tuple(led.receipts(identity))
     earlier = None  # a command reported before the change's first write was other work's
     if own_root and entries and not receipts:
@@ -397,11 +403,12 @@ def facts_of_commits(
     items: Sequence[tuple[str, tuple[WriterEntryRecord, ...], str | None]],
 ) -> list[LedgerFacts]:
     """The facts of many pushed commits' candidates, each record table read once for all
-    of them: for each item, :func:`facts_from` with ``own_root=False``, and when its
-    entries are empty and it names a commit, the work that commit was recorded as
-    delivering (:meth:`~gentle_hooks.ledger.pending.PendingWork.delivered_work`: a commit
-    recorded before contents were kept) in place of the entries' mutations, its
-    escalations added.
+    of them: for each item, :func:`facts_from` with ``own_root=False``; when it names a
+    commit, the escalations that commit was recorded as delivering, or the commit its
+    records were first made for (:meth:`~gentle_hooks.ledger.store.Ledger.delivered_with_origins`:
+    an amend or rebase of an escalated writer commit stays escalated, as its note says),
+    and when its entries are empty, that work's mutations in place of the entries' (a
+    commit recorded before contents were kept).
 
     Args:
         led: the open ledger; root: the work tree root;
@@ -432,13 +439,15 @@ def facts_of_commits(
     )
     counts = led.candidate_counts(root)
     totals = {table: sum(per.values()) for table, per in counts.items()}
-    heads = [head for _, entries, head in items if not entries and head is not None]
-    delivered = led.delivered_work_each(heads) if heads else {}
+    heads = [head for _, _, head in items if head is not None]
+    delivered = led.delivered_with_origins(heads) if heads else {}
     out = []
     for identity, entries, head in items:
         ids = {e.id for e in entries}
         escalations = {a: linked[a] for a, b in links if b in ids and a in linked}
         escalations.update((e.id, e) for e in own.get(identity, ()))
+        more_mutations, more_escalations = delivered[head] if head is not None else ([], [])
+        escalations.update((e.id, e) for e in more_escalations)
         facts = LedgerFacts(
             path=led.path,
             present=True,
@@ -459,16 +468,8 @@ def facts_of_commits(
             verify_runs=tuple(runs.get(identity, ())),
             earlier_runs=earlier_runs(led, identity, escalations.values()),
         )
-        if not entries and head is not None:
-            more_mutations, more_escalations = delivered[head]
-            if more_mutations or more_escalations:
-                facts = replace(
-                    facts,
-                    mutations=tuple(more_mutations),
-                    escalations=tuple(
-                        {e.id: e for e in (*facts.escalations, *more_escalations)}.values()
-                    ),
-                )
+        if not entries and more_mutations:
+            facts = replace(facts, mutations=tuple(more_mutations))
         out.append(facts)
     return out
 

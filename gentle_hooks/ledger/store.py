@@ -22,7 +22,9 @@ from gentle_hooks.ledger.pending import PendingWork
 from gentle_hooks.ledger.quarantine import Quarantine
 from gentle_hooks.ledger.records import (
     CommitRecord,
+    EscalationRecord,
     OverrideRecord,
+    PendingMutation,
     RddRender,
     Receipt,
     ReviewFact,
@@ -191,6 +193,34 @@ class Ledger(PendingWork, Quarantine):
             chunk = list(commit_ids[start : start + 500])
             marks = ", ".join("?" for _ in chunk)
             out.extend(self._select(CommitRecord, f"commit_id IN ({marks})", chunk))
+        return out
+
+    def delivered_with_origins(
+        self, commit_ids: Sequence[str]
+    ) -> dict[str, tuple[list[PendingMutation], list[EscalationRecord]]]:
+        """For each commit (every given id a key), the writer mutations and escalations it
+        delivered (:meth:`~.pending.PendingWork.delivered_work_each`) together with those
+        the commit each of its commit records names as ``origin`` delivered — the writer's
+        commit an amend or a rebase rewrote, as its note carries them
+        (:func:`gentle_hooks.notes.sync.note_records`): an escalation stays with the
+        writer's change through a rewrite (SPEC §5 "Escalation"). Oldest first.
+
+        Raises:
+            StoreError: a read failed.
+        """
+        heads = list(dict.fromkeys(commit_ids))
+        ids: dict[str, set[str]] = {h: {h} for h in heads}
+        for rec in self.commit_records(heads):
+            ids[rec.commit_id].add(rec.origin)
+        each = self.delivered_work_each(sorted({c for cs in ids.values() for c in cs}))
+        out = {}
+        for head, cs in ids.items():
+            muts = {m.id: m for c in cs for m in each[c][0]}
+            escs = {e.id: e for c in cs for e in each[c][1]}
+            out[head] = (
+                [m for _, m in sorted(muts.items())],
+                [e for _, e in sorted(escs.items())],
+            )
         return out
 
     def all_commit_records(self) -> list[CommitRecord]:

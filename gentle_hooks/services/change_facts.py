@@ -178,6 +178,6 @@ def facts_and_expired(
             both = [*work.entries, *kept.entries]
             places = [*work.held_at, *kept.held_at]
             work = carried_of(led, both, held, held - work.claimable, places)
-        facts = facts_from(led, root, cand.identity, work.entries)
+        facts = facts_from(led, root, cand.identity, work.entries, commit=commit or None)
         own = frozenset(e.id for e in work.entries) - work.by_shape - work.claimable
         return replace(facts, own_lines=own, held_at=work.held_at), expired
