@@ -103,7 +103,8 @@ def _as_installed(doc: dict[str, object], rt: Runtime) -> bool:
     if rt.wiring.names_script(running[0]):
         return wiring.add({}, rt, running[0])[0] == doc
     tail = " " + record_command(rt.name, "").strip()
-    program = running[0][: -len(tail)] if running[0].endswith(tail) else ""
+    call = wiring.unguarded(running[0])  # the form install writes for a guarded runtime
+    program = call[: -len(tail)] if call.endswith(tail) else ""
     try:
         words = shlex.split(program)
     except ValueError:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from gentle_hooks.agents import wiring
-from gentle_hooks.agents.runtimes import RUNTIMES
+from gentle_hooks.agents.runtimes import RUNTIMES, record_command, runtime
 from tests.conftest import gh, trust_codex_hook
 
 BIN = str(Path(sys.executable).parent)
@@ -64,9 +64,10 @@ THEIRS = {
 
 
 def install_line(name: str, scope: str, what: str, path: Path, program: str = "gentle-hook") -> str:
+    guarded = runtime(name).wiring.guarded  # type: ignore[union-attr]
     return (
         f"{name} ({scope}): {what}: {EVENT[name]} running "
-        f"'{program} record --from {name}' in {path}"
+        f"'{record_command(name, program, guarded)}' in {path}"
     )
 
 
@@ -596,10 +597,14 @@ def test_copilots_command_and_exec_forms_are_ours(entry: dict[str, object], repo
     assert again.returncode == 0, again.stderr
     ok, detail = doctor(repo, WITH_GH)[1]["agent: copilot"]
     assert ok and detail.startswith(f"recorder wired: {team} (project) -> "), detail
-    # ours stays as written; its subagent events join it in the same file
+    # ours stays where it is, guarded when a shell runs it (exec runs none: kept as written);
+    # its other events join it in the same file
     assert again.stdout.splitlines()[0].startswith("copilot (project): updated: "), again.stdout
     assert not (repo / ".github" / "hooks" / "gentle-hooks.json").exists()
-    assert json.loads(team.read_text())["hooks"]["postToolUse"] == [theirs, entry]
+    now = dict(entry)
+    if "command" in now:
+        now["command"] = f"command -v gentle-hook >/dev/null 2>&1 && {entry['command']} || true"
+    assert json.loads(team.read_text())["hooks"]["postToolUse"] == [theirs, now]
     third = gh(repo, "install", "--agent", "copilot", env=WITH_GH)
     assert third.stdout.splitlines()[0].startswith("copilot (project): unchanged: "), third.stdout
     gone = gh(repo, "uninstall", "--agent", "copilot", env=WITH_GH)
