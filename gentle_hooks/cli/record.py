@@ -41,6 +41,8 @@ def record_from_runtime(
             "tool call goes ahead (a pre-tool hook never denies it)",
             err=True,
         )
+        if runtime(name).ack and not as_json:  # what the runtime reads on stdout (Cursor)
+            click.echo(runtime(name).ack)
         return EXIT_OK
     rec = done.recorded
     if rec is not None and (as_json or not rec.replayed):

@@ -18,7 +18,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from gentle_hooks.agents.runtimes import runtime
+from tests.agent_payloads import shell_inputs
+from tests.e2e.claude_bash import bash_input
 from tests.e2e.conftest import CHECK, PREFIX, World
 
 BIN = str(Path(sys.executable).parent)
@@ -151,3 +155,25 @@ def test_a_pre_tool_hook_that_cannot_keep_its_snapshot_lets_the_call_run(native:
         assert said.endswith(
             "nothing recorded, and the tool call goes ahead (a pre-tool hook never denies it)\n"
         ), said
+
+
+@pytest.mark.parametrize(
+    ("name", "ack"),
+    [("claude-code", b""), ("codex", b""), ("gemini-cli", b"{}\n"), ("cursor", b"{}\n")],
+)
+def test_every_runtimes_pre_tool_failure_exits_0(name: str, ack: bytes, native: World) -> None:
+    """Claude Code, Codex, Gemini CLI and Cursor block a tool call on a pre-tool hook's exit
+    2 (each runtime's page): the recorder's failure there exits 0, with what the runtime
+    reads on standard output."""
+    w = native
+    state = w.work / ".git" / "gentle-hooks"
+    state.mkdir(exist_ok=True)
+    (w.work.parent / "elsewhere").mkdir()
+    (state / "shell").symlink_to(w.work.parent / "elsewhere")
+    if name == "claude-code":
+        before = bash_input("PreToolUse", "true", w.work, "toolu_1")
+    else:
+        before, _, _ = shell_inputs(name, w.work, "true")
+    done = _sh(w, f"gentle-hook record --from {name}", before, PATH)
+    assert (done.returncode, done.stdout) == (0, ack), done
+    assert "the tool call goes ahead" in done.stderr.decode(), done
