@@ -323,6 +323,12 @@ def _entry_flaw(matcher: object, doc: dict[str, object], rt: Runtime) -> str | N
             f"not to {' and '.join(lacking)}: a subagent's writes record as the parent's "
             "model; install the recorder again"
         )
+    for w in wiring.events(rt.wiring):  # Copilot's: a bare command denies where none is
+        if any(
+            entry_shape.unguarded(e, w) for *_, e in wiring.placements(doc, replace(rt, wiring=w))
+        ):
+            bad = f"where gentle-hook is missing it exits non-zero: {rt.title} denies the call"
+            return f"its {w.event} command has no guard ({bad}); install the recorder again"
     return None
 
 

@@ -814,3 +814,34 @@ def test_a_recorder_whose_cd_succeeds_is_reachable_and_kept(repo: Path) -> None:
     assert json.loads(path.read_text())["hooks"]["PostToolUse"][0]["hooks"][0]["command"] == (
         command
     )
+
+
+def test_doctor_fails_an_unguarded_copilot_command_and_install_guards_it(repo: Path) -> None:
+    """A command preToolUse hook that exits non-zero denies Copilot's tool call (github/docs
+    hooks-reference.md @ 05da5bc3, "preToolUse / PreToolUse"): every event wired, but
+    unguarded, fails doctor until install puts the guard around it."""
+    rt = runtime("copilot")
+    assert rt.wiring is not None
+    path = repo / rt.wiring.project
+    path.parent.mkdir(parents=True)
+    bare = {"type": "command", "timeoutSec": 30, "bash": "gentle-hook record --from copilot"}
+    events = [w.event for w in wiring.events(rt.wiring)]
+    path.write_text(json.dumps({"version": 1, "hooks": {e: [dict(bare)] for e in events}}))
+    ok, detail = doctor(repo, WITH_GH)[1]["agent: copilot"]
+    assert (
+        not ok
+        and (
+            "but its postToolUse command has no guard (where gentle-hook is missing it exits "
+            "non-zero: GitHub Copilot (CLI and cloud agent) denies the call); install the "
+            "recorder again"
+        )
+        in detail
+    ), detail
+    fixed = gh(repo, "install", "--agent", "copilot", env=WITH_GH)
+    assert fixed.returncode == 0, fixed.stderr
+    hooks = json.loads(path.read_text())["hooks"]
+    assert {e: h[0]["bash"] for e, h in hooks.items()} == {
+        e: record_command("copilot", guarded=True) for e in events
+    }
+    ok, detail = doctor(repo, WITH_GH)[1]["agent: copilot"]
+    assert ok, detail
