@@ -63,14 +63,18 @@ id: a pre-tool input is one with no ``toolResult`` (nor ``postToolUseFailure``'s
 arguments (:attr:`gentle_hooks.agents.event.RuntimeEvent.shell_key`). ``preToolUse`` fires
 for every tool (it takes no matcher): another tool's pre-tool input records nothing. A
 command ``preToolUse`` hook that exits non-zero denies the tool call ("Command
-``preToolUse`` hooks are fail-closed on errors"): a snapshot that cannot be kept stops the
-shell call rather than letting its writes go unrecorded. A shell call whose command leaves
+``preToolUse`` hooks are fail-closed on errors"): install writes our command guarded
+(:attr:`gentle_hooks.agents.runtimes.Wiring.guarded`) and a snapshot that cannot be kept is
+said and lets the call run (``record --from`` exits 0 on a pre-tool input). A failed tool's
+``postToolUseFailure`` input (:data:`SHELL_FAILURE`: ``error``, no ``toolResult``) records
+a shell call's changes as ``postToolUse`` would, and nothing for another tool
+(:func:`failure`). A shell call whose command leaves
 a process running (:func:`gentle_hooks.agents.background.is_background`: ``cmd &``,
-``nohup``, ``setsid``...) is :attr:`RuntimeEvent.background`. An input that names its event
-as the end of the agent's turn (:data:`TURN_ENDS`: VS Code's ``Stop``, a named ``agentStop``
-or ``sessionEnd``) is :data:`gentle_hooks.agents.event.SHELL_END`; install wires none (the
-camelCase ``agentStop`` input names no event), so a background call's window closes at the
-session's next hook event (:mod:`gentle_hooks.services.agent_windows`).
+``nohup``, ``setsid``...) is :attr:`RuntimeEvent.background`. The end of the agent's turn
+(:data:`TURN_END` ``agentStop``, :data:`SESSION_END` ``sessionEnd``, both wired; VS Code's
+``Stop``; the camelCase inputs name no event and are told by their fields:
+:func:`ends_turn`) is :data:`gentle_hooks.agents.event.SHELL_END`: a background call's
+window closes there (:mod:`gentle_hooks.services.agent_windows`).
 
 ``subagentStart`` and ``subagentStop`` inputs (also wired) decode as the subagent's start
 and stop (:func:`subagent_lifecycle`; :attr:`gentle_hooks.agents.event.RuntimeEvent.lifecycle`),
@@ -154,8 +158,21 @@ SHELL_TOOLS = ("bash", "powershell", "Bash")
 #: tree (github/docs ``content/copilot/reference/hooks-reference.md`` @ 05da5bc3,
 #: "preToolUse / PreToolUse").
 SHELL_SNAPSHOT = "preToolUse"
-#: Event names that end the agent's turn, lower-cased (VS Code's ``Stop``; Copilot CLI's
-#: ``agentStop`` and ``sessionEnd`` when an input names them).
+#: The event fired instead of ``postToolUse`` when a tool failed: a shell call's input there
+#: records what it changed all the same (same page, "postToolUseFailure /
+#: PostToolUseFailure": ``sessionId``, ``timestamp``, ``cwd``, ``toolName``, ``toolArgs``,
+#: ``error``).
+SHELL_FAILURE = "postToolUseFailure"
+#: The event fired when the main agent finishes a turn (same page, "agentStop / Stop":
+#: ``sessionId``, ``timestamp``, ``cwd``, ``transcriptPath``, ``stopReason``) and the one
+#: fired when the session ends ("sessionEnd / SessionEnd": ``reason``): the session's
+#: background windows close at either.
+TURN_END = "agentStop"
+SESSION_END = "sessionEnd"
+#: The events after a tool or a turn that ``install`` wires besides ``postToolUse``.
+ENDS = (SHELL_FAILURE, TURN_END, SESSION_END)
+#: Event names that end the agent's turn, lower-cased (VS Code's ``Stop``, Copilot CLI's
+#: :data:`TURN_END` and :data:`SESSION_END`).
 TURN_ENDS = ("stop", "agentstop", "sessionend")
 #: Why a shell call records nothing when no snapshot before it was kept
 #: (:attr:`gentle_hooks.agents.event.RuntimeEvent.not_written`).
@@ -250,9 +267,20 @@ def decode(data: bytes) -> RuntimeEvent:
             shell_key=key,
             background=is_background(arguments(call.args)),  # `cmd &`, nohup, setsid...
         )
-    if call.tool is None and (named or "").lower() in TURN_ENDS:
+    if call.tool is None and ((named or "").lower() in TURN_ENDS or ends_turn(event)):
         return replace(done, shell=SHELL_END)  # the turn ended: its windows close
     return done
+
+
+def ends_turn(event: Mapping[str, object]) -> bool:
+    """Whether ``event`` is a camelCase ``agentStop`` or ``sessionEnd`` input, which names no
+    event: no tool (``toolName``), no subagent (``agentName``), and the stop's
+    ``stopReason`` or the end's ``reason`` (github/docs
+    ``content/copilot/reference/hooks-reference.md`` @ 05da5bc3, "agentStop / Stop",
+    "sessionEnd / SessionEnd")."""
+    if any(k in event for k in ("toolName", "tool_name", "agentName", "agent_name")):
+        return False
+    return "stopReason" in event or "reason" in event
 
 
 def before_tool(event: Mapping[str, object], named: str | None) -> bool:
@@ -292,11 +320,19 @@ _NOT_DONE = {"failure": "failed", "denied": "was denied"}
 
 def failure(event: dict[str, object]) -> str | None:
     """``failed (toolResult.resultType failure)`` or ``was denied (...)`` when the input's tool
-    result says the call did not succeed (either shape), else None."""
+    result says the call did not succeed (either shape); ``failed (postToolUseFailure:
+    <error>)`` for a :data:`SHELL_FAILURE` input (a tool call with ``error`` and no
+    result); else None."""
     for holder, key in (("toolResult", "resultType"), ("tool_result", "result_type")):
         kind = (text(member(event.get(holder), key)) or "").strip().lower()
         if kind in _NOT_DONE:
             return f"{_NOT_DONE[kind]} ({holder}.{key} {kind})"
+    named = (text(event.get("hook_event_name")) or text(event.get("hookEventName")) or "").lower()
+    tool = "toolName" in event or "tool_name" in event
+    result = "toolResult" in event or "tool_result" in event
+    if tool and "error" in event and not result and named in ("", SHELL_FAILURE.lower()):
+        said = " ".join((text(event.get("error")) or "no error text").split())[:200]
+        return f"failed ({SHELL_FAILURE}: {said})"
     return None
 
 

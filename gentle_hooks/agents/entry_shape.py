@@ -13,7 +13,7 @@ makes Claude Code reject the whole settings file; ``"prompt"`` never runs the co
 
 from __future__ import annotations
 
-from gentle_hooks.agents import settings_keys
+from gentle_hooks.agents import command_words, settings_keys
 from gentle_hooks.agents.runtime_rows import Runtime, Wiring
 
 JSON = dict[str, object]
@@ -68,6 +68,19 @@ def wrong_fields(entry: object, w: Wiring) -> list[str]:
         elif entry[key] != want:
             out.append(f'"{key}" is {_show(entry[key])}, not {_show(want)}')
     return out
+
+
+def unguarded(entry: object, w: Wiring) -> bool:
+    """Whether ``entry`` (one of ours) runs its command through a shell without our guard
+    while the runtime's wiring is :attr:`Wiring.guarded` (Copilot's: where gentle-hook is
+    missing the command exits non-zero and a ``preToolUse`` entry denies the tool call);
+    an ``exec`` entry runs no shell and is left as written."""
+    if not w.guarded or not isinstance(entry, dict):
+        return False
+    for key in (w.command_key, *w.other_commands):
+        if isinstance(entry.get(key), str):
+            return key != "exec" and not command_words.is_guarded(str(entry[key]))
+    return False
 
 
 def repair(entry: JSON, w: Wiring) -> list[str]:

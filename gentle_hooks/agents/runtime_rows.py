@@ -72,7 +72,12 @@ class Wiring:
             exited non-zero), else None.
         turn_end: the one of :attr:`also_events` that fires when the agent's turn ends
             (Claude Code's ``Stop``): the session's background shell windows close there
-            (:mod:`gentle_hooks.services.agent_windows`), else None.
+            (:mod:`gentle_hooks.services.agent_windows`), else None; session_end: one that
+            fires when the session ends, where they close too (Copilot's ``sessionEnd``).
+        guarded: the runtime denies the tool call when a pre-tool hook exits non-zero
+            (Copilot's ``preToolUse``): our command is written inside a guard that never
+            fails, also where no ``gentle-hook`` is installed
+            (:func:`gentle_hooks.agents.command_words.guard`).
         aliases: ``(tool, its other names)``: names a group's matcher may select the tool by
             (Codex matches ``apply_patch`` by ``Write`` and ``Edit`` too).
         hooks_files: standalone hooks files (relative as ``project``/``user``), in order:
@@ -120,13 +125,15 @@ class Wiring:
     shell_event: str | None = None
     shell_after: str | None = None
     turn_end: str | None = None
+    session_end: str | None = None
+    guarded: bool = False
 
     @property
     def brackets(self) -> bool:
         """Whether subagent events are wired (an :attr:`also_events` entry other than
         :attr:`shell_event`, :attr:`shell_after` and :attr:`turn_end`): only then can a
         subagent's marker be kept."""
-        own = (self.shell_event, self.shell_after, self.turn_end)
+        own = (self.shell_event, self.shell_after, self.turn_end, self.session_end)
         return any(e not in own for e in self.also_events)
 
     def names_script(self, command: object) -> bool:
@@ -188,3 +195,21 @@ class Runtime:
     guest: Callable[[bytes, Mapping[str, str]], str | None] | None = None
     project_markers: tuple[str, ...] = field(default=())
     efforts: Mapping[str, str] | None = None
+
+    def before_tool(self, data: bytes) -> bool:
+        """Whether hook input ``data`` fires before a tool runs (a shell call's snapshot, a
+        writing call's kept files, or an event named ``PreToolUse``/``BeforeTool``/...):
+        a failure of the recorder there must not deny the call, so it exits 0 then. Input
+        that does not decode is none (no runtime sends it; our guarded command,
+        :attr:`Wiring.guarded`, exits 0 whatever the recorder exits)."""
+        from gentle_hooks.agents.event import SHELL_BEFORE, WRITE_BEFORE
+        from gentle_hooks.errors import GentleError
+
+        if self.decode is None:
+            return False
+        try:
+            event = self.decode(data)
+        except GentleError:
+            return False
+        named = (event.hook_event or "").lower().replace("_", "")
+        return event.shell in (SHELL_BEFORE, WRITE_BEFORE) or named.startswith(("pre", "before"))

@@ -37,6 +37,7 @@ from gentle_hooks.agents import (
     pi,
     windsurf,
 )
+from gentle_hooks.agents.command_words import guard
 from gentle_hooks.agents.event import SettingsWriter
 from gentle_hooks.agents.runtime_rows import Runtime as Runtime
 from gentle_hooks.agents.runtime_rows import Wiring as Wiring
@@ -268,8 +269,16 @@ RUNTIMES: tuple[Runtime, ...] = (
             event="postToolUse",
             # the work tree before each bash call, and what changed after it (github/docs
             # content/copilot/reference/hooks-reference.md @ 05da5bc3, "preToolUse")
-            also_events=(*copilot.SUBAGENT_EVENTS, copilot.SHELL_SNAPSHOT),
+            # postToolUseFailure: after a failed tool (a failed command's writes); agentStop,
+            # sessionEnd: the turn's end closes a background call's window ("Hook events")
+            also_events=(*copilot.SUBAGENT_EVENTS, copilot.SHELL_SNAPSHOT, *copilot.ENDS),
             shell_event=copilot.SHELL_SNAPSHOT,
+            shell_after=copilot.SHELL_FAILURE,
+            turn_end=copilot.TURN_END,
+            session_end=copilot.SESSION_END,
+            # a command preToolUse hook that exits non-zero denies the tool call (same page,
+            # "preToolUse / PreToolUse"): where no gentle-hook is installed too
+            guarded=True,
             matcher=None,
             entry=(("type", "command"), ("timeoutSec", 30)),
             command_key="bash",
@@ -478,6 +487,9 @@ def closest_name(name: str, names: tuple[str, ...] = NAMES) -> str | None:
     return near[0] if near else None
 
 
-def record_command(name: str, program: str = "gentle-hook") -> str:
-    """The command a runtime's hook runs: ``<program> record --from <name>``."""
-    return f"{program} record --from {name}"
+def record_command(name: str, program: str = "gentle-hook", guarded: bool = False) -> str:
+    """The command a runtime's hook runs: ``<program> record --from <name>``; ``guarded``
+    (:attr:`Wiring.guarded`): inside :func:`gentle_hooks.agents.command_words.guard`, so it
+    exits 0 also when ``program`` is not there."""
+    call = f"{program} record --from {name}"
+    return guard(call, program) if guarded else call

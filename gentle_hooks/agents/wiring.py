@@ -9,9 +9,11 @@ Every function returns a new document and leaves the one it was given untouched.
 Ours is an entry whose command runs ``record --from <runtime>`` of a ``gentle-hook``
 (whatever its path, environment prefix, wrappers (:mod:`gentle_hooks.agents.wrappers`),
 extra flags, or a leading ``cd "$CLAUDE_PROJECT_DIR" &&``; no other command before or after
-it), or one carrying our entry's ``name`` (Gemini CLI's ``gentle-hooks-record``): it is never
-duplicated. A re-install updates only its ``gentle-hook`` word (and drops a leading ``cd`` that
-fails), saying each change; all else (prefix, flags, the rest of the document) is kept as is.
+it but our guard, :func:`gentle_hooks.agents.command_words.guard`), or one carrying our
+entry's ``name`` (Gemini CLI's ``gentle-hooks-record``): it is never duplicated. A
+re-install updates only its ``gentle-hook`` word (and drops a leading ``cd`` that fails,
+and puts it in our guard for a runtime whose wiring is :attr:`Wiring.guarded`),
+saying each change; all else (prefix, flags, the rest of the document) is kept as is.
 """
 
 from __future__ import annotations
@@ -22,10 +24,13 @@ import shlex
 from collections.abc import Callable
 
 from gentle_hooks.agents import entry_shape
+from gentle_hooks.agents.command_words import guard as guard
+from gentle_hooks.agents.command_words import is_guarded as is_guarded
 from gentle_hooks.agents.command_words import is_ours as is_ours
 from gentle_hooks.agents.command_words import program_of as program_of
 from gentle_hooks.agents.command_words import program_words as program_words
 from gentle_hooks.agents.command_words import retarget as retarget
+from gentle_hooks.agents.command_words import unguarded as unguarded
 from gentle_hooks.agents.entry_shape import ShapeError as ShapeError
 from gentle_hooks.agents.runtimes import Runtime, Wiring
 from gentle_hooks.values.frozen import replace
@@ -177,6 +182,8 @@ def commands(doc: JSON, rt: Runtime) -> list[str]:
 
 
 def _our_entry(w: Wiring, command: str) -> JSON:
+    if w.guarded and not is_guarded(command):
+        command = guard(command, program_words(command)[1] or "gentle-hook")
     entry: JSON = {}
     for key, value in w.entry:
         entry[key] = value
@@ -265,7 +272,7 @@ def add_event(
     """
     entry_shape.check_shape(doc, w)
     new = copy.deepcopy(doc)
-    program = command.split(" record --from ", 1)[0]
+    program = unguarded(command).split(" record --from ", 1)[0]
     found = [
         (hooks, e, matcher)
         for matcher, hooks in _groups(new, w)
@@ -307,6 +314,15 @@ def add_event(
                     first[key] = after
                 what = "cd, which fails, was dropped" if dropped else "gentle-hook changed"
                 changes.append(f"its {what}: '{before}' -> '{after}'")
+        now = entry_command(first, w)
+        if w.guarded and key != "exec" and isinstance(now, str) and not is_guarded(now):
+            # unguarded, it exits non-zero where gentle-hook is missing: the runtime then
+            # denies every tool call (Copilot's preToolUse)
+            first[key] = guard(now, program_words(now)[1] or program)
+            changes.append(
+                f"its command now exits 0 where gentle-hook is missing (the tool call is "
+                f"never denied): '{now}' -> '{first[key]}'"
+            )
         changes += entry_shape.repair(first, w)
         for hooks, dup, _ in found[1:]:
             hooks.remove(dup)

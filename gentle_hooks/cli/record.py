@@ -9,9 +9,9 @@ import os
 
 import click
 
-from gentle_hooks.agents.runtimes import DECODED
+from gentle_hooks.agents.runtimes import DECODED, runtime
 from gentle_hooks.cli.options import RuntimeName, cwd_option, echo_recorded, json_option
-from gentle_hooks.errors import EXIT_OK, UsageError, shown_field
+from gentle_hooks.errors import EXIT_OK, GentleError, UsageError, shown_field
 from gentle_hooks.services.mutation import MutationRequest, record_mutation
 
 
@@ -22,12 +22,28 @@ def record_from_runtime(
 
     Standard output carries only what the runtime reads there (``{}`` for runtimes that
     parse it, nothing otherwise, or the ``--json`` envelope); the report goes to stderr.
+    A failure on a pre-tool input (:meth:`Runtime.before_tool`) is said in one line and
+    exits 0: the runtime would deny the agent's tool call on a non-zero exit.
     """
     from gentle_hooks.agents.payload import read_stdin
     from gentle_hooks.services.agent_record import record_from_runtime as record_event
 
     data = read_stdin(f"record --from {name}")
-    done = record_event(name, data, cwd, model, effort, os.environ)
+    try:
+        done = record_event(name, data, cwd, model, effort, os.environ)
+    except GentleError as exc:
+        if not runtime(name).before_tool(data):
+            raise
+        # a pre-tool hook's failure denies or blocks the agent's call (Copilot: any non-zero
+        # exit; Claude Code, Codex, Gemini CLI, Cursor: 2): the call goes ahead, unrecorded
+        click.echo(
+            f"gentle-hook: error: {shown_field(exc.message)}; nothing recorded, and the "
+            "tool call goes ahead (a pre-tool hook never denies it)",
+            err=True,
+        )
+        if runtime(name).ack and not as_json:  # what the runtime reads on stdout (Cursor)
+            click.echo(runtime(name).ack)
+        return EXIT_OK
     rec = done.recorded
     if rec is not None and (as_json or not rec.replayed):
         echo_recorded(rec, as_json, err=not as_json)

@@ -305,13 +305,14 @@ def _entry_flaw(matcher: object, doc: dict[str, object], rt: Runtime) -> str | N
         return f"{broken}: {rt.title} does not run it; install the recorder again"
     lacking = _lacking_events(doc, rt)
     shell = [e for e in lacking if e in (rt.wiring.shell_event, rt.wiring.shell_after)]
-    if lacking == [rt.wiring.turn_end]:
+    ends = (rt.wiring.turn_end, rt.wiring.session_end)
+    if lacking and all(e in ends for e in lacking):
         return (
-            f"not to {lacking[0]}: a background shell command's window stays open past the "
-            "agent's turn (a person's later edits record as the writer's); install the "
-            "recorder again"
+            f"not to {' and '.join(lacking)}: a background shell command's window stays open "
+            "past the agent's turn (a person's later edits record as the writer's); install "
+            "the recorder again"
         )
-    lacking = [e for e in lacking if e != rt.wiring.turn_end]
+    lacking = [e for e in lacking if e not in ends]
     if shell:
         return (
             f"not to {' and '.join(shell)}: what a shell command changes is not recorded; "
@@ -322,6 +323,12 @@ def _entry_flaw(matcher: object, doc: dict[str, object], rt: Runtime) -> str | N
             f"not to {' and '.join(lacking)}: a subagent's writes record as the parent's "
             "model; install the recorder again"
         )
+    for w in wiring.events(rt.wiring):  # Copilot's: a bare command denies where none is
+        if any(
+            entry_shape.unguarded(e, w) for *_, e in wiring.placements(doc, replace(rt, wiring=w))
+        ):
+            bad = f"where gentle-hook is missing it exits non-zero: {rt.title} denies the call"
+            return f"its {w.event} command has no guard ({bad}); install the recorder again"
     return None
 
 

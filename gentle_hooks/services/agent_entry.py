@@ -54,7 +54,7 @@ def install_agent(name: str, scope: str, root: str | None, env: Mapping[str, str
     if w.script is not None:
         return _with_script(rt, scope, root, env)
     program, notes = program_for(scope, env)
-    return _install_entry(rt, scope, root, env, record_command(rt.name, program), notes)
+    return _install_entry(rt, scope, root, env, record_command(rt.name, program, w.guarded), notes)
 
 
 def _with_script(rt: Runtime, scope: str, root: str | None, env: Mapping[str, str]) -> AgentChange:

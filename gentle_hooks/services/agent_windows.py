@@ -17,9 +17,9 @@ compare: such a write is recorded by this move and measured again by the next (t
 writer). The end of the agent's turn (Claude Code's ``Stop``:
 :data:`gentle_hooks.agents.event.SHELL_END`) moves each window one last time and closes it:
 what the process writes after that, and a person's edits after it, are not recorded. A
-runtime that wires no end-of-turn event (``Wiring.turn_end`` is None: Copilot) closes each
-window at its first move, the session's next hook event: what the process writes after it
-is not recorded (docs/agents/copilot.md says so). A
+runtime that wires no end-of-turn event (``Wiring.turn_end`` is None) closes each window
+at its first move, the session's next hook event: what the process writes after it is not
+recorded. A
 person's edits during the turn, while a window is open, count as the writer's, as during a
 long foreground call.
 

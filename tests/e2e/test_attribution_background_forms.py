@@ -185,9 +185,12 @@ def test_a_cursor_background_command_is_recorded_and_stop_closes(
     _blocked(w)
 
 
-def test_a_copilot_window_closes_at_the_next_event(based: World, tmp_path: Path) -> None:
-    """Copilot wires no end-of-turn event: the session's next event records the write and
-    closes the window; a person's edit after it is theirs."""
+def test_a_copilot_window_is_recorded_and_agent_stop_closes_it(
+    based: World, tmp_path: Path
+) -> None:
+    """Copilot's agentStop (wired; github/docs hooks-reference.md @ 05da5bc3, "agentStop /
+    Stop") ends the turn: the session's next event records the write, agentStop closes the
+    window; a person's edit after it is theirs."""
     w = based
     flag = tmp_path / "go"
     command = _amp(flag)
@@ -195,12 +198,24 @@ def test_a_copilot_window_closes_at_the_next_event(based: World, tmp_path: Path)
     _hook(w, before, "copilot")
     _start(command, w.work, wait=True)
     said = _hook(w, after, "copilot")
-    assert "its window stays open until the next hook event" in said, said
+    assert "its window stays open" in said and "until the agent's turn ends" in said, said
     _release(flag)
     nxt = json.loads(shell_inputs("copilot", w.work, "ls")[0])
     said = _hook(w, json.dumps(nxt).encode(), "copilot")
     assert "recorded: pending mutation #1" in said, said
-    assert "wires no end-of-turn event" in said, said
+    stop = {
+        "sessionId": nxt["sessionId"],
+        "timestamp": 1704614700000,
+        "cwd": str(w.work),
+        "transcriptPath": "",
+        "stopReason": "end_turn",
+        "stop_hook_active": False,
+    }
+    said = _hook(w, json.dumps(stop).encode(), "copilot")
+    assert (
+        "the agent's turn in GitHub Copilot (CLI and cloud agent) ended: 1 background call "
+        "window(s) closed" in said
+    ), said
     assert not list((w.work / WINDOWS).glob("*.json"))
     w.write(OTHER, "OTHER = 2\n" + HUMAN)
     said = _hook(w, json.dumps(nxt | {"timestamp": 1704614800000}).encode(), "copilot")

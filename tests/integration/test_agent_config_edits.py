@@ -313,16 +313,18 @@ def test_copilot_recorder_in_any_hooks_file_counts_and_is_removed_there(
     team.write_text(json.dumps({"version": 1, "hooks": {"postToolUse": [theirs, ours]}}, indent=2))
     env = {**WITH_GH, "HOME": str(home)}
     ok, detail = doctor(repo, env)[1]["agent: copilot"]
-    # found there, but without preToolUse a bash command's writes are not recorded (said
-    # first), and without the subagent events a child's writes record as the parent's
+    # found there, but without preToolUse and postToolUseFailure a bash command's writes are
+    # not recorded (said first), and without the subagent events a child's writes record as
+    # the parent's
     assert not ok and detail.startswith(
-        f"wired in {team} (project), but not to preToolUse: what a shell command changes "
+        f"wired in {team} (project), but not to preToolUse and postToolUseFailure: what a "
+        "shell command changes "
     ), detail
     proc = gh(repo, "install", "--agent", "copilot", env=env)
-    # ours there gains its subagent events in the same file, said one line each
+    # ours there gains its other events in the same file, said one line each
     assert proc.stdout.startswith(
-        "copilot (project): updated: postToolUse, subagentStart, subagentStop and preToolUse "
-        "hooks running "
+        "copilot (project): updated: postToolUse, subagentStart, subagentStop, preToolUse, "
+        "postToolUseFailure, agentStop and sessionEnd hooks running "
     ), proc.stdout
     assert "note: added our subagentStart hook" in proc.stdout, proc.stdout
     assert "note: added our preToolUse hook" in proc.stdout, proc.stdout
@@ -330,7 +332,7 @@ def test_copilot_recorder_in_any_hooks_file_counts_and_is_removed_there(
     assert ok and detail.startswith(f"recorder wired: {team} (project)"), detail
     assert not (repo / ".github" / "hooks" / "gentle-hooks.json").exists()
     gone = gh(repo, "uninstall", "--agent", "copilot", "--scope", "project", env=env)
-    assert f"copilot (project): removed our 4 hooks: {team}" in gone.stdout, gone.stdout
+    assert f"copilot (project): removed our 7 hooks: {team}" in gone.stdout, gone.stdout
     assert json.loads(team.read_text())["hooks"] == {"postToolUse": [theirs]}
 
 

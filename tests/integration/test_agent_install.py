@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from gentle_hooks.agents import wiring
-from gentle_hooks.agents.runtimes import RUNTIMES
+from gentle_hooks.agents.runtimes import RUNTIMES, record_command, runtime
 from tests.conftest import gh, trust_codex_hook
 
 BIN = str(Path(sys.executable).parent)
@@ -64,9 +64,10 @@ THEIRS = {
 
 
 def install_line(name: str, scope: str, what: str, path: Path, program: str = "gentle-hook") -> str:
+    guarded = runtime(name).wiring.guarded  # type: ignore[union-attr]
     return (
         f"{name} ({scope}): {what}: {EVENT[name]} running "
-        f"'{program} record --from {name}' in {path}"
+        f"'{record_command(name, program, guarded)}' in {path}"
     )
 
 
@@ -131,11 +132,18 @@ def test_user_scope_pins_the_gentle_hook_it_was_installed_from(
     assert proc.stdout.splitlines() == [install_line("claude-code", "user", "added", path, program)]
     hook = json.loads(path.read_text())["hooks"]["PostToolUse"][0]["hooks"][0]
     assert hook == {"type": "command", "command": f"{program} record --from claude-code"}
-    # uninstall without --scope looks in both scopes
+    # uninstall without --scope is install's default, project: the user's stays, named
     out = gh(repo, "uninstall", "--agent", "claude-code")
     assert out.stdout.splitlines() == [
         f"claude-code (project): nothing to remove: {repo / '.claude' / 'settings.json'}",
-        f"claude-code (user): removed the file (install created it): {path}",
+        f"note: claude-code (user) still runs ours: {path}; remove it with: gentle-hook "
+        "uninstall --agent claude-code --scope user",
+    ]
+    assert path.exists()
+    # outside a repository only the user's can be meant
+    out = gh(home, "uninstall", "--agent", "claude-code")
+    assert out.stdout.splitlines() == [
+        f"claude-code (user): removed the file (install created it): {path}"
     ]
     assert not path.exists()
 
@@ -596,10 +604,14 @@ def test_copilots_command_and_exec_forms_are_ours(entry: dict[str, object], repo
     assert again.returncode == 0, again.stderr
     ok, detail = doctor(repo, WITH_GH)[1]["agent: copilot"]
     assert ok and detail.startswith(f"recorder wired: {team} (project) -> "), detail
-    # ours stays as written; its subagent events join it in the same file
+    # ours stays where it is, guarded when a shell runs it (exec runs none: kept as written);
+    # its other events join it in the same file
     assert again.stdout.splitlines()[0].startswith("copilot (project): updated: "), again.stdout
     assert not (repo / ".github" / "hooks" / "gentle-hooks.json").exists()
-    assert json.loads(team.read_text())["hooks"]["postToolUse"] == [theirs, entry]
+    now = dict(entry)
+    if "command" in now:
+        now["command"] = f"command -v gentle-hook >/dev/null 2>&1 && {entry['command']} || true"
+    assert json.loads(team.read_text())["hooks"]["postToolUse"] == [theirs, now]
     third = gh(repo, "install", "--agent", "copilot", env=WITH_GH)
     assert third.stdout.splitlines()[0].startswith("copilot (project): unchanged: "), third.stdout
     gone = gh(repo, "uninstall", "--agent", "copilot", env=WITH_GH)
@@ -802,3 +814,34 @@ def test_a_recorder_whose_cd_succeeds_is_reachable_and_kept(repo: Path) -> None:
     assert json.loads(path.read_text())["hooks"]["PostToolUse"][0]["hooks"][0]["command"] == (
         command
     )
+
+
+def test_doctor_fails_an_unguarded_copilot_command_and_install_guards_it(repo: Path) -> None:
+    """A command preToolUse hook that exits non-zero denies Copilot's tool call (github/docs
+    hooks-reference.md @ 05da5bc3, "preToolUse / PreToolUse"): every event wired, but
+    unguarded, fails doctor until install puts the guard around it."""
+    rt = runtime("copilot")
+    assert rt.wiring is not None
+    path = repo / rt.wiring.project
+    path.parent.mkdir(parents=True)
+    bare = {"type": "command", "timeoutSec": 30, "bash": "gentle-hook record --from copilot"}
+    events = [w.event for w in wiring.events(rt.wiring)]
+    path.write_text(json.dumps({"version": 1, "hooks": {e: [dict(bare)] for e in events}}))
+    ok, detail = doctor(repo, WITH_GH)[1]["agent: copilot"]
+    assert (
+        not ok
+        and (
+            "but its postToolUse command has no guard (where gentle-hook is missing it exits "
+            "non-zero: GitHub Copilot (CLI and cloud agent) denies the call); install the "
+            "recorder again"
+        )
+        in detail
+    ), detail
+    fixed = gh(repo, "install", "--agent", "copilot", env=WITH_GH)
+    assert fixed.returncode == 0, fixed.stderr
+    hooks = json.loads(path.read_text())["hooks"]
+    assert {e: h[0]["bash"] for e, h in hooks.items()} == {
+        e: record_command("copilot", guarded=True) for e in events
+    }
+    ok, detail = doctor(repo, WITH_GH)[1]["agent: copilot"]
+    assert ok, detail

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from gentle_hooks.agents.runtimes import record_command
 from tests.conftest import gh, trust_codex_hook
 
 BIN = str(Path(sys.executable).parent)
@@ -135,12 +136,26 @@ CASES: list[tuple[str, str, dict[str, Any], str, object]] = [
         {
             "version": 1,
             "hooks": {
-                **{e: [_ours("copilot")] for e in ("postToolUse", "subagentStart", "subagentStop")},
+                **{
+                    e: [_ours("copilot")]
+                    for e in (
+                        "postToolUse",
+                        "subagentStart",
+                        "subagentStop",
+                        "postToolUseFailure",
+                        "agentStop",
+                        "sessionEnd",
+                    )
+                },
                 "preToolUse": [{"type": "command", "bash": "./guard.sh"}],
             },
         },
         "preToolUse",
-        [{"type": "command", "bash": "./guard.sh"}, _ours("copilot")],
+        # the command guarded: a command preToolUse hook that exits non-zero denies the call
+        [
+            {"type": "command", "bash": "./guard.sh"},
+            {**_ours("copilot"), "bash": record_command("copilot", guarded=True)},
+        ],
     ),
 ]
 

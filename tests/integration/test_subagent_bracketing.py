@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from gentle_hooks.agents.runtimes import runtime
+from gentle_hooks.agents.runtimes import record_command, runtime
 from gentle_hooks.services import agent_subagents
 from tests.agent_payloads import apply_writes, materialize
 from tests.conftest import gh, write
@@ -71,7 +71,7 @@ def test_a_write_during_a_subagent_is_unknown_and_the_parents_after_it(
     hooks = json.loads(config.read_text())["hooks"]
     for event in (rt.wiring.event, "subagentStart", "subagentStop"):
         [entry] = hooks[event]
-        assert entry[rt.wiring.command_key] == f"gentle-hook record --from {name}"
+        assert entry[rt.wiring.command_key] == record_command(name, guarded=rt.wiring.guarded)
 
     said = record(repo, name, lifecycle(name, "subagent-start", repo))
     assert said.startswith("nothing recorded: ") and "started" in said, said

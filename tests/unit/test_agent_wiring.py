@@ -141,14 +141,29 @@ DOCUMENTED: dict[str, dict[str, Any]] = {
             )
         },
     },
-    # hooks-reference.md "Hook events": subagentStart, subagentStop, preToolUse (bash snapshot)
+    # hooks-reference.md "Hook events": subagentStart, subagentStop, preToolUse (bash snapshot),
+    # postToolUseFailure, agentStop, sessionEnd; the command guarded: a command preToolUse
+    # hook that exits non-zero denies the tool call ("preToolUse / PreToolUse")
     "copilot": {
         "version": 1,
         "hooks": {
             event: [
-                {"type": "command", "timeoutSec": 30, "bash": "gentle-hook record --from copilot"}
+                {
+                    "type": "command",
+                    "timeoutSec": 30,
+                    "bash": "command -v gentle-hook >/dev/null 2>&1 && "
+                    "gentle-hook record --from copilot || true",
+                }
             ]
-            for event in ("postToolUse", "subagentStart", "subagentStop", "preToolUse")
+            for event in (
+                "postToolUse",
+                "subagentStart",
+                "subagentStop",
+                "preToolUse",
+                "postToolUseFailure",
+                "agentStop",
+                "sessionEnd",
+            )
         },
     },
     # docs.factory.ai/reference/hooks-reference, "Configuration" (Claude Code's shape); the
@@ -258,7 +273,8 @@ def test_merge_keeps_everything_else_and_is_idempotent(name: str) -> None:
     doc, what, _ = wiring.add(theirs, rt, record_command(name))
     assert what == "added"
     assert theirs == THEIRS[name]  # the input is never changed
-    assert wiring.commands(doc, rt) == [record_command(name)]
+    assert rt.wiring is not None
+    assert wiring.commands(doc, rt) == [record_command(name, guarded=rt.wiring.guarded)]
     again, what, _ = wiring.add(doc, rt, record_command(name))
     assert (again, what) == (doc, "unchanged")
     removed, count = wiring.remove(doc, rt)
@@ -629,10 +645,20 @@ def test_subagent_events_are_added_to_an_older_install_and_removed_alone(name: s
     }
     doc, what, changes = wiring.add(older, rt, record_command(name))
     assert what == "updated"
+    now = record_command(name, guarded=rt.wiring.guarded)  # Copilot's: guarded
+    guarded = (
+        (
+            "its command now exits 0 where gentle-hook is missing (the tool call is never "
+            f"denied): '{ours[key]}' -> '{now}'",
+        )
+        if rt.wiring.guarded
+        else ()
+    )
     shell = tuple(f"added our {e} hook" for e in rt.wiring.also_events[2:])  # Cursor's shell
-    assert changes == ("added our subagentStart hook", "added our subagentStop hook", *shell)
-    assert [e[key] for e in doc["hooks"]["subagentStart"]] == ["./notify.sh", ours[key]]
-    assert [e[key] for e in doc["hooks"]["subagentStop"]] == [ours[key]]
+    added = ("added our subagentStart hook", "added our subagentStop hook", *shell)
+    assert changes == (*guarded, *added)
+    assert [e[key] for e in doc["hooks"]["subagentStart"]] == ["./notify.sh", now]
+    assert [e[key] for e in doc["hooks"]["subagentStop"]] == [now]
     assert wiring.add(doc, rt, record_command(name))[1] == "unchanged"
     removed, count = wiring.remove(doc, rt)
     assert count == 3 + len(shell)
