@@ -187,8 +187,7 @@ def _share(repo: Repository, remote: str, framework: bool) -> None:
 @click.option(
     "--scope",
     type=click.Choice(("project", "user")),
-    help="With --agent: the scope to remove ours from (default: project, as install's; "
-    "outside a repository: user).",
+    help="With --agent: only this scope (default: both).",
 )
 @click.option(
     "--server",
@@ -209,10 +208,7 @@ def uninstall(
     if agent is not None:
         if hook_types or server:
             raise UsageError("--agent removes only the agent's hook: drop -t, --server")
-        if scope is None:  # install's default; outside a work tree only yours can be meant
-            scope = "project" if _root(cwd, False) is not None else "user"
-            return uninstall_agent_hook(agent, (scope,), cwd, hint=True)
-        return uninstall_agent_hook(agent, (scope,), cwd)
+        return uninstall_agent_hook(agent, (scope,) if scope else ("project", "user"), cwd)
     if server:
         bare = Repository.open(cwd, allow_bare=True)
         if not bare.paths.is_bare:
@@ -340,28 +336,17 @@ def install_agent_hook(name: str, scope: str, cwd: str | None) -> int:
     return EXIT_OK
 
 
-def uninstall_agent_hook(
-    name: str, scopes: tuple[str, ...], cwd: str | None, hint: bool = False
-) -> int:
-    """``uninstall --agent NAME [--scope]``: print what was removed from each file; with
-    ``hint`` (no ``--scope`` given), each file of the other scope that still runs ours is
-    named in a note with the command that removes it."""
+def uninstall_agent_hook(name: str, scopes: tuple[str, ...], cwd: str | None) -> int:
+    """``uninstall --agent NAME [--scope]``: print what was removed from each file."""
     import os
 
     from gentle_hooks.agents.runtimes import runtime
-    from gentle_hooks.services.agent_uninstall import still_wired, uninstall_agent
+    from gentle_hooks.services.agent_uninstall import uninstall_agent
 
     rt = runtime(name)
     if rt.wiring is None:
         click.echo(f"{rt.name}: nothing to remove: {rt.title} has no hook point ({rt.doc})")
         return EXIT_OK
-    root = _root(cwd, scopes == ("project",))
-    for change in uninstall_agent(name, scopes, root, os.environ):
+    for change in uninstall_agent(name, scopes, _root(cwd, scopes == ("project",)), os.environ):
         click.echo(f"{change.runtime} ({change.scope}): {change.what}: {change.path}")
-    other = "user" if scopes == ("project",) else "project"
-    for path in still_wired(name, other, root, os.environ) if hint else []:
-        click.echo(
-            f"note: {name} ({other}) still runs ours: {path}; remove it with: gentle-hook "
-            f"uninstall --agent {name} --scope {other}"
-        )
     return EXIT_OK

@@ -18,7 +18,6 @@ from collections.abc import Mapping
 from gentle_hooks.agents import jsonedit, wiring
 from gentle_hooks.agents.runtimes import Runtime, record_command, runtime
 from gentle_hooks.bounded import write_whole
-from gentle_hooks.errors import UsageError
 from gentle_hooks.services import agent_kept
 from gentle_hooks.services.agent_dirs import prune, refuse_project_link
 from gentle_hooks.services.agent_file import target, uninstall_file
@@ -164,26 +163,4 @@ def uninstall_agent(
         if w.script is not None:  # the script our entry named goes with it
             script = uninstall_file(rt, scope, root, env)
             out += [script] if script.what != "nothing to remove" else []
-    return out
-
-
-def still_wired(name: str, scope: str, root: str | None, env: Mapping[str, str]) -> list[str]:
-    """The files of runtime ``name`` in ``scope`` that still hold an entry (or a file) of
-    ours: what an ``uninstall`` of the other scope left, for its note. A file that cannot
-    be read is passed over (uninstall of that scope says why)."""
-    rt = runtime(name)
-    w = wiring_of(rt)
-    if scope == "project" and root is None:
-        return []
-    if w.shape == "file":
-        path = config_path(w, scope, root, env) if scope == "project" or w.user else None
-        return [path] if path is not None and os.path.lexists(path) else []
-    out = []
-    for path in locations(w, scope, root, env):
-        try:
-            loaded = load_for_edit(path, w)
-        except UsageError:
-            continue
-        if loaded is not None and wiring.commands(loaded.doc, rt):
-            out.append(path)
     return out

@@ -132,18 +132,11 @@ def test_user_scope_pins_the_gentle_hook_it_was_installed_from(
     assert proc.stdout.splitlines() == [install_line("claude-code", "user", "added", path, program)]
     hook = json.loads(path.read_text())["hooks"]["PostToolUse"][0]["hooks"][0]
     assert hook == {"type": "command", "command": f"{program} record --from claude-code"}
-    # uninstall without --scope is install's default, project: the user's stays, named
+    # uninstall without --scope looks in both scopes
     out = gh(repo, "uninstall", "--agent", "claude-code")
     assert out.stdout.splitlines() == [
         f"claude-code (project): nothing to remove: {repo / '.claude' / 'settings.json'}",
-        f"note: claude-code (user) still runs ours: {path}; remove it with: gentle-hook "
-        "uninstall --agent claude-code --scope user",
-    ]
-    assert path.exists()
-    # outside a repository only the user's can be meant
-    out = gh(home, "uninstall", "--agent", "claude-code")
-    assert out.stdout.splitlines() == [
-        f"claude-code (user): removed the file (install created it): {path}"
+        f"claude-code (user): removed the file (install created it): {path}",
     ]
     assert not path.exists()
 
