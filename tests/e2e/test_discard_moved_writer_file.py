@@ -17,8 +17,11 @@ push, ``gate --range`` and the server said "not delegated".
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tests.e2e.conftest import World
 from tests.e2e.test_attribution_generic import APP, served
+from tests.e2e.test_discard_own_file import PING, WORKER
 
 __all__ = ["served"]  # the fixture, imported for pytest
 
@@ -84,3 +87,63 @@ def test_the_writers_block_cut_into_another_file_is_never_claimed(served: World)
     w.write("app.py", APP)
     w.write("tasks.py", "import subprocess\n\n\ndef ci(user):\n" + block)
     _blocked_without_claim(w, "tasks.py")
+
+
+def _noted(w: World, path: str, cwd: Path | None = None) -> None:
+    """``HEAD`` (just made, no trailer) has a note carrying the claim as an override line
+    (``hook`` ``discard``, who, why) and no writer line; ``gate --range``, the push and the
+    server let it through and the server holds the note."""
+    assert "Gentle-Writer" not in w.ok("log", "-1", "--format=%B", cwd=cwd)
+    note = w.ok("notes", "--ref", "gentle-hooks", "show", "HEAD", cwd=cwd)
+    assert '"kind":"override"' in note and '"hook":"discard"' in note, note
+    assert f"writer content claimed: {path}" in note and '"kind":"writer"' not in note, note
+    ci = w.gh("gate", "--range", "origin/main..HEAD", cwd=cwd)
+    assert ci.code == 0, ci
+    branch = w.ok("rev-parse", "--abbrev-ref", "HEAD", cwd=cwd).strip()
+    push = w.git("push", "origin", branch, cwd=cwd)
+    assert push.code == 0, push
+    assert w.remote_ref(branch) == w.rev("HEAD", cwd=cwd)
+    remote = w.git(
+        "--git-dir", str(w.remote), "notes", "--ref", "gentle-hooks", "show", w.rev("HEAD", cwd=cwd)
+    )
+    assert remote.code == 0 and f"writer content claimed: {path}" in remote.out, remote
+
+
+def _claimed_as_printed(w: World, path: str, cwd: Path | None = None) -> None:
+    w.ok("add", path, cwd=cwd)
+    r = w.git("commit", "-qm", "human: own", cwd=cwd)
+    assert r.code == 1 and "BLOCKED the staged change" in r.said[0], r
+    human = [s.split("human: ", 1)[1] for s in r.said if "human: " in s]
+    assert len(human) == 1 and human[0].endswith(f" -- {path}"), r
+    done = w.run(["sh", "-c", human[0]], cwd=cwd)
+    assert done.code == 0 and "claimed" in done.out, done
+    passed = w.git("commit", "-qm", "human: own", cwd=cwd)
+    assert passed.code == 0, passed
+
+
+def test_a_persons_own_file_claimed_is_committed_with_the_claim_in_its_note(
+    served: World,
+) -> None:
+    """A person's own file sharing two writer lines (the writer's file still in place):
+    claimed as printed, committed; the note carries the claim like a discard."""
+    w = served
+    w.write("worker.py", WORKER)
+    assert w.gh("record", "--model", "m", "--effort", "low", "worker.py").code == 0
+    w.write("ping.py", PING)
+    _claimed_as_printed(w, "ping.py")
+    _noted(w, "ping.py")
+
+
+def test_one_writer_line_claimed_in_a_linked_worktree_is_noted_there(served: World) -> None:
+    """The writer's line pending in A copied into ``tasks.py`` in linked worktree B: the
+    printed claim, pasted in B, works there, and B's commit's note carries it."""
+    w = served
+    run = '    subprocess.run(["python", "-m", "pytest", "-q", "tests/"], check=True)\n'
+    w.write("app.py", APP.replace("def is_authorized(user):\n", "def is_authorized(user):\n" + run))
+    assert w.gh("record", "--model", "m", "--effort", "low", "app.py").code == 0
+    b = w.base / "b"
+    w.ok("worktree", "add", "-q", "-b", "topic", str(b), "main")
+    w.write("tasks.py", "import subprocess\n\n\ndef ci(user):\n" + run, cwd=b)
+    _claimed_as_printed(w, "tasks.py", cwd=b)
+    _noted(w, "tasks.py", cwd=b)
+    assert w.ledger("SELECT state FROM writer_entry") == [("open",)]
