@@ -174,7 +174,8 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
         # line alone, or more of them copied; never the writer's blob byte for byte)
         others = sorted({w for p, w in facts.held_at if w != p} - {e.path for e in facts.entries})
         if others:
-            from gentle_hooks.services.discard import held_alone_here
+            from gentle_hooks.ledger.store import Ledger
+            from gentle_hooks.services.discard import held_alone_here, left_its_path
 
             alone = set(held_alone_here(repo, facts.entries, others))
             # the writer's path moved there (``HEAD`` has it, the candidate not) stays the
@@ -184,13 +185,21 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
             had = set(repo.blobs_in(repo.tree_of(head), sources)) if head else set()
             kept = set(repo.blobs_in(cand.tree, sources))
             moved = {w for p, w in facts.held_at if p in had and p not in kept}
+            # this work tree's pending work that left its own path (a new file moved, its
+            # lines cut) is the writer's work moved there, never a person's own file
+            gone: set[str] = set()
+            led = Ledger.open_existing(facts.path) if here else None
+            if led is not None:
+                with led:
+                    gone = set(left_its_path(repo, led, here or "").values())
+            moved |= {w for p, w in facts.held_at if p in gone}
             blobs = {e.blob for e in facts.entries if e.blob}
             lifted = {
                 p
                 for p, b in repo.blobs_in(cand.tree, others).items()
                 if b not in blobs and p not in moved
             }
-            claims = tuple(sorted(alone | lifted))
+            claims = tuple(sorted((alone | lifted) - moved))
     else:
         writers, copies = frozenset(), ()
     judged = Judged(

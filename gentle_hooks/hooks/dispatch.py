@@ -153,7 +153,8 @@ def _recorder_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
     """False when a recorder has nothing to record: no work tree, no ledger, or no path of
     the commit (prepare-commit-msg: staged, and ``HEAD``'s own when amending, or a staged
     blob of an ended writer entry; post-commit: ``HEAD``'s, or a blob of ``HEAD``'s
-    change that is a discarded entry's: its note names the discard) that a writer wrote, and
+    change that is a discarded entry's, or a path a person claimed writer content at: its
+    note names the discard) that a writer wrote, and
     (prepare-commit-msg) no agent runtime in the environment and no ``Gentle-Writer``
     trailer in the message it brings along. The recorders decide from
     contents; this answers first, so a human's commit never imports them."""
@@ -166,6 +167,7 @@ def _recorder_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
         staged_blobs,
     )
     from gentle_hooks.ledger.probe import (
+        claimed_paths_in,
         discarded_blob_in,
         ended_blobs_staged,
         ended_paths_in,
@@ -198,6 +200,7 @@ def _recorder_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
             or _shows_agent(head_message(env))
             or discarded_blob_in(where.common_dir, lambda: head_blobs(env))
             or ended_paths_in(where.common_dir, lambda: head_paths(env))
+            or claimed_paths_in(where.common_dir, lambda: head_paths(env))
         )
     return True
 

@@ -39,7 +39,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from gentle_hooks.git.objects import CommitInfo
     from gentle_hooks.git.repository import Repository
-    from gentle_hooks.ledger.records import CommitRecord, WriterEntryRecord
+    from gentle_hooks.ledger.records import CommitRecord, DiscardRecord, WriterEntryRecord
     from gentle_hooks.ledger.store import Ledger
     from gentle_hooks.notes.lines import NoteLine
 
@@ -311,13 +311,15 @@ def note_discarded(
 
     if read is not None:
         discarded = read.discarded_to_note() if infos else []
+        claims = [d for d in read.discards() if not d.entries] if infos else []
     else:
         led = Ledger.open_existing(path)
         if led is None or not infos:
             return 0
         with led:
             discarded = led.discarded_to_note()
-    if not discarded:
+            claims = [d for d in led.discards() if not d.entries]
+    if not discarded and not claims:
         return 0
     # imported only with discarded work to record: the notes writer (signing, ``shutil``)
     # costs every push that has none
@@ -331,6 +333,10 @@ def note_discarded(
 
     recorded = []
     with Ledger.open(path) as led:
+        if not discarded:  # a person's claims only: the commits holding them name them
+            lines = path_claim_notes(repo, led, infos, claims)
+            write_note_lines(repo, lines)
+            return len(lines)
         by_entry = {e: d for d in led.discards() for e in d.entries}
         # only the writer's own lines: an edit a human makes alike is theirs once discarded
         found = held_discarded(repo, led, commit_changes(repo, infos))
@@ -356,6 +362,8 @@ def note_discarded(
             recorded.append(rec)
         write_commit_notes(repo, led, recorded)
         claimed = claimed_notes(repo, led, infos, discarded)
+        for commit, more in path_claim_notes(repo, led, infos, claims).items():
+            claimed[commit] = [*claimed.get(commit, []), *more]
         write_note_lines(repo, claimed)
     return len(recorded) + len(claimed)
 
@@ -424,4 +432,57 @@ def claimed_notes(
                         )
                     )
         out[info.id] = lines
+    return out
+
+
+def path_claim_notes(
+    repo: Repository, led: Ledger, infos: list[CommitInfo], claims: list[DiscardRecord]
+) -> dict[str, list[NoteLine]]:
+    """The note lines of the commits of ``infos`` holding writer content a person's claim
+    made theirs (``claims``: discards ending no entry, :mod:`gentle_hooks.services.claims`:
+    one line at their own path, their own path's blob, a copy in their worktree): one
+    override line per claim the commit used (``hook`` ``discard``, who, why, when), like a
+    discard at the writer's own path, so the push, ``gate --range`` and the server see who
+    took it; no candidate or writer line (the gates judge that content the person's).
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be read.
+    """
+    from gentle_hooks.notes.lines import OverrideLine
+    from gentle_hooks.policy.shellwords import shown_paths
+    from gentle_hooks.services.attribution import carried_by_change
+    from gentle_hooks.services.commit_steps import commit_changes
+    from gentle_hooks.services.delivered import commit_record_of
+
+    if not claims:
+        return {}
+    out: dict[str, list[NoteLine]] = {}
+    works = carried_by_change(repo, led, commit_changes(repo, infos))
+    for info in infos:
+        used = works[info.id].claimed_at
+        if not used:
+            continue
+        blobs = repo.blobs_in(repo.tree_of(info.id), sorted({w for _, w in used}))
+        rec = commit_record_of(repo, info, "discard", os.environ)
+        lines: list[NoteLine] = []
+        for d in claims:
+            bound = set(d.blobs)
+            at = sorted(
+                {
+                    w
+                    for i, w in used
+                    if i in d.claimed
+                    and w in d.paths
+                    and (not bound or f"{blobs.get(w)} {w}" in bound)
+                }
+            )
+            if at:
+                what = f"writer content claimed: {', '.join(shown_paths(at))}"
+                lines.append(
+                    OverrideLine(
+                        rec.identity, "discard", d.who, d.reason, (what,), None, d.recorded_at
+                    )
+                )
+        if lines:
+            out[info.id] = lines
     return out

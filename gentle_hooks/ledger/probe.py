@@ -109,6 +109,34 @@ def ended_paths_in(common_dir: str, paths: Callable[[], Sequence[str]]) -> bool:
     return _blob_of(common_dir, paths, "state IN ('expired', 'discarded')", "path")
 
 
+def claimed_paths_in(common_dir: str, paths: Callable[[], Sequence[str]]) -> bool:
+    """True when one of ``paths`` (post-commit: ``HEAD``'s) is a path a person claimed
+    writer content at (a discard ending no entry: :mod:`gentle_hooks.services.claims`):
+    the commit's note names the claim. ``paths`` is read only when the ledger has such a
+    claim; a ledger this probe cannot read answers True."""
+    path = ledger_path(common_dir)
+    if not os.path.lexists(path):
+        return False
+    queries = _Queries(path)
+    try:
+        some = queries.found("SELECT 1 FROM discard WHERE entries = '[]' LIMIT 1", ())
+        if not some:
+            return some is None
+        changed = list(paths())
+        for i in range(0, len(changed), 500):  # under SQLite's bound-parameter limit
+            chunk = changed[i : i + 500]
+            marks = ", ".join("?" for _ in chunk)
+            sql = (
+                "SELECT 1 FROM discard AS d, json_each(d.paths) AS p "
+                f"WHERE d.entries = '[]' AND p.value IN ({marks}) LIMIT 1"
+            )
+            if queries.found(sql, chunk) is not False:
+                return True
+        return False
+    finally:
+        queries.close()
+
+
 def _blob_of(
     common_dir: str, blobs: Callable[[], Sequence[str]], where: str, column: str = "blob"
 ) -> bool:

@@ -29,6 +29,7 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.receipt_guard` — ``receipt run --committed`` refuses tracked changes the commit lacks
 * :mod:`.runner` — run a reported command in the foreground and observe it
 * :mod:`.discard` — abandon pending writer work on purpose
+* :mod:`.discard_refusals` — the one-line refusals of a discard, with the honest ways out
 * :mod:`.spotcheck` — the parent's spot check (a re-run, or a readback)
 * :mod:`.spot_refusal` — why a spot check will not re-run a receipt, and what to run instead
 * :mod:`.own_receipts` — a receipt whose command runs a file the change writes: the gate and

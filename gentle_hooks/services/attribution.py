@@ -35,7 +35,7 @@ from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.services.claims import Claims
 from gentle_hooks.services.commit_steps import commit_changes
 from gentle_hooks.services.write_entry import write_entry
-from gentle_hooks.values.frozen import frozen
+from gentle_hooks.values.frozen import frozen, replace
 
 TYPE_CHECKING = False  # the policy types below are for annotations only
 if TYPE_CHECKING:
@@ -55,7 +55,10 @@ class Carried:
             (:func:`~gentle_hooks.policy.attribution.holds_own_lines` false: row A6, or a
             removal-only write's blob);
         held_at: (an entry's path, a path the change holds its content at), sorted: the
-            same path, or another (``git mv a.py b.py``, a copy): :func:`held_paths`.
+            same path, or another (``git mv a.py b.py``, a copy): :func:`held_paths`;
+        claimed_at: (an entry's id, a path the change holds its content at) that a
+            person's claim made theirs there (:class:`~gentle_hooks.services.claims.Claims`),
+            sorted: not carried, but the commit's note names the claim.
     """
 
     entries: tuple[WriterEntryRecord, ...] = ()
@@ -64,6 +67,7 @@ class Carried:
     by_shape: frozenset[int] = frozenset()
     claimable: frozenset[int] = frozenset()
     held_at: tuple[tuple[str, str], ...] = ()
+    claimed_at: tuple[tuple[int, str], ...] = ()
 
     @property
     def delegated(self) -> bool:
@@ -214,6 +218,7 @@ def carried_by_change(
         at.setdefault(key, set()).add((rec.id, where))
 
     claims = Claims(led)  # a person's line and copy claims, read when a change holds one
+    claimed: dict[str, set[tuple[int, str]]] = {}  # (entry id, path) a claim made theirs
 
     for key, cs in relevant.items():
         renamed = renamed_changes(changes[key], set(by_path), contents)
@@ -227,6 +232,7 @@ def carried_by_change(
                     continue
                 elsewhere = rec.root not in makers[key] and (rec.id, key) not in took
                 if elsewhere and claims.copy(rec.id, rec.root, where, c.new_blob, makers[key]):
+                    claimed.setdefault(key, set()).add((rec.id, where))
                     continue  # a person's same change in their own worktree, claimed
                 row = carries_row(change, rules[rec.id], elsewhere=elsewhere)
                 if row in CONTENT_ROWS:
@@ -235,10 +241,13 @@ def carried_by_change(
                     find(key, rec, where)
             for rec in index.candidates(change):
                 row = carries_row_across(change, rules[rec.id])
-                if row in CONTENT_ROWS and not (
-                    claims.line(rec.id, where, change, rules[rec.id])
-                    or claims.copy(rec.id, rec.root, where, c.new_blob, makers[key], rec.path)
+                if row not in CONTENT_ROWS:
+                    continue
+                if claims.line(rec.id, where, change, rules[rec.id]) or claims.copy(
+                    rec.id, rec.root, where, c.new_blob, makers[key], rec.path
                 ):
+                    claimed.setdefault(key, set()).add((rec.id, where))
+                else:
                     hold(key, rec, row)
                     find(key, rec, where)
     shaped = [  # open work a change carries only by the shape of its change (rows A3, A4)
@@ -254,6 +263,8 @@ def carried_by_change(
         path = {e.id: e.path for e in kept}
         places = [(path[i], where) for i, where in at.get(key, ()) if i in path]
         out[key] = carried_of(led, kept, held, own.get(key, set()), places)
+    for key, pairs in claimed.items():  # the note of a commit holding them names the claim
+        out[key] = replace(out[key], claimed_at=tuple(sorted(pairs)))
     return out
 
 

@@ -65,7 +65,7 @@ holding it carries the discard as an override line (who, why).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence, Set
+from collections.abc import Mapping, Sequence, Set
 from contextlib import suppress
 
 from gentle_hooks.errors import GitError, UsageError
@@ -73,9 +73,10 @@ from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import DiscardRecord, WriterEntryRecord
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.inputs import validate_label, validate_paths
-from gentle_hooks.policy.shellwords import join, shown_paths
+from gentle_hooks.policy.shellwords import shown_paths
 from gentle_hooks.services.attribution import carried
 from gentle_hooks.services.claims import distinctive_copies
+from gentle_hooks.services.discard_refusals import moved_refusal, refusal, stash_refusal
 from gentle_hooks.services.record import open_root, open_store
 from gentle_hooks.services.settle import own_lines_kept, returned_ids, stash_holders
 
@@ -115,10 +116,13 @@ def discard(
         unknown = [p for p in wanted if p not in pending]
         if unknown and len(unknown) == len(wanted):  # a person's own paths, one writer line
             alone = held_alone_here(repo, led.live_entries(), unknown)
+            lifted = copied_here(repo, led, unknown)  # more writer lines: bound to the blobs
+            moved = moved_here(repo, led, root, {**lifted, **alone})
+            if moved:  # the writer's work moved there is the writer's, never a person's
+                raise UsageError(moved_refusal(repo, moved))
             if set(alone) == set(unknown):
                 ids = tuple(sorted({i for got in alone.values() for i in got}))
                 return led.add(DiscardRecord(root, repo.ident(), why, tuple(wanted), (), ids))
-            lifted = copied_here(repo, led, unknown)  # more writer lines: bound to the blobs
             if set(alone) | set(lifted) == set(unknown):
                 held = {i for got in (*alone.values(), *lifted.values()) for i in got}
                 return claim_own_paths(repo, led, root, why, unknown, held)
@@ -225,6 +229,45 @@ def copied_here(repo: Repository, led: Ledger, paths: Sequence[str]) -> dict[str
     return found
 
 
+def left_its_path(repo: Repository, led: Ledger, root: str) -> dict[int, str]:
+    """This work tree's (``root``) open writer entries whose content neither its files (as
+    ``git add -A`` would stage them) nor its index hold at the entry's own path any more,
+    each with that path: the writer's file moved or renamed (``mv deploy.py ship.py``), or
+    its lines cut from it. Content of theirs at another path is the writer's work moved
+    there, never a person's own file sharing a few lines copied (the writer's path still
+    holds those).
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be read.
+    """
+    mine = [e for e in led.live_entries() if e.root == root and e.state == "open"]
+    if not mine:
+        return {}
+    base, trees = _change_trees(repo)
+    stays: set[str] = set()
+    for tree in trees:
+        work = carried(repo, led, repo.tree_delta(base, tree))
+        stays |= {p for p, where in work.held_at if p == where}
+    return {e.id: e.path for e in mine if e.path not in stays}
+
+
+def moved_here(
+    repo: Repository, led: Ledger, root: str, held: Mapping[str, Set[int]]
+) -> dict[str, list[str]]:
+    """Of the paths ``held`` (a person's own paths, each with the ids of the entries whose
+    writer content the change holds there), those holding content of an entry that left
+    its own path (:func:`left_its_path`), each with those writers' paths, sorted.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be read.
+    """
+    if not held:
+        return {}
+    gone = left_its_path(repo, led, root)
+    out = {w: sorted({gone[i] for i in ids if i in gone}) for w, ids in held.items()}
+    return {w: ps for w, ps in sorted(out.items()) if ps}
+
+
 def claim_own_paths(
     repo: Repository, led: Ledger, root: str, why: str, paths: Sequence[str], ids: Set[int]
 ) -> DiscardRecord:
@@ -306,70 +349,6 @@ def kept_here(
     paths = {e.path for e in mine if e.id in held}
     paths |= set(own_lines_kept(repo, [e for e in fresh if e.root != root]))
     return sorted(paths)
-
-
-def refusal(paths: Sequence[str], in_head: Collection[str]) -> str:
-    """The one line refusing a discard of the writer work ``paths`` (root-relative) still
-    hold, with the two ways out: the spot check, or the writer's change taken out by
-    :func:`take_out`, after which the discard is accepted. ``in_head``: those of ``paths``
-    ``HEAD`` holds (empty before the first commit)."""
-    return (
-        f"{', '.join(shown_paths(paths))}: still holds the writer's change; a discard would "
-        "not make it yours (the commit and push gates judge a change holding it the "
-        "writer's): verify it as the gate's block says (a change a re-run refuted is "
-        "changed, or let through with the recorded GENTLE_HOOKS_SKIP line the block prints), "
-        f"or take it out with `{take_out(paths, in_head)}` (it drops every uncommitted "
-        "change of them"
-        + (", and deletes those HEAD does not have" if set(paths) - set(in_head) else "")
-        + ") and discard then"
-    )
-
-
-def stash_refusal(held: dict[str, str]) -> str:
-    """The one line refusing a discard of writer work a stash entry holds: ``held`` maps
-    each root-relative path to the stash entry holding its writer content (``stash@{N}``,
-    or ``a dropped stash`` never named here: only listed entries refuse). The ways out:
-    drop the entries (newest last, so the numbers named stay right), or pop them and
-    verify the work as the gate's block says."""
-    names = sorted(set(held.values()), key=_stash_number, reverse=True)
-    drops = " && ".join(join(["git", "stash", "drop", n]) for n in names)
-    return (
-        f"{', '.join(shown_paths(sorted(held)))}: the writer's change is held in "
-        f"{', '.join(sorted(names, key=_stash_number))}; a discard would not make it yours "
-        "(popped again it is the writer's pending work): throw it away with "
-        f"`{drops}` (it drops everything those entries hold) and discard then, or pop it "
-        "first and verify it as the gate's block says"
-    )
-
-
-def _stash_number(name: str) -> int:
-    """N of ``stash@{N}`` (-1 for another name)."""
-    digits = name.removeprefix("stash@{").removesuffix("}")
-    return int(digits) if digits.isdigit() else -1
-
-
-def take_out(paths: Sequence[str], in_head: Collection[str]) -> str:
-    """The shell line that takes the writer's change of ``paths`` out, runnable exactly as
-    printed anywhere in the work tree (its paths literal pathspecs from the root, quoted):
-    those ``HEAD`` holds (``in_head``) restored from it, index and files; the others (new
-    since ``HEAD``, or no ``HEAD`` yet) removed from the index, then their files deleted
-    (``git clean -x``: an untracked or ignored file of that exact name). A ``git restore``
-    naming a path ``HEAD`` lacks would abort whole ("did not match"), and one with no
-    ``HEAD`` cannot resolve it: each command names only paths it can take."""
-    kept = [p for p in paths if p in in_head]
-    new = [p for p in paths if p not in in_head]
-    words = [":(top,literal)" + p for p in kept], [":(top,literal)" + p for p in new]
-    steps = []
-    if kept:
-        steps.append(
-            join(["git", "restore", "--source=HEAD", "--staged", "--worktree", "--"] + words[0])
-        )
-    if new:
-        steps.append(
-            join(["git", "rm", "-q", "--cached", "-f", "--ignore-unmatch", "--"] + words[1])
-        )
-        steps.append(join(["git", "clean", "-q", "-f", "-x", "--"] + words[1]))
-    return " && ".join(steps)
 
 
 def _change_trees(repo: Repository) -> tuple[str, list[str]]:

@@ -1,0 +1,106 @@
+"""The one-line refusals of ``gentle-hook discard`` (SPEC §3 "Pending work ends
+cleanly", §6 ``discard``; :mod:`gentle_hooks.services.discard`), each naming the paths and
+the honest ways out, runnable exactly as printed.
+
+Room ``services``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+
+from gentle_hooks.git.repository import Repository
+from gentle_hooks.policy.shellwords import join, shown_paths
+
+
+def refusal(paths: Sequence[str], in_head: Collection[str]) -> str:
+    """The one line refusing a discard of the writer work ``paths`` (root-relative) still
+    hold, with the two ways out: the spot check, or the writer's change taken out by
+    :func:`take_out`, after which the discard is accepted. ``in_head``: those of ``paths``
+    ``HEAD`` holds (empty before the first commit)."""
+    return (
+        f"{', '.join(shown_paths(paths))}: still holds the writer's change; a discard would "
+        "not make it yours (the commit and push gates judge a change holding it the "
+        "writer's): verify it as the gate's block says (a change a re-run refuted is "
+        "changed, or let through with the recorded GENTLE_HOOKS_SKIP line the block prints), "
+        f"or take it out with `{take_out(paths, in_head)}` (it drops every uncommitted "
+        "change of them"
+        + (", and deletes those HEAD does not have" if set(paths) - set(in_head) else "")
+        + ") and discard then"
+    )
+
+
+def stash_refusal(held: dict[str, str]) -> str:
+    """The one line refusing a discard of writer work a stash entry holds: ``held`` maps
+    each root-relative path to the stash entry holding its writer content (``stash@{N}``,
+    or ``a dropped stash`` never named here: only listed entries refuse). The ways out:
+    drop the entries (newest last, so the numbers named stay right), or pop them and
+    verify the work as the gate's block says."""
+    names = sorted(set(held.values()), key=_stash_number, reverse=True)
+    drops = " && ".join(join(["git", "stash", "drop", n]) for n in names)
+    return (
+        f"{', '.join(shown_paths(sorted(held)))}: the writer's change is held in "
+        f"{', '.join(sorted(names, key=_stash_number))}; a discard would not make it yours "
+        "(popped again it is the writer's pending work): throw it away with "
+        f"`{drops}` (it drops everything those entries hold) and discard then, or pop it "
+        "first and verify it as the gate's block says"
+    )
+
+
+def _stash_number(name: str) -> int:
+    """N of ``stash@{N}`` (-1 for another name)."""
+    digits = name.removeprefix("stash@{").removesuffix("}")
+    return int(digits) if digits.isdigit() else -1
+
+
+def take_out(paths: Sequence[str], in_head: Collection[str]) -> str:
+    """The shell line that takes the writer's change of ``paths`` out, runnable exactly as
+    printed anywhere in the work tree (its paths literal pathspecs from the root, quoted):
+    those ``HEAD`` holds (``in_head``) restored from it, index and files; the others (new
+    since ``HEAD``, or no ``HEAD`` yet) removed from the index, then their files deleted
+    (``git clean -x``: an untracked or ignored file of that exact name). A ``git restore``
+    naming a path ``HEAD`` lacks would abort whole ("did not match"), and one with no
+    ``HEAD`` cannot resolve it: each command names only paths it can take."""
+    kept = [p for p in paths if p in in_head]
+    new = [p for p in paths if p not in in_head]
+    words = [":(top,literal)" + p for p in kept], [":(top,literal)" + p for p in new]
+    steps = []
+    if kept:
+        steps.append(
+            join(["git", "restore", "--source=HEAD", "--staged", "--worktree", "--"] + words[0])
+        )
+    if new:
+        steps.append(
+            join(["git", "rm", "-q", "--cached", "-f", "--ignore-unmatch", "--"] + words[1])
+        )
+        steps.append(join(["git", "clean", "-q", "-f", "-x", "--"] + words[1]))
+    return " && ".join(steps)
+
+
+def moved_refusal(repo: Repository, moved: Mapping[str, Sequence[str]]) -> str:
+    """The one line refusing a claim of paths holding the writer's pending work moved
+    there (``moved``: each such path with the writer's paths it left), with the honest ways
+    out: verify it as the gate's block says, or take it out (:func:`take_out`) and then
+    discard the writer's path.
+
+    Raises:
+        GitError: git failed.
+    """
+    paths = sorted(moved)
+    writers = sorted({p for ps in moved.values() for p in ps})
+    head = repo.head()
+    in_head = repo.paths_in_commit(head, paths) if head else set()
+    shown = ", ".join(
+        f"{w} (was {', '.join(shown_paths(moved[p]))})"
+        for p, w in zip(paths, shown_paths(paths), strict=True)
+    )
+    return (
+        f"{shown}: holds the writer's pending work on {', '.join(shown_paths(writers))} moved "
+        "there, not a person's own file; a discard would not make it yours (the commit and "
+        "push gates judge it the writer's): verify it as the gate's block says (a change a "
+        "re-run refuted is changed, or let through with the recorded GENTLE_HOOKS_SKIP line "
+        f"the block prints), or take it out with `{take_out(paths, in_head)}` (it drops every "
+        "uncommitted change of them"
+        + (", and deletes those HEAD does not have" if set(paths) - set(in_head) else "")
+        + f") and discard {', '.join(shown_paths(writers))} then"
+    )
