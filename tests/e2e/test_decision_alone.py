@@ -140,6 +140,8 @@ def test_an_amend_that_changes_the_tree_prints_only_the_gates_object(
     r = w.git("commit", "-q", "--amend", "--no-edit", "--no-verify", env=env)
     assert r.code == 0, r
     assert ours(r) == [], r
+    w.write("README.md", "# demo, amended by hand again\n")  # a reword alone keeps the tree
+    w.ok("add", "-A")
     text = w.git("commit", "-q", "--amend", "--no-edit", "--no-verify", "-m", "again")
     assert text.code == 0 and any("rewritten commit(s)" in x for x in text.said), text
 
