@@ -114,27 +114,15 @@ def claimed_paths_in(common_dir: str, paths: Callable[[], Sequence[str]]) -> boo
     writer content at (a discard ending no entry: :mod:`gentle_hooks.services.claims`):
     the commit's note names the claim. ``paths`` is read only when the ledger has such a
     claim; a ledger this probe cannot read answers True."""
-    path = ledger_path(common_dir)
-    if not os.path.lexists(path):
-        return False
-    queries = _Queries(path)
-    try:
-        some = queries.found("SELECT 1 FROM discard WHERE entries = '[]' LIMIT 1", ())
-        if not some:
-            return some is None
-        changed = list(paths())
-        for i in range(0, len(changed), 500):  # under SQLite's bound-parameter limit
-            chunk = changed[i : i + 500]
-            marks = ", ".join("?" for _ in chunk)
-            sql = (
-                "SELECT 1 FROM discard AS d, json_each(d.paths) AS p "
-                f"WHERE d.entries = '[]' AND p.value IN ({marks}) LIMIT 1"
-            )
-            if queries.found(sql, chunk) is not False:
-                return True
-        return False
-    finally:
-        queries.close()
+    return _found_among(
+        common_dir,
+        "SELECT 1 FROM discard WHERE entries = '[]' LIMIT 1",
+        paths,
+        lambda marks: (
+            "SELECT 1 FROM discard AS d, json_each(d.paths) AS p "
+            f"WHERE d.entries = '[]' AND p.value IN ({marks}) LIMIT 1"
+        ),
+    )
 
 
 def _blob_of(
@@ -143,20 +131,35 @@ def _blob_of(
     """Whether an entry matching ``where`` has one of ``blobs`` as its writer blob (or as
     its ``column``: ``path``) (read only when an entry matches ``where`` at all); True when
     the ledger cannot be read."""
+    return _found_among(
+        common_dir,
+        f"SELECT 1 FROM writer_entry WHERE {where} LIMIT 1",
+        blobs,
+        lambda marks: f"SELECT 1 FROM writer_entry WHERE {where} AND {column} IN ({marks}) LIMIT 1",
+    )
+
+
+def _found_among(
+    common_dir: str,
+    any_sql: str,
+    values: Callable[[], Sequence[str]],
+    among_sql: Callable[[str], str],
+) -> bool:
+    """Whether the ledger has a row ``among_sql`` finds for one of ``values`` (its argument:
+    the ``?`` marks of one chunk); ``values`` is read only when ``any_sql`` finds a row at
+    all. False without a ledger; True when the ledger cannot be read."""
     path = ledger_path(common_dir)
     if not os.path.lexists(path):
         return False
     queries = _Queries(path)
     try:
-        some = queries.found(f"SELECT 1 FROM writer_entry WHERE {where} LIMIT 1", ())
+        some = queries.found(any_sql, ())
         if not some:
             return some is None
-        staged = list(blobs())
-        for i in range(0, len(staged), 500):  # under SQLite's bound-parameter limit
-            chunk = staged[i : i + 500]
-            marks = ", ".join("?" for _ in chunk)
-            sql = f"SELECT 1 FROM writer_entry WHERE {where} AND {column} IN ({marks}) LIMIT 1"
-            if queries.found(sql, chunk) is not False:
+        wanted = list(values())
+        for i in range(0, len(wanted), 500):  # under SQLite's bound-parameter limit
+            chunk = wanted[i : i + 500]
+            if queries.found(among_sql(", ".join("?" for _ in chunk)), chunk) is not False:
                 return True
         return False
     finally:
