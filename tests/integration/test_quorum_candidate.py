@@ -17,22 +17,14 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import commit_all, gh, git, write
+from tests.quorum_repo import CLAIM, QUOTED, workflow_repo
 
-CLAIM = "Subagents inherit no budget cap, so a fan-out can exceed the run budget"
-LINE_142 = "for (const task of tasks) spawnAgent(task);"
-QUOTED = "opened workflow.js:142: `spawnAgent(task)` in the loop, no budget check"
 UPHELD = {"refuted": False, "reason": "the loop has no cap", "whatIChecked": QUOTED}
 
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "-q")
-    lines = [f"// line {n}" for n in range(1, 142)] + [LINE_142]
-    (repo / "workflow.js").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    commit_all(repo, "candidate")
-    return repo
+    return workflow_repo(tmp_path)
 
 
 def _set(repo: Path, name: str = "set.json", verdict: object = UPHELD, **fields: object) -> str:
