@@ -118,7 +118,7 @@ def record_from_runtime(
     closing = event.shell == SHELL_END or not ends
     moved = agent_windows.tick(rt.name, rt.title, event, root, closing=closing, turn_end=ends)
     windows = len(moved)  # then the shell calls whose post-tool event never came (Codex's)
-    settled = agent_unreported.settle(rt.name, rt.title, event, root) if event.unreported else []
+    settled = agent_unreported.settle(rt.name, rt.title, event, root, env)
     moved += [m for m in settled if not m.why]
     event = replace(event, notes=(*event.notes, *(m.why for m in settled if m.why)))
     late = [_written(rt, m.event, m.starts, cwd, model, effort, env) for m in moved if not m.why]
