@@ -38,12 +38,13 @@ inputs"): see :func:`decode` for whose model and effort are recorded then, and
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import sys
 from collections.abc import Iterable, Mapping
 
 from gentle_hooks.agents.background import command_leaves_process
-from gentle_hooks.agents.codex_rollout import HEAD, exec_status, unreported
+from gentle_hooks.agents.codex_rollout import HEAD, Patch, exec_status, patches, unreported
 from gentle_hooks.agents.definitions import project_dirs, subagent_label
 from gentle_hooks.agents.event import (
     OUR_EFFORTS,
@@ -421,7 +422,10 @@ def decode(data: bytes) -> RuntimeEvent:
         # the turn ended: its windows close, and the rollout names the shell calls that
         # may still run with no PostToolUse sent (openai/codex pull request #18888)
         calls = tuple((c.call_id, SHELL_TOOL, c.running) for c in unreported(transcript))
-        return replace(decoded, shell=SHELL_END, unreported=calls)
+        # and the apply_patch calls it shows applied: recorded under their own call id,
+        # once (a PostToolUse that came recorded it already)
+        done = tuple(e for p in patches(transcript) if (e := _patch_event(event, p)))
+        return replace(decoded, shell=SHELL_END, unreported=calls, patches=done)
     if not shell:
         return decoded
     if call.paths:
@@ -439,6 +443,27 @@ def decode(data: bytes) -> RuntimeEvent:
         background=command_leaves_process(member(event, "tool_input", "command"))
         or still_running(event.get("tool_response")),
     )
+
+
+def _patch_event(stop: Mapping[str, object], patch: Patch) -> RuntimeEvent | None:
+    """The ``PostToolUse`` event an ``apply_patch`` call of the rollout would have sent
+    (its ``tool_input.command`` the envelope, its ``tool_response`` the output, its
+    ``tool_use_id`` the call id), with the ``Stop`` input ``stop``'s session, turn, cwd,
+    model and rollout (a Codex that sends no ``PostToolUse`` of ``apply_patch`` records
+    its patches at ``Stop``); None when that input is past the bound of one."""
+    keys = ("session_id", "turn_id", "transcript_path", "cwd", "model")
+    post = {k: stop[k] for k in keys if k in stop}
+    post.update(
+        hook_event_name="PostToolUse",
+        tool_name="apply_patch",
+        tool_input={"command": patch.envelope},
+        tool_response=patch.output,
+        tool_use_id=patch.call_id,
+    )
+    try:
+        return decode(json.dumps(post).encode("utf-8", "surrogatepass"))
+    except UsageError:
+        return None
 
 
 #: The hook event that runs before a :data:`SHELL_TOOL` call (openai/codex

@@ -23,7 +23,13 @@ lines (``{"timestamp", "type", "payload"}``, ``RolloutItem`` tagged by ``type``:
 * a ``write_stdin`` call (``arguments`` ``{"session_id": N, ...}``) and its output: the
   command of session N ended, or still runs;
 * ``event_msg`` of ``payload.type`` ``exec_command_end`` (``call_id``, ``exit_code``), which
-  some versions persist: the call ended.
+  some versions persist: the call ended;
+* ``response_item`` ``custom_tool_call`` of ``name`` ``apply_patch`` (the freeform tool:
+  ``status``, ``call_id``, ``name``, ``input``, the patch envelope as text) and its
+  ``custom_tool_call_output`` (``call_id``, ``output``: text, or content items):
+  ``codex-rs/protocol/src/models.rs``, ``ResponseItem::CustomToolCall`` and
+  ``CustomToolCallOutput``. :func:`patches` gives those whose output says they applied
+  (:func:`patch_applied`).
 
 :func:`unreported` gives the shell calls whose last word is "still running", or that have
 no output yet: their ``PreToolUse`` snapshot may still wait for a ``PostToolUse`` that will
@@ -126,8 +132,14 @@ def _arguments(value: object) -> dict[str, object]:
 
 #: The longest JSON text parsed of one ``arguments`` or output.
 _MAX_JSON = 1024 * 1024
-#: What a line :func:`unreported` reads holds (the others are not parsed at all).
-_WANTED = (b'"function_call', b'"exec_command_end"')
+#: What a line :func:`unreported` or :func:`patches` reads holds (the others are not parsed
+#: at all).
+_WANTED = (b'"function_call', b'"exec_command_end"', b'"custom_tool_call')
+#: The freeform tool that applies a patch envelope (a ``custom_tool_call``'s ``name``).
+PATCH_TOOL = "apply_patch"
+#: How the ``apply_patch`` tool's own text says it applied (``codex-rs/apply-patch``,
+#: ``print_summary``), alone or after an exec header.
+_APPLIED = "Success. Updated the following files:"
 
 
 def _lines(path: str) -> list[dict[str, object]]:
@@ -181,3 +193,64 @@ def unreported(path: str | None) -> tuple[Unreported, ...]:
             state.pop(call, None)
     calls = [Unreported(call_id=c, running=r) for c, r in state.items()]
     return tuple(calls[-MAX_CALLS:])
+
+
+@frozen
+class Patch:
+    """An ``apply_patch`` ``custom_tool_call`` of a rollout, with its output.
+
+    Attributes:
+        call_id: its ``call_id`` (the ``tool_use_id`` of its hook inputs); envelope: its
+            ``input``; output: the text of its ``custom_tool_call_output``.
+    """
+
+    call_id: str
+    envelope: str
+    output: str
+
+
+def patch_applied(output: str) -> bool:
+    """Whether an ``apply_patch`` output says the patch applied: an exec header with exit
+    code 0 (``Exit code: 0``, :func:`exec_status`), a structured output whose
+    ``metadata.exit_code`` is 0, or the tool's own ``Success. Updated the following files:``
+    text with no exit code; anything else (``apply_patch verification failed``, a non-zero
+    code, nothing) does not."""
+    if output.lstrip().startswith("{"):
+        doc = _arguments(output)
+        code = member(doc, "metadata", "exit_code")
+        if code is None:
+            code = doc.get("exit_code")
+        inner = text(doc.get("output")) or ""
+        if code is None:
+            return inner.lstrip().startswith(_APPLIED)
+        return type(code) is int and code == 0
+    _, code = exec_status(output)
+    if code is not None:
+        return code == 0
+    return output.lstrip().startswith(_APPLIED)
+
+
+def patches(path: str | None) -> tuple[Patch, ...]:
+    """The ``apply_patch`` ``custom_tool_call`` items of the rollout at ``path`` whose
+    ``custom_tool_call_output`` says they applied (:func:`patch_applied`), in the rollout's
+    order, the newest :data:`MAX_CALLS`; a call with no output yet, or one whose input is
+    not text, is left out. () when ``path`` is None or unreadable."""
+    if not path:
+        return ()
+    calls: dict[str, str] = {}
+    done: dict[str, Patch] = {}
+    for line in _lines(path):
+        payload = line.get("payload")
+        kind = text(member(payload, "type"))
+        call = text(member(payload, "call_id"))
+        if call is None or not isinstance(payload, dict):
+            continue
+        envelope = payload.get("input")
+        if kind == "custom_tool_call" and payload.get("name") == PATCH_TOOL:
+            if isinstance(envelope, str) and envelope.strip():
+                calls[call] = envelope
+        elif kind == "custom_tool_call_output" and call in calls:
+            output = _output_text(payload.get("output"))
+            if patch_applied(output):
+                done[call] = Patch(call, calls.pop(call), output)
+    return tuple(list(done.values())[-MAX_CALLS:])

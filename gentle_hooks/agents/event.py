@@ -107,6 +107,8 @@ class RuntimeEvent:
             transcript shows may still run, whose post-tool event may never come (Codex:
             :func:`gentle_hooks.agents.codex_rollout.unreported`): ``(call id, tool, still
             running)``, False when the call has no output yet; () otherwise.
+        patches: for the end of the agent's turn, the post-tool events of the patches its
+            transcript shows applied (Codex: :func:`.codex_rollout.patches`); () otherwise.
     """
 
     source: str
@@ -138,6 +140,7 @@ class RuntimeEvent:
     shell_key: str | None = None
     background: bool = False
     unreported: tuple[tuple[str, str, bool], ...] = ()
+    patches: tuple[RuntimeEvent, ...] = ()
 
 
 #: :attr:`RuntimeEvent.shell` of a shell call's pre-tool and post-tool events, and of the

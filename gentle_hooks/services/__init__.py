@@ -110,7 +110,10 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.agent_windows` — a background shell call's window: its snapshot kept open for the
   session, moved at each later hook event, closed when the agent's turn ends
 * :mod:`.agent_unreported` — the shell calls whose post-tool event never came (Codex),
-  settled at the end of the agent's turn: recorded, their window kept or closed
+  settled at the end of the agent's turn: recorded, their window kept for a short grace or
+  closed
+* :mod:`.agent_stop_patches` — the patches a runtime's transcript shows applied (Codex's
+  ``apply_patch`` with no ``PostToolUse``), recorded at the end of the agent's turn
 * :mod:`.agent_leftover` — the processes a shell call left running in the work tree, seen
   in ``/proc`` (Linux) at its post-tool event, whatever its command's words
 * :mod:`.agent_subagents` — the markers of the subagents running in an agent session

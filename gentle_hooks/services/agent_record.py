@@ -51,6 +51,7 @@ from gentle_hooks.services import (
     agent_patched,
     agent_prewrite,
     agent_shell,
+    agent_stop_patches,
     agent_unreported,
     agent_windows,
 )
@@ -118,10 +119,14 @@ def record_from_runtime(
     closing = event.shell == SHELL_END or not ends
     moved = agent_windows.tick(rt.name, rt.title, event, root, closing=closing, turn_end=ends)
     windows = len(moved)  # then the shell calls whose post-tool event never came (Codex's)
-    settled = agent_unreported.settle(rt.name, rt.title, event, root) if event.unreported else []
+    settled = agent_unreported.settle(rt.name, rt.title, event, root, env)
     moved += [m for m in settled if not m.why]
     event = replace(event, notes=(*event.notes, *(m.why for m in settled if m.why)))
     late = [_written(rt, m.event, m.starts, cwd, model, effort, env) for m in moved if not m.why]
+    # and the patches the rollout shows applied (Codex's): a replay of a recorded one is quiet
+    for patch in agent_stop_patches.applied(event, cwd) if event.patches else []:
+        d = _written(rt, patch, {}, cwd, model, effort, env)
+        late += [d] if d.recorded and not d.recorded.replayed else []
     done = _one(rt, sender, name, event, cwd, model, effort, env, root, windows)
     also = tuple(r for d in late for r in ((d.recorded,) if d.recorded else ()) + d.also)
     return replace(done, also=(*done.also, *also)) if also else done

@@ -23,6 +23,16 @@ recorded. A
 person's edits during the turn, while a window is open, count as the writer's, as during a
 long foreground call.
 
+A window kept past the end of the turn (:mod:`.agent_unreported`: a process Codex left
+running) has a deadline (``until``: the end of the turn plus :func:`grace`, a wall time).
+A move at or before it records what changed, as above. A move after it closes the window,
+and of what changed it records only the paths whose ``lstat`` shows their last change
+(the later of ``st_mtime`` and ``st_ctime``, which no ``touch`` or copy sets back) at or
+before the deadline: a path changed later (a person's save while a watcher runs), or gone
+(when is unknown), is not the process's and is left out, and a line names them. A person's
+edit made within the grace counts as the writer's; so does the whole of a file the process
+changed within it that a person changes again later (left out: the later change wins).
+
 One JSON file per window under ``<common dir>/gentle-hooks/shell/windows/``
 (``<runtime>.<hash of session>.<window id>.json``: the call id, the move count, the
 writer's model, effort and subagent as the call's post-tool event named them, the tool);
@@ -40,7 +50,7 @@ import json
 import os
 import secrets
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from gentle_hooks.agents.event import SHELL_AFTER, SHELL_BEFORE, RuntimeEvent, derived_call_id
 from gentle_hooks.bounded import WriteError, write_whole
@@ -58,6 +68,12 @@ WINDOW_DIR = "windows"
 MAX_WINDOWS = 32
 #: Largest window file read back (bytes).
 _MAX_FILE = 64 * 1024
+#: The environment variable that sets :func:`grace`.
+GRACE_VAR = "GENTLE_HOOKS_BACKGROUND_GRACE"
+#: The seconds a window stays open past the end of the turn, unless :data:`GRACE_VAR` says.
+GRACE = 10.0
+#: The largest grace :data:`GRACE_VAR` may set (seconds).
+MAX_GRACE = 600.0
 
 
 @frozen
@@ -74,6 +90,26 @@ class Moved:
     event: RuntimeEvent
     starts: dict[str, str | None]
     why: str | None
+
+
+def grace(env: Mapping[str, str]) -> tuple[float, str | None]:
+    """The seconds a window kept past the end of the turn stays open (:data:`GRACE_VAR`,
+    a number from 0 to :data:`MAX_GRACE`; unset or empty: :data:`GRACE`), and the line that
+    says a given value is not one (then :data:`GRACE` is used: refusing would lose the end
+    of the turn's record)."""
+    given = env.get(GRACE_VAR, "").strip()
+    if not given:
+        return GRACE, None
+    try:
+        seconds = float(given)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= MAX_GRACE:  # NaN too
+        shown = given if len(given) <= 40 else given[:37] + "..."
+        return GRACE, (
+            f"{GRACE_VAR}: {shown!r} is not seconds (0 to {MAX_GRACE:g}): {GRACE:g} s used"
+        )
+    return seconds, None
 
 
 def _dir(root: str) -> str:
@@ -127,12 +163,20 @@ def open_window(runtime: str, title: str, event: RuntimeEvent, root: str | None)
 
 
 def register(
-    runtime: str, uid: str, event: RuntimeEvent, root: str, *, turn_end: bool = True
+    runtime: str,
+    uid: str,
+    event: RuntimeEvent,
+    root: str,
+    *,
+    turn_end: bool = True,
+    grace: float | None = None,
 ) -> str:
     """Keep window ``uid`` (:func:`open_window`) for ``event``, the background call as its
     post-tool compare left it; returns the line said (the window is open, or why not).
     ``turn_end``: the runtime's end-of-turn event is wired (else the window closes at the
-    session's next hook event: :func:`tick` with ``closing``).
+    session's next hook event: :func:`tick` with ``closing``). ``grace``: the seconds a
+    window kept past the end of the turn stays open from now (:func:`grace`; its deadline:
+    see the module docstring).
 
     Raises:
         GitError: git failed.
@@ -148,6 +192,7 @@ def register(
         "effort": event.effort,
         "agent": event.agent,
         "cwd": event.cwd,
+        **({"until": time.time() + grace, "grace": grace} if grace is not None else {}),
     }
     where = _dir(root)
     path = os.path.join(where, f"{_prefix(runtime, event.session_id)}{uid}.json")
@@ -238,6 +283,10 @@ def _move(
         tool=tool,
         lifecycle=None,
     )
+    given = doc.get("until")
+    until = float(given) if isinstance(given, (int, float)) and given is not True else None
+    late = until is not None and time.time() > until
+    closing = closing or late  # its grace is over: nothing later can be the process's
     if not closing:  # the next window first: a write during this compare is not lost
         agent_shell.before(runtime, title, _marker(own, uid, n + 1, SHELL_BEFORE), root)
     done, starts, why = agent_shell.after(runtime, title, _marker(own, uid, n, SHELL_AFTER), root)
@@ -253,7 +302,26 @@ def _move(
         "the work tree since the last hook event of this session is recorded as its write "
         "(a person's edit made meanwhile too: the agent's turn had not ended)"
     )
-    if closing and turn_end:
+    if until is not None:
+        said = (
+            f"the {tool} call of {title} ({doc['call']}) left a process running past the end "
+            "of the agent's turn: what changed in the work tree within its grace is recorded "
+            "as its write (a person's edit made within it too)"
+        )
+    if late and why is None:
+        assert until is not None
+        done, starts, left = _by_deadline(done, starts, until)
+        secs = doc.get("grace")
+        secs = f"{secs:g} s" if isinstance(secs, (int, float)) else "its grace"
+        if left:
+            said += (
+                f"; not its, changed later than {secs} after the end of the agent's turn "
+                f"(a person's edit while it ran, or gone): {', '.join(left)}"
+            )
+        if not done.paths:
+            why = f"{said}: nothing it changed is left to record"
+        said += "; its grace is over: its window is closed, later changes are not its"
+    elif closing and turn_end:
         said += "; the agent's turn ended: its window is closed, later changes are not its"
     elif closing:
         said += (
@@ -262,6 +330,29 @@ def _move(
         )
     done = replace(done, tool_call_id=call, notes=(*done.notes, said) if why is None else ())
     return Moved(done, dict(starts), why)
+
+
+def _by_deadline(
+    done: RuntimeEvent, starts: dict[str, str | None], until: float
+) -> tuple[RuntimeEvent, dict[str, str | None], list[str]]:
+    """``done`` and ``starts`` kept to the paths whose last change (the later of ``lstat``'s
+    ``st_mtime`` and ``st_ctime``) is at or before the wall time ``until``; the others (and
+    the paths gone: when is unknown), as the work tree names them, are the third value."""
+    kept: list[str] = []
+    left: list[str] = []
+    for p in done.paths:
+        try:
+            st = os.lstat(p)
+        except OSError:
+            left.append(p)
+            continue
+        (kept if max(st.st_mtime, st.st_ctime) <= until else left).append(p)
+    if not left:
+        return done, starts, []
+    ours = {k: v for k, v in starts.items() if k in kept}
+    base = os.path.realpath(done.cwd) + os.sep if done.cwd else None
+    shown = [p[len(base) :] if base and p.startswith(base) else p for p in left]
+    return replace(done, paths=tuple(kept)), ours, shown
 
 
 def _read(path: str) -> dict[str, object] | None:
