@@ -28,6 +28,7 @@ TWINS = (
     "push-untracked-collision",
     "human-retyped-commit",
     "human-retyped-push",
+    "human-claims-writer-lines",
 )
 #: The twins in the fast subset, per framework (a twin there builds its framework's hook
 #: environment in its own test: ~30-50 s on a loaded two-core machine; the rest run in the

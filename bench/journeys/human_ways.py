@@ -1,9 +1,11 @@
-"""Journeys of a person's own change blocked by a stale reading of the writer's work: the
-writer's edit was recorded, then thrown away (``git reset --hard``), and the person typed
-the same content again by hand. Content decides (SPEC §3 "Attribution follows content"),
-so the gate reads the change as the writer's; the block offers the person its ``human:``
-line (``gentle-hook discard``, recorded: SPEC §6), and the person pastes that line only,
-literally, as printed (``Agent.human``): never the writer's ``run:`` steps.
+"""Journeys of a person's own change blocked by a stale or ambiguous reading of the
+writer's work: the writer's edit was recorded, then thrown away (``git reset --hard``), and
+the person typed the same content again by hand (stale); or the person's own new file holds
+two lines of the writer's pending file (ambiguous). Content decides (SPEC §3 "Attribution
+follows content"), so the gate reads the change as the writer's; the block offers the
+person its ``human:`` line (``gentle-hook discard``, recorded: SPEC §6), and the person
+pastes that line only, literally, as printed (``Agent.human``): never the writer's
+``run:`` steps.
 
 Registered in :data:`bench.journeys.catalog.JOURNEYS` when :mod:`.catalog` is imported (it
 imports this module last); twinned under the pre-commit framework and prek
@@ -99,3 +101,63 @@ def _human_retyped_push(ctx: Ctx) -> None:
     head = ctx.sb.git(w, "rev-parse", "HEAD").out.strip()
     remote = ctx.sb.git(w, "ls-remote", "origin", "refs/heads/main").out.split()[:1]
     ctx.check(remote == [head], f"the remote's main is the person's commit: {remote} {head}")
+
+
+#: The writer's new file, pending (tests/e2e/test_discard_own_file.py's fixture).
+WORKER = (
+    "import requests\n\n\ndef fetch(url, timeout=10):\n"
+    "    response = requests.get(url, timeout=timeout)\n"
+    "    response.raise_for_status()\n"
+    "    return response.json()\n"
+)
+#: The person's own new file, holding two of the writer's lines among their own.
+PING = (
+    "import requests\n\n\ndef ping(url, timeout=5):\n"
+    '    """Whether url answers."""\n'
+    "    response = requests.get(url, timeout=timeout)\n"
+    "    response.raise_for_status()\n"
+    "    return response.status_code == 200\n"
+)
+
+
+@journey(
+    "human-claims-writer-lines",
+    "a person's own new file holds two lines of the writer's pending file: the commit's "
+    "human: line (a claim of that content), pasted",
+)
+def _human_claims_writer_lines(ctx: Ctx) -> None:
+    w = plain(ctx)
+    ctx.sb.write(w / "worker.py", WORKER)
+    recorded = ctx.sb.sh(
+        w,
+        f"{ctx.gh} record worker.py",
+        who="setup",
+        env={"GENTLE_WRITER_MODEL": "claude-sonnet", "GENTLE_WRITER_EFFORT": "medium"},
+    )
+    if recorded.exit != 0:
+        raise FixtureError(f"the writer's record failed: {recorded.out.strip()}")
+    ctx.sb.write(w / "ping.py", PING)
+    ctx.sb.git(w, "add", "ping.py")
+    ctx.sb.prove(w, ["diff", "--cached", "--name-only"], "ping.py", "the person's file staged")
+    ctx.sb.prove(w, ["status", "--porcelain"], "?? worker.py", "the writer's file not in it")
+    step = _as_person(ctx, w, "git commit -q -m 'ping, mine'")
+    passed(ctx, step.exit, "the person's commit went through")
+    if not ctx.agent.blocks:
+        raise FixtureError("the commit was not blocked: no ambiguous reading to resolve")
+    pasted = [c for b in ctx.agent.blocks for c in b.printed]
+    ctx.check(
+        bool(pasted)
+        and all(
+            c.endswith(" discard --reason 'a human change, not the writer work' -- ping.py")
+            for c in pasted
+        ),
+        f"the person pasted the printed human: line naming ping.py: {pasted}",
+    )
+    body = ctx.sb.git(w, "log", "-1", "--format=%B").out
+    ctx.check("Gentle-Writer" not in body, f"no writer trailer on the person's commit: {body!r}")
+    # the writer's own file stays the writer's: committing it is blocked
+    ctx.sb.git(w, "add", "worker.py")
+    writer = ctx.sb.sh(w, "git commit -q -m 'the writer file'", who="setup")
+    ctx.check(
+        writer.exit == 1, f"the writer's worker.py is still judged the writer's: {writer.exit}"
+    )
