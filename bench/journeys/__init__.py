@@ -10,8 +10,10 @@
   then lets the agent walk through;
 * :mod:`.refuted` — journeys of a change a re-run refuted (commit, push, CI) and of a push
   whose commit tracks a file untracked here;
+* :mod:`.human_ways` — a person's own change blocked by a stale reading of the writer's
+  work, resolved by pasting the block's ``human:`` line (the agent as that person);
 * :mod:`.framework_twins` — recent plain-hook journeys again under the pre-commit
-  framework installed as the README says, ``gentle-hook`` off PATH;
+  framework installed as the README says, and under prek, ``gentle-hook`` off PATH;
 * :mod:`.results` — the ``gentle-hooks.journeys/v1`` JSON document and the table.
 
 ``python bench/journeys.py`` runs them (``--fast`` the subset the test suite runs).

@@ -12,8 +12,12 @@ What it reads (the block's shape, :mod:`gentle_hooks.report.fixes`):
   runs the block's commands in: it opens every way of its block, and the commands after
   it in a way run in the same shell (after it, in one ``sh -c``); a ``write: PATH``
   line gets the brief the agent wrote, copied there (its corrected brief, when it has one,
-  once a block says the brief is at fault: :data:`BRIEF_AT_FAULT`); lines may carry a
-  ``gentle-hooks:`` or ``remote: gentle-hooks:`` prefix; every other line is words;
+  once a block says the brief is at fault: :data:`BRIEF_AT_FAULT`); a ``human: CMD`` line
+  is the way out the block offers a person whose own change it is: a writer agent never
+  runs it, a person (``Agent.human``) runs only those; a command whose quoted word ends in
+  a newline goes on over the lines its open quote spans (:func:`logical_lines`); lines
+  may carry a ``gentle-hooks:`` or ``remote: gentle-hooks:`` prefix; every other line is
+  words;
 * json (``GENTLE_HOOKS_FORMAT=json``): the ``gentle-hooks.decision/v1`` object; per
   missing item its ``report_prefix`` (completed the same way), then its ``run`` list;
   then the object's ``then_run`` list.
@@ -45,9 +49,11 @@ MAX_ROUNDS = 6
 _OTHERWISE = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*otherwise\b")
 #: Opens the lines every way ends with (the branch back, the notes shared).
 _THEN = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*then, either way\b")
-_LABEL = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*(run|prefix|write):\s(.*)$")
+_LABEL = re.compile(
+    r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*(run|prefix|write|human):\s(.*)$", re.S
+)
 #: A printed alternative of the command on the line above it.
-_OR = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*or:\s(.*)$")
+_OR = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*or:\s(.*)$", re.S)
 #: A printed command that sets PATH for the shell it runs in (its commands after it, there).
 _SETS_PATH = re.compile(r"(?:^|\|\|\s*)PATH=")
 #: An error's one line: its words, then ``; run: CMD`` / ``; prefix: CMD`` segments.
@@ -123,13 +129,15 @@ def printed_commands(out: str, test_command: str, fmt: str = "text", brief: str 
     return ways[0] if ways else []
 
 
-def printed_ways(out: str, test_command: str, brief: str = "") -> list[list[str]]:
+def printed_ways(
+    out: str, test_command: str, brief: str = "", human: bool = False
+) -> list[list[str]]:
     """The text block's ways out: the commands before the first ``otherwise`` line, then
     those after each ``otherwise`` line (empty ways left out); the commands after a
     ``then, either way`` line end every way. Several blocks (a push of several blocked
     commits) are done one after the other: way N is each block's way N (its first way
-    when it has fewer), in order."""
-    return [[cmd for cmd, _ in way] for way in placed_ways(out, test_command, brief)]
+    when it has fewer), in order. ``human``: the ``human:`` lines only (a person's way)."""
+    return [[cmd for cmd, _ in way] for way in placed_ways(out, test_command, brief, human)]
 
 
 #: A printed command, and whether the block says to run it in another clone (the writer's,
@@ -141,9 +149,11 @@ _ELSEWHERE = re.compile(r"in the writer's clone|in the clone that verified")
 _HERE = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*here\b")
 
 
-def placed_ways(out: str, test_command: str, brief: str = "") -> list[list[Placed]]:
+def placed_ways(
+    out: str, test_command: str, brief: str = "", human: bool = False
+) -> list[list[Placed]]:
     """:func:`printed_ways`, each command with where the block says it runs."""
-    per_block = [_block_ways(b, test_command, brief) for b in _blocks(out)]
+    per_block = [_block_ways(b, test_command, brief, human) for b in _blocks(out)]
     per_block = [w for w in per_block if w]
     if not per_block:
         return []
@@ -158,7 +168,7 @@ def alternatives(out: str, test_command: str, brief: str = "") -> dict[str, list
     order), completed as :func:`printed_ways` completes it."""
     alts: dict[str, list[str]] = {}
     above, kind = "", ""
-    for line in out.splitlines():
+    for line in logical_lines(out):
         m = _OR.match(line)
         if m and above:
             # the alternative of a prefix is a prefix too: completed the same way
@@ -178,15 +188,48 @@ _BLOCKED = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?BLOCKED ")
 def _blocks(out: str) -> list[list[str]]:
     """``out``'s lines, split before each ``BLOCKED`` line."""
     blocks: list[list[str]] = [[]]
-    for line in out.splitlines():
+    for line in logical_lines(out):
         if _BLOCKED.match(line) and blocks[-1]:
             blocks.append([])
         blocks[-1].append(line)
     return blocks
 
 
-def _block_ways(lines: list[str], test_command: str, brief: str) -> list[list[Placed]]:
-    """:func:`placed_ways` of one block's lines."""
+def logical_lines(out: str) -> list[str]:
+    """``out``'s lines, a labelled command (``run:``, ``or:``, ``human:`` ...) joined with
+    the lines after it while a quote it opened is open: a printed word that ends in a
+    newline spans lines inside single quotes (:func:`gentle_hooks.policy.shellwords.quote`),
+    and a paste of the command takes them all."""
+    lines = out.splitlines()
+    joined: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        m = _LABEL.match(line) or _OR.match(line)
+        # such a word's lines: its raw newlines, then the closing quote and the rest
+        while m and i < len(lines) and lines[i][:1] in ("", "'") and _open_quote(m.groups()[-1]):
+            line += "\n" + lines[i]
+            i += 1
+            m = _LABEL.match(line) or _OR.match(line)
+        joined.append(line)
+    return joined
+
+
+def _open_quote(cmd: str) -> bool:
+    """Whether the shell would read on past the end of ``cmd`` (a quote left open)."""
+    try:
+        shlex.split(cmd)
+    except ValueError:
+        return True
+    return False
+
+
+def _block_ways(
+    lines: list[str], test_command: str, brief: str, human: bool = False
+) -> list[list[Placed]]:
+    """:func:`placed_ways` of one block's lines (``human``: its ``human:`` lines only, and
+    a writer's ways leave them out)."""
     ways: list[list[Placed]] = [[]]
     ending: list[Placed] | None = None
     shell: list[Placed] = []  # lines that set PATH: every way opens with them
@@ -207,6 +250,8 @@ def _block_ways(lines: list[str], test_command: str, brief: str) -> list[list[Pl
                 there = False
             continue
         for kind, text in labelled:
+            if (kind == "human") != human:
+                continue  # a person's way is not the writer's, nor the writer's theirs
             cmd = (_done(kind, text, test_command, brief), there)
             into = ways[-1] if ending is None else ending
             if kind == "run" and _SETS_PATH.search(text):
@@ -257,6 +302,8 @@ class Agent:
     blocks: list[Block] = field(default_factory=list)
     #: The brief the agent writes once a block says its brief is at fault (empty: none).
     corrected_brief: str = ""
+    #: A person whose own change it is: they run a block's ``human:`` lines, nothing else.
+    human: bool = False
     #: The run of a printed command that did the action itself (:func:`runs_action`).
     _action_step: Step | None = None
 
@@ -290,7 +337,7 @@ class Agent:
                 first = printed_commands(step.out, self.test_command, fmt, self.brief)
                 ways = [[(c, True) for c in first]] if first else []
             else:
-                ways = placed_ways(step.out, self.test_command, self.brief)
+                ways = placed_ways(step.out, self.test_command, self.brief, self.human)
             alts = alternatives(step.out, self.test_command, self.brief) if fmt != "json" else {}
             block.printed = [c for w in ways for c, _ in w]
             designed = by_design is not None and re.search(by_design.pattern, step.out)

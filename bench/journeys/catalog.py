@@ -1278,5 +1278,6 @@ _BRIEF = """{
 """
 from bench.journeys import framework_twins as _twins  # noqa: E402,F401 (registers its journeys)
 from bench.journeys import handoffs as _handoffs  # noqa: E402,F401 (registers its journeys)
+from bench.journeys import human_ways as _human_ways  # noqa: E402,F401 (registers its journeys)
 from bench.journeys import refuted as _refuted  # noqa: E402,F401 (registers its journeys)
 from bench.journeys import ways_out as _ways_out  # noqa: E402,F401 (registers its journeys)

@@ -1,18 +1,21 @@
-"""Shell words quoted on one line, for every command gentle-hooks prints (SPEC §7 "Every
-command a block prints is runnable exactly as printed").
+"""Shell words quoted for a POSIX shell, for every command gentle-hooks prints (SPEC §7
+"Every command a block prints is runnable exactly as printed"): sh, dash, bash, zsh, ksh and
+busybox sh read each printed word back as the very word.
 
 Room ``policy`` (the standard library only). :func:`quote` is :func:`shlex.quote`, except
 for a word holding a control character (a newline in ``python -c`` code, an ESC) or a byte
 that is not UTF-8 (kept as a lone surrogate by ``surrogateescape``): single quotes would
 carry it raw, so a printed line would span several lines or drive the terminal. Such a
 word is written as the output of ``printf`` in double quotes, ``"$(printf 'a\\nb')"``, which
-every POSIX shell reads back as the very word (dash, bash, zsh, ksh, busybox sh): its
-format keeps printable ASCII but ``'``, ``%``, ``\\`` and a leading ``-``, writes newline
-and tab ``\\n`` and ``\\t``, and every other byte (the word's UTF-8, a kept byte as
-itself) as a ``\\ooo`` octal escape. A command substitution drops trailing newlines, so a
-word ending in one is written in ANSI-C quoting instead, ``$'...'`` (POSIX.1-2024; bash,
-zsh, ksh, mksh, busybox sh; not dash before 0.5.13 nor fish), with ``\\n``, ``\\t``,
-``\\r``, ``\\'``, ``\\\\`` and ``\\xHH`` escapes. Either way: one line of printable ASCII.
+every POSIX shell reads back as the very word: its format keeps printable ASCII but ``'``,
+``%``, ``\\`` and a leading ``-`` (read as an option), writes newline and tab ``\\n`` and
+``\\t``, and every other byte (the word's UTF-8, a kept byte as itself) as a ``\\ooo``
+octal escape. A command substitution drops trailing newlines and no POSIX word on one line
+carries one (ANSI-C ``$'...'`` is not read by dash before 0.5.13, the ``/bin/sh`` git runs
+hooks under on Debian and Ubuntu), so a word's trailing newlines follow it as themselves in
+single quotes: ``'a`` NEWLINE ``'``. That is the only raw control character a printed word
+holds; its line goes on after the closing ``'`` (so no printed line a word continues starts
+with anything but ``'``), and pasted whole it is still one command in every POSIX shell.
 :func:`shown_path` names a path in words the same way, quoted only when it must be.
 """
 
@@ -20,9 +23,6 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Iterable
-
-_NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r", "'": "\\'", "\\": "\\\\"}
-
 
 #: Line breaks beyond the C0 and C1 ones: a terminal or a log viewer may start a line there.
 _BREAKS = (0x2028, 0x2029)
@@ -34,14 +34,19 @@ def _special(ch: str) -> bool:
 
 
 def quote(word: str) -> str:
-    """``word`` as one shell word on one line (:func:`shlex.quote` unless it holds a
-    control character or a byte that is not UTF-8, then ``"$(printf '...')"``; ``$'...'``
-    when it ends in a newline)."""
+    """``word`` as one shell word for a POSIX shell: :func:`shlex.quote` unless it holds a
+    control character or a byte that is not UTF-8, then ``"$(printf '...')"`` on one line;
+    a word's trailing newlines, which no one-line POSIX word carries, follow it as
+    themselves in single quotes (``'a`` NEWLINE ``'``: the one case the word spans lines)."""
     if not any(_special(ch) for ch in word):
         return shlex.quote(word)
-    if word.endswith("\n"):
-        return _ansi_c(word)
-    return "\"$(printf '" + _printf_format(word) + "')\""
+    stem = word.rstrip("\n")
+    if len(stem) == len(word):
+        return "\"$(printf '" + _printf_format(word) + "')\""
+    newlines = "'" + word[len(stem) :] + "'"
+    if not any(_special(ch) for ch in stem):  # one single-quoted word, the newlines inside
+        return "'" + stem.replace("'", "'\"'\"'") + word[len(stem) :] + "'"
+    return "\"$(printf '" + _printf_format(stem) + "')\"" + newlines
 
 
 #: printf's format escapes for the bytes it writes by name.
@@ -76,35 +81,20 @@ def _word_bytes(word: str) -> bytes:
     return bytes(out)
 
 
-def _ansi_c(word: str) -> str:
-    """``word`` in ANSI-C quoting, ``$'...'``: one line, the very word in bash, zsh, ksh."""
-    out = []
-    for ch in word:
-        code = ord(ch)
-        if ch in _NAMED:
-            out.append(_NAMED[ch])
-        elif 0xDC80 <= code <= 0xDCFF:  # a byte surrogateescape kept: that byte
-            out.append(f"\\x{code - 0xDC00:02x}")
-        elif code < 0x20 or code == 0x7F:
-            out.append(f"\\x{code:02x}")
-        elif _special(ch):  # C1, a line separator, another lone surrogate: its code point
-            out.append(f"\\u{code:04x}")
-        else:
-            out.append(ch)
-    return "$'" + "".join(out) + "'"
-
-
 def join(words: Iterable[str]) -> str:
-    """:func:`shlex.join` with :func:`quote`: one line whatever the words hold."""
+    """:func:`shlex.join` with :func:`quote`: one command for a POSIX shell, on one line
+    unless a word ends in a newline (:func:`quote`: then that word's newlines are raw,
+    inside single quotes, and the command goes on after the closing ``'``)."""
     return " ".join(quote(w) for w in words)
 
 
 def shown(command: str) -> str:
-    """A recorded command line as one line, for words people read: unchanged when it holds
-    no control character; a ``receipt run`` command (:func:`shlex.join` of its argv)
-    requoted with :func:`join`; anything else with each control character written
-    ``\\xHH``. Longer than :data:`~gentle_hooks.errors.MAX_SHOWN` characters, its middle is
-    cut (:func:`gentle_hooks.errors.shown`): the whole command is in ``--json``."""
+    """A recorded command line for words people read: unchanged when it holds no control
+    character; a ``receipt run`` command (:func:`shlex.join` of its argv) requoted with
+    :func:`join` (one line unless a word ends in a newline: then it pastes as it reads);
+    anything else on one line, each control character written ``\\xHH``. Longer than
+    :data:`~gentle_hooks.errors.MAX_SHOWN` characters, its middle is cut
+    (:func:`gentle_hooks.errors.shown`): the whole command is in ``--json``."""
     from gentle_hooks.errors import shown as bounded
 
     return bounded(_one_line(command))
@@ -130,11 +120,13 @@ _UNSHOWN = ("\n", "\t", "\u2028", "\u2029")
 
 
 def shown_path(path: str) -> str:
-    """A path as human output names it, on one line: unchanged unless it holds a newline, a
-    tab or a Unicode line or paragraph separator; then quoted as :func:`quote` quotes it
-    (``$'src/a\\nb.py'``), so a file name can neither split the line it is named on nor
-    print a line of its own (a forged ``gentle-hooks:`` line inside a block). Any other
-    control character, and a byte that is not UTF-8, the output stream writes ``\\xHH``."""
+    """A path as human output names it: unchanged unless it holds a newline, a tab or a
+    Unicode line or paragraph separator; then quoted as :func:`quote` quotes it
+    (``"$(printf 'src/a\\nb.py')"``), so a file name can neither split the line it is named
+    on nor print a line of its own (a forged ``gentle-hooks:`` line inside a block): only
+    a name's trailing newlines stay raw, inside single quotes, and the line they open starts
+    with the closing ``'``. Any other control character, and a byte that is not UTF-8, the
+    output stream writes ``\\xHH``."""
     if not any(ch in path for ch in _UNSHOWN):
         return path
     return quote(path)

@@ -175,3 +175,38 @@ def test_a_printed_override_that_runs_the_action_itself_completes_it() -> None:
     assert not runs_action(f"{skip} git commit -q -m other", action)
     assert not runs_action("git commit -q -m 'writer change'", action)  # no override: a retry
     assert not runs_action(f"{skip} gentle-hook spot-check", action)
+
+
+HUMAN = "gentle-hooks:   human: touch done"
+
+
+def test_a_writer_never_runs_a_human_line_and_a_person_runs_only_those(tmp_path: Path) -> None:
+    # the human: line is a person's way out of a block of their own change: the writer's
+    # agent leaves it (a dead end when the block prints nothing else), the person runs it
+    agent, work = _agent(tmp_path)
+    agent.attempt(work, _block(BLOCKED, HEADLINE, HUMAN))
+    assert [(b.cls, b.why) for b in agent.blocks] == [("dead_end", "nothing to run was printed")]
+    person = Agent(agent.sb, "true", human=True)
+    step = person.attempt(work, _block(BLOCKED, HEADLINE, "gentle-hooks:   run: false", HUMAN))
+    assert step.exit == 0
+    assert [(b.cls, b.printed) for b in person.blocks] == [("in_band", ["touch done"])]
+
+
+def test_a_printed_word_ending_in_a_newline_is_pasted_with_the_lines_it_spans(
+    tmp_path: Path,
+) -> None:
+    # the printed command spans two lines inside single quotes (policy.shellwords.quote):
+    # pasted whole, it is one command and makes the file whose name ends in a newline
+    agent, work = _agent(tmp_path)
+    action = (
+        "test -e 'done\n' || { printf '%s\\n' "
+        + " ".join(
+            "'" + line.replace("'", "'\"'\"'") + "'"
+            for line in (BLOCKED, HEADLINE, "gentle-hooks:   run: touch 'done", "' && true")
+        )
+        + " >&2; exit 1; }"
+    )
+    step = agent.attempt(work, action)
+    assert step.exit == 0, step.out
+    assert [(b.cls, b.printed) for b in agent.blocks] == [("in_band", ["touch 'done\n' && true"])]
+    assert (work / "done\n").exists()

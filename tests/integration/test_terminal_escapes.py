@@ -144,6 +144,44 @@ def test_a_receipt_command_with_newlines_is_printed_on_one_line_and_runs_as_prin
     assert "exit 1" in json.dumps(receipts) and len(receipts["records"]) == 2, receipts
 
 
+def _printed_runs(block: str) -> list[str]:
+    """The block's ``run:`` commands, each with the lines a quoted word carries it onto (a
+    word ending in a newline: until the shell would read the command whole)."""
+    import shlex
+
+    runs: list[str] = []
+    lines = iter(block.split("\n"))
+    for line in lines:
+        if "  run: " not in line:
+            continue
+        cmd = line.split("run: ", 1)[1]
+        while True:
+            try:
+                shlex.split(cmd)
+                break
+            except ValueError:  # an open quote: the command goes on
+                cmd += "\n" + next(lines)
+        runs.append(cmd)
+    return runs
+
+
+def test_a_receipt_command_ending_in_a_newline_runs_as_printed_under_sh(repo: Path) -> None:
+    # python -c code ending in a newline: no one-line POSIX word carries it, and dash (sh
+    # here) reads no $'...'; the printed command spans a line inside single quotes
+    code = "import sys\nsys.exit(1)\n"
+    write(repo / "src" / "app.py", "def add(a, b):\n    return b + a\n")
+    assert hostile(repo, "record", "--model", "m", "--effort", "low", "src/app.py").returncode == 0
+    hostile(repo, "receipt", "run", "--", sys.executable, "-c", code)
+    git(repo, "add", "-A")
+    block = _clean(hostile(repo, "hook", "pre-commit").stderr)
+    again = next(r for r in _printed_runs(block) if " receipt run " in r)
+    assert "$'" not in again and again.endswith("sys.exit(1)')\"'\n'"), block
+    ran = subprocess.run(["sh", "-c", again], cwd=repo, capture_output=True, check=False)
+    assert ran.returncode == 1 and b"receipt #2: " in ran.stderr, ran.stderr  # ran, recorded
+    receipts = json.loads(hostile(repo, "receipt", "list", "--json").stdout)["records"]
+    assert [r["argv"][-1] for r in receipts] == [code, code], receipts
+
+
 # --- a file name with a newline or a tab ------------------------------------------------------
 
 #: A file name that, printed raw, ends its line and prints a gate line of its own.
