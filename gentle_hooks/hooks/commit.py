@@ -31,7 +31,7 @@ from gentle_hooks.services.assess import AssessResult, evaluate
 from gentle_hooks.services.attribution import expiry_lines
 from gentle_hooks.services.change_facts import facts_and_expired
 from gentle_hooks.services.declared_suite import want_base_commands
-from gentle_hooks.services.settle import returned_ids
+from gentle_hooks.services.settle import returned_ids, rewritten_ids
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import BaseResolution, Projection
 from gentle_hooks.values.frozen import replace
@@ -138,8 +138,9 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
         mine = sorted({e.path for e in facts.entries})
         staged = dict(repo.blobs_in(cand.tree, mine)) if mine else {}
         # content that went away (expired, or reset away) and came back may be a human's
-        # typing: a discard claims it
-        back = returned_ids(facts.entries, repo)
+        # typing, and writer lines left in a person's own version of the file may be
+        # theirs: a discard claims them
+        back = returned_ids(facts.entries, repo) | rewritten_ids(repo, facts.entries)
         here = repo.paths.toplevel
         writers = frozenset(  # the writer's blob, or its own lines: no discard launders them
             e.path

@@ -87,6 +87,8 @@ One module per table or rule set:
   derived call id's replay or a new call)
 * :mod:`.preimage` — a file as it was before an edit tool wrote it: its replacements undone
 * :mod:`.renames` — which deleted and added paths of a change are one path renamed
+* :mod:`.rewrite` — whether a change of the writer's path is a person's own version of the
+  file (row A9: the writer's edit thrown away, the file written anew)
 * :mod:`.boilerplate` — lines every project writes alike: idioms are nobody's evidence alone
 * :mod:`.wholefile` — a file the writer created, moved or copied whole to another path
 * :mod:`.distinctive` — lines nobody types alike by chance: one of the writer's counts in

@@ -29,6 +29,9 @@ A4     binary: X is the blob the writer started from (or that is unknown), Y dif
 A8     mode: the writer changed only the path's mode (``chmod +x``: its entry's blob  yes
        is the one it started from), and the change keeps that blob (X = Y): it
        changes the mode alone; any other change of that path is row A5
+A9     text: Y rewrites the path (:mod:`gentle_hooks.policy.rewrite`: it keeps       no
+       fewer than half of the lines of the writer's blob and of X, and holds lines
+       of its own), and neither A1 nor A2 matched: A6, A7 and A3 are not read
 A5     anything else (the path unchanged or deleted, or only lines nobody attributes) no
 =====  ============================================================================  =========
 
@@ -37,6 +40,15 @@ reproduces the writer's edit, whatever the lines (``git add -p`` / ``checkout -p
 ``return False`` -> ``return True`` alone, or that hunk applied in another worktree). A human's
 own edit there writes a line of their own (A5); adding or removing one common line is not an
 edit (A2, A3 decide); a human making that very edit has ``discard``.
+
+Row A9, same path only: a person who throws the writer's edit away (``git checkout --
+FILE``, ``git restore``, an editor overwriting the file) and writes their own version of a
+small file removes every line the writer removed, and may type a common line the writer
+added too (``return None``): rows A3, A6 and A7 would read that as the writer's edit. A
+change that keeps little of both the writer's content and the file it changes, and holds
+lines of its own, is a new version of the file, not the writer's edit; the writer's own
+lines in it still count first (A2: two of them, or one telling one), while a ``git add -p``
+of one writer hunk keeps the rest of X and is no rewrite.
 
 Row A7, same path only: one trivial line the writer added (``return True`` at the top of
 ``is_authorized``), staged alone (``git add -p``), is the writer's hunk: it sits between the
@@ -244,7 +256,10 @@ def writer_delta(before: bytes | None, after: bytes | None, *, detail: bool = Tr
         any_after = any_line_keys(after)
         added = any_after - any_before
         placed = placed_lines(after, added | telling)
-        return WriterDelta(added, any_before - any_after, False, telling=telling, placed=placed)
+        removed = any_before - any_after
+        return WriterDelta(
+            added, removed, False, telling=telling, placed=placed, started=old, left=new
+        )
     added = new - old
     if not detail:
         return WriterDelta(added, old - new, False)
@@ -290,7 +305,7 @@ MIN_ELSEWHERE = 2
 
 
 def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = False) -> str:
-    """The row (A1-A8 of the module table) that decides whether ``change`` carries ``entry``.
+    """The row (A1-A9 of the module table) that decides whether ``change`` carries ``entry``.
 
     ``elsewhere``: the change was made in another worktree than the one the writer wrote
     in (rows A2 and A3 need :data:`MIN_ELSEWHERE` lines, or A2 one distinctive line added
@@ -327,6 +342,8 @@ def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = Fal
     one = (new - old) & d.telling - idioms - heads  # one telling writer line...
     if one and (not elsewhere or distinctive_keys(change.new, one)):  # ...elsewhere distinctive
         return "A2"
+    if is_rewrite(change, d):  # a person's own version of the file: A3, A6, A7 by chance
+        return "A9"
     if reproduces_edit(change, d, idioms if elsewhere else frozenset()):
         return "A6"
     from gentle_hooks.policy.placement import is_placed
@@ -339,6 +356,15 @@ def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = Fal
     if not elsewhere and (old - new) & d.told:  # one telling writer-removed line, alone
         return "A3"
     return "A5"
+
+
+def is_rewrite(change: PathChange, delta: WriterDelta) -> bool:
+    """Row A9: the change's new side is a rewrite of the path
+    (:func:`gentle_hooks.policy.rewrite.rewrites`: of the change's old side and of the
+    writer's content, :attr:`WriterDelta.left`)."""
+    from gentle_hooks.policy.rewrite import rewrites
+
+    return rewrites(line_keys(change.old), line_keys(change.new), delta.left)
 
 
 def reproduces_edit(
@@ -371,9 +397,14 @@ def holds_own_lines(row: str, entry: WriterEntry) -> bool:
     return row == "A1" and entry.blob is not None and (d.binary or bool(d.added | d.telling))
 
 
+#: Rows where the change does not carry the entry: nothing attributed (A5), or a person's
+#: rewrite of the path (A9).
+NOT_CARRIED = ("A5", "A9")
+
+
 def carries(change: PathChange, entry: WriterEntry) -> bool:
     """True when ``change`` delivers the writer content of ``entry`` (rows A1-A4, A6-A8)."""
-    return carries_row(change, entry) != "A5"
+    return carries_row(change, entry) not in NOT_CARRIED
 
 
 def reapplies(change: PathChange, entry: WriterEntry) -> bool:

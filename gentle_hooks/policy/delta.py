@@ -14,6 +14,7 @@ from __future__ import annotations
 from gentle_hooks.policy.linekeys import (
     any_line_keys,
     joined_lines,
+    line_keys,
     short_keys,
     stripped_key,
     telling_keys,
@@ -60,7 +61,12 @@ class WriterDelta:
         copies: the lines of the writer's runs that hold a line of literal content, as a
             renamed copy at another path is matched against them
             (:func:`~gentle_hooks.policy.renamedcopy.writer_copy_lines`). Empty for an entry
-            read from its stored keys only.
+            read from its stored keys only;
+        started / left: the keys of every significant line of the content the writer
+            started from and of the content it left (:func:`~.linekeys.line_keys`): what a
+            rewrite of the path keeps little of
+            (:mod:`gentle_hooks.policy.rewrite`). Empty for an entry read from its stored
+            keys only.
     """
 
     added: frozenset[str]
@@ -75,6 +81,8 @@ class WriterDelta:
     masked: frozenset[tuple[str, str]] = frozenset()
     spans: frozenset[Span] = frozenset()
     copies: tuple[CopyLine, ...] = ()
+    started: frozenset[str] = frozenset()
+    left: frozenset[str] = frozenset()
 
     def edited(self) -> tuple[frozenset[str], frozenset[str]]:
         """(added, removed): the keys of every line of two words or more the writer added
@@ -121,7 +129,10 @@ class DetailedDelta(WriterDelta):
             dropped, told = short_keys(before, any_after), telling_keys(before, any_after)
             placed = placed_lines(after, added | short | telling)
             rest = (dropped, told, placed, masked_lines(after, added), spans, copies)
-            d["_full"] = WriterDelta(added, self.removed, False, short, telling, shapes, *rest)
+            ends = (line_keys(before), line_keys(after))
+            d["_full"] = WriterDelta(
+                added, self.removed, False, short, telling, shapes, *rest, *ends
+            )
         full: WriterDelta = d["_full"]
         return full
 
@@ -149,5 +160,5 @@ def _detail(name: str) -> property:
     return property(lambda self: getattr(self.full(), name))
 
 
-for _name in ("short", "shapes", "dropped", "told", "placed", "masked", "spans"):
+for _name in ("short", "shapes", "dropped", "told", "placed", "masked", "spans", "started", "left"):
     setattr(DetailedDelta, _name, _detail(_name))  # a property is read before the instance's own

@@ -237,7 +237,7 @@ def carried_by_change(
                 row = carries_row(change, rules[rec.id], elsewhere=elsewhere)
                 if row in CONTENT_ROWS:
                     hold(key, rec, row)
-                if row != "A5":
+                if row not in ("A5", "A9"):  # A9: a person's own rewrite of the file
                     find(key, rec, where)
             for rec in index.candidates(change):
                 row = carries_row_across(change, rules[rec.id])
@@ -275,9 +275,10 @@ def back_row(change: PathChange, rule: WriterEntry, contents: Mapping[str, bytes
     writer's exact hunk again or removes a distinctive line the writer removed the way it
     removed it (:func:`~gentle_hooks.policy.distinctive.hunk_back`,
     :func:`~gentle_hooks.policy.distinctive.removed_again`: a human makes them alike, a
-    ``discard`` claims them); ``""``: neither. ``contents``: the blobs read, the entry's
-    among them (an entry whose start is unknown or unread has no removal to match)."""
-    from gentle_hooks.policy.attribution import UNKNOWN_BEFORE
+    ``discard`` claims them; never in a rewrite of the file, row A9); ``""``: neither.
+    ``contents``: the blobs read, the entry's among them (an entry whose start is unknown
+    or unread has no removal to match)."""
+    from gentle_hooks.policy.attribution import UNKNOWN_BEFORE, is_rewrite
     from gentle_hooks.policy.distinctive import (
         brought_back,
         closed_gaps,
@@ -288,6 +289,8 @@ def back_row(change: PathChange, rule: WriterEntry, contents: Mapping[str, bytes
     d = rule.delta
     if brought_back(change.old, change.new, d.added | d.telling):
         return "A2"
+    if is_rewrite(change, d):  # a person's own version of the file (row A9)
+        return ""
     if hunk_back(change.old, change.new, d.edited(), d.placed):
         return "A3"
     ends = (rule.before, rule.blob)

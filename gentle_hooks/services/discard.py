@@ -58,7 +58,10 @@ Writer content that went away and is here again
 ``git reset`` threw away whose file was written again since) is the exception to the
 refusal: content decides, so the gates judge it the writer's, and a human who typed it
 claims it with the discard the block prints, in one paste, whether or not a status
-expired it first. A no-op ``git reset`` (every file kept) is no such evidence. The
+expired it first. A no-op ``git reset`` (every file kept) is no such evidence. So is this
+work tree's open work whose content a person's own version of the file replaced
+(:func:`~gentle_hooks.services.settle.rewritten_ids`: the writer's blob gone, the file
+rewritten, a writer line or two kept in it). The
 discard records it as claimed: it delegates no change any more, and the note of a commit
 holding it carries the discard as an override line (who, why).
 """
@@ -78,7 +81,12 @@ from gentle_hooks.services.attribution import carried
 from gentle_hooks.services.claims import distinctive_copies
 from gentle_hooks.services.discard_refusals import moved_refusal, refusal, stash_refusal
 from gentle_hooks.services.record import open_root, open_store
-from gentle_hooks.services.settle import own_lines_kept, returned_ids, stash_holders
+from gentle_hooks.services.settle import (
+    own_lines_kept,
+    returned_ids,
+    rewritten_ids,
+    stash_holders,
+)
 
 
 def discard(
@@ -132,7 +140,7 @@ def discard(
                 + elsewhere_hint([e for e in others if e.path in unknown], wanted)
             )
         named = [e for e in live if e.path in wanted or everything]
-        back = returned_ids(named, repo)
+        back = returned_ids(named, repo) | rewritten_ids(repo, named)
         opened = [e for e in named if e.state == "open"]
         kept = kept_here(repo, led, root, [e for e in opened if e.root == root], back)
         copied = [e for e in opened if e.root != root and e.id not in back]

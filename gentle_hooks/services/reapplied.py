@@ -8,7 +8,10 @@ content is nobody's new writer work. A change that *adds* that content again aga
 parent (``git cherry-pick -n``, ``git checkout featX -- path``, ``git merge --squash`` onto a
 branch that moved on, a revert of its revert) is a new candidate: the check bound to the
 commit that delivered it first does not transfer, so the change is delegated again
-(:func:`gentle_hooks.policy.attribution.reapplies`).
+(:func:`gentle_hooks.policy.attribution.reapplies`). A revert of a revert pushed after the
+first revert is judged as the pair of trees the writer's commit was verified as (its
+records count); pushed with it, against the writer's commit, a pair no record binds: the
+block's ``--committed`` re-run settles it (docs/spec-notes.md §3).
 
 Not read here, each on purpose: merge commits and a merge being committed (what a merge
 brings was judged on its branch), commits that took the entry themselves (their records

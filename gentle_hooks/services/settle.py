@@ -13,7 +13,8 @@ ledger (entries, takes), and asks the pure rule
 * :func:`rewrite_keeps_writer_content` — whether an amend or a rebase of a commit kept any
   of the writer content it carried; :func:`kept_by_amend` — the entries that names;
 * :func:`own_lines_kept` / :func:`returned_ids` — what a ``discard`` may end: the writer's
-  own lines still here refuse it, unless that content had expired and came back;
+  own lines still here refuse it, unless that content had expired and came back, or a
+  person's own version of the file replaced it (:func:`rewritten_ids`);
   :func:`stash_holders` — the entries a stash holds (a discard of them is refused).
 """
 
@@ -34,8 +35,9 @@ from gentle_hooks.policy.attribution import (
 )
 from gentle_hooks.policy.delivery import SETTLED_ROWS, delivered_row
 from gentle_hooks.policy.delta import WriterDelta
-from gentle_hooks.policy.linekeys import any_line_keys
+from gentle_hooks.policy.linekeys import any_line_keys, line_keys
 from gentle_hooks.policy.placement import placements
+from gentle_hooks.policy.rewrite import rewrites
 
 
 def policy_entry(
@@ -237,7 +239,9 @@ def holds_writer_content(
     blob, or (text) as many of its lines as would make a change carry it, or one telling
     line of them, a short action included (rows A1, A2), or one of its edits: a line the
     writer added where a line it removed is gone (row A6), or one line it added between
-    the lines it put it between (row A7). ``own``: only the writer's own lines (rows A1
+    the lines it put it between (row A7), unless the version is a rewrite of the
+    file (row A9, :mod:`gentle_hooks.policy.rewrite`, against the content the writer
+    started from). ``own``: only the writer's own lines (rows A1
     and A2 as :func:`~gentle_hooks.policy.attribution.holds_own_lines` reads them), never
     what a human makes alike."""
     if blob == rec.blob:
@@ -254,6 +258,8 @@ def holds_writer_content(
         return True
     if own:
         return False
+    if rewrites(rec.delta.started, line_keys(content), rec.delta.left):
+        return False  # a person's own version of the file: its edit alike is by chance
     edited, dropped = rec.delta.edited()
     if keys & edited and dropped - keys:
         return True
@@ -359,6 +365,37 @@ def returned_ids(
         stashed = stash_holders(repo, opened, dropped=True) if opened else {}
         out |= {e.id for e in opened if e.id not in stashed}
     return frozenset(out)
+
+
+def rewritten_ids(repo: Repository, entries: Sequence[WriterEntryRecord]) -> frozenset[int]:
+    """The ids of this work tree's open text ``entries`` whose writer content a person's own
+    version of the file replaced (issue 13: ``git checkout -- FILE`` or an editor, then the
+    file written anew): neither this work tree nor its index holds the writer's blob at the
+    entry's path, every version there rewrites the file (row A9 of
+    :mod:`gentle_hooks.policy.attribution`, against the content the writer started from),
+    and no stash entry holds the writer's content (:func:`stash_holders`: popped again it
+    is the writer's pending work). A change holding writer lines there anyway (row A2: two
+    of them, or one telling one) is a reading only the person can settle: the ``discard``
+    the commit gate then offers claims it, recorded, an override line in the commit's note.
+    Another worktree's entries and taken ones never.
+
+    Raises:
+        GitError: git failed.
+    """
+    here = repo.paths.toplevel
+    mine = [e for e in entries if e.state == "open" and e.root == here and not e.binary]
+    if not mine:
+        return frozenset()
+    found = []
+    for rec, rule, copies in _checked_out(repo, mine):
+        held = [content for blob, content in copies if blob is not None]
+        if not held or any(blob == rec.blob for blob, _ in copies):
+            continue
+        delta = rule.delta
+        if all(c is not None and rewrites(delta.started, line_keys(c), delta.left) for c in held):
+            found.append(rec)
+    stashed = stash_holders(repo, found) if found else {}
+    return frozenset(e.id for e in found if e.id not in stashed)
 
 
 def stash_holders(

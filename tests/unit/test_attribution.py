@@ -1013,9 +1013,12 @@ def test_a_writer_delta_computes_what_only_the_rule_reads_when_first_read(
         d.binary,
         *(getattr(d, n) for n in ("short", "telling")),
         *(getattr(d, n) for n in DETAIL[1:]),
+        started=d.started,
+        left=d.left,
     )
     assert sorted(computed) == ["masked", "placed"]
     monkeypatch.undo()
     eager = writer_delta(before, after)
     assert d == full == eager and full == d and hash(d) == hash(full) and repr(d) == repr(full)
-    assert {n: getattr(eager, n) for n in DETAIL} == {n: getattr(full, n) for n in DETAIL}
+    ends = (*DETAIL, "started", "left")
+    assert {n: getattr(eager, n) for n in ends} == {n: getattr(full, n) for n in ends}
