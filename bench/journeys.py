@@ -1,9 +1,12 @@
-"""Run the journey bench: ``python bench/journeys.py [--fast] [--only NAME] [--json FILE]``.
+"""Run the journey bench: ``python bench/journeys.py [--fast] [--only NAME] [--json FILE]
+[--allow-skip]``.
 
 Run it with the interpreter gentle-hooks is installed in (its ``gentle-hook`` is the CLI
-under test). Prints the table and every block that is not ``in_band``/``by_design``;
-exits 1 when any journey is not ``ok`` (a dead end, an out-of-band step, a failed check,
-a void fixture), 0 otherwise. See bench/journeys/__init__.py.
+under test). Prints the table, the summary (how many journeys were skipped and why, when
+any was) and every block that is not ``in_band``/``by_design``. Exits 1 when any journey
+is not ``ok`` (a dead end, an out-of-band step, a failed check, a void fixture), or when
+any was skipped (a tool it needs is not installed: it verified nothing) unless
+``--allow-skip`` accepts the skips; 0 otherwise. See bench/journeys/__init__.py.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.journeys.results import Run, document, problems, table
+from bench.journeys.results import Run, document, problems, skipped_line, table
 from bench.journeys.runner import run_journeys
 
 #: Journeys at a time by default: two per CPU.
@@ -47,6 +50,12 @@ def main(argv: list[str] | None = None) -> int:
         help="print every command of a journey that is not ok",
     )
     ap.add_argument("--list", action="store_true", help="list the journeys and exit")
+    ap.add_argument(
+        "--allow-skip",
+        action="store_true",
+        help="exit 0 although journeys were skipped (a tool they need is not installed); "
+        "by default a skip exits 1: a skipped journey verified nothing",
+    )
     args = ap.parse_args(argv)
     from bench.journeys.catalog import JOURNEYS
 
@@ -66,6 +75,9 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(tmp, ignore_errors=True)
     print(table(outcomes))
     print(run.line())
+    skips = skipped_line(outcomes)
+    if skips:
+        print(skips)
     for line in problems(outcomes):
         print(line)
     if args.verbose:
@@ -82,7 +94,12 @@ def main(argv: list[str] | None = None) -> int:
                 print()
     if args.json:
         Path(args.json).write_text(json.dumps(document(outcomes, run), indent=2) + "\n")
-    return 0 if all(o.status in ("ok", "skipped") for o in outcomes) else 1
+    if not all(o.status in ("ok", "skipped") for o in outcomes):
+        return 1
+    if skips and not args.allow_skip:
+        print("exit 1: install what the skipped journeys need, or pass --allow-skip to accept")
+        return 1
+    return 0
 
 
 if __name__ == "__main__":

@@ -274,6 +274,42 @@ def _commit_writes_file(ctx: Ctx) -> None:
     ctx.check("last-run.txt" not in shown.out, "the test's file stayed out of the commit")
 
 
+#: A test that makes ``out/`` and so cannot run twice in one directory.
+_MAKES_DIR = (
+    "import os\nimport unittest\n\n\nclass O(unittest.TestCase):\n"
+    "    def test_out(self):\n"
+    "        os.mkdir('out')\n"
+    "        with open('out/r.txt', 'w') as f:\n"
+    "            f.write('ok')\n"
+)
+
+
+@journey(
+    "commit-test-not-rerunnable",
+    "the test makes out/ and cannot run twice: its spot check in the work tree fails; the "
+    "staged change, never re-run, is spot-checked in a clean checkout",
+    fast=True,
+)
+def _commit_not_rerunnable(ctx: Ctx) -> None:
+    w = plain(ctx)
+    ctx.sb.writer_edit(w, 1, {"test_out.py": _MAKES_DIR})
+    ctx.sb.sh(w, f"{ctx.gh} receipt run -- {TEST}", who="setup")
+    ctx.sb.prove(w, ["status", "--porcelain"], "?? out/", "the run's out/, untracked")
+    if ctx.sb.sh(w, f"{ctx.gh} spot-check", who="setup").exit != 1:
+        raise FixtureError("the spot check in the work tree holding out/ did not fail")
+    ctx.sb.git(w, "add", "m.py", "test_m.py", "test_out.py")
+    step = ctx.agent.attempt(w, "git commit -q -m 'writer change'")
+    passed(ctx, step.exit, "the commit went through")
+    printed = [line for b in ctx.agent.blocks for line in b.printed]
+    ctx.check(
+        any("spot-check --staged" in line for line in printed)
+        and not any("GENTLE_HOOKS_SKIP" in line for line in printed),
+        "the block offered the staged change's spot check, not an override of a refutation",
+    )
+    shown = ctx.sb.run(w, ["git", "show", "--name-only", "--format=", "HEAD"], who="setup")
+    ctx.check("out/r.txt" not in shown.out, "the run's out/ stayed out of the commit")
+
+
 @journey(
     "commit-second-edit",
     "an earlier test run left __pycache__/ (not ignored); the next edit's run rewrites it",

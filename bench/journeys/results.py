@@ -163,3 +163,15 @@ def problems(outcomes: list[Outcome]) -> list[str]:
             if b.cls not in ("in_band", "by_design"):
                 lines.append(f"{o.name}: {b.cls}: {b.action}: {b.why}")
     return lines
+
+
+def skipped_line(outcomes: list[Outcome]) -> str:
+    """One line for the summary naming how many journeys were skipped, of how many, and
+    why (each reason with its count), or "" when none was: a skipped journey verified
+    nothing, and the run must not read as a pass."""
+    why = Counter(o.detail or "no reason given" for o in outcomes if o.status == "skipped")
+    if not why:
+        return ""
+    return f"{sum(why.values())} of {len(outcomes)} journey(s) SKIPPED, not run: " + "; ".join(
+        f"{reason} ({n})" for reason, n in why.items()
+    )

@@ -40,6 +40,19 @@ from gentle_hooks.values.frozen import replace
 #: The tables of records bound to a candidate identity (:meth:`Ledger.other_candidate_counts`).
 CANDIDATE_TABLES = ("receipt", "spot_check", "verdict", "review_fact")
 
+#: The spot checks that speak for the candidate they are bound to: a readback, a re-run of
+#: a receipt of that candidate (its own tree, whatever the re-run saw), and a re-run of
+#: another candidate's receipt only when the report and the re-run both succeeded (a
+#: snapshot's check of the work tree without the files its reported run created, SPEC §3
+#: "Binding"). A failure re-running another candidate's receipt happened on that
+#: candidate's tree: it refutes that tree alone (SPEC §5 "Spot check": "on the
+#: candidate's exact tree"), never this one.
+_ON_ITS_TREE = (
+    "NOT (kind = 'rerun' AND NOT (coalesce(reported_exit, -1) = 0 "
+    "AND coalesce(observed_exit, -1) = 0) AND EXISTS (SELECT 1 FROM receipt AS r "
+    "WHERE r.id = spot_check.receipt_id AND r.identity != spot_check.identity))"
+)
+
 
 class Ledger(PendingWork, Quarantine):
     """An open ledger: pending writer work (:class:`~.pending.PendingWork`), rows held in
@@ -71,8 +84,9 @@ class Ledger(PendingWork, Quarantine):
         return self._select_one(Receipt, "id = ?", (receipt_id,))
 
     def spot_checks(self, identity: str) -> list[SpotCheck]:
-        """Spot checks and readbacks recorded for one candidate identity, oldest first."""
-        return self._select(SpotCheck, "identity = ?", (identity,))
+        """Spot checks and readbacks recorded for one candidate identity that speak for it
+        (:data:`_ON_ITS_TREE`), oldest first."""
+        return self._select(SpotCheck, f"identity = ? AND {_ON_ITS_TREE}", (identity,))
 
     def verdicts(
         self, identity: str | None = None, *, root: str | None = None
@@ -169,7 +183,7 @@ class Ledger(PendingWork, Quarantine):
         of many identities at once (each list oldest first; group by ``identity``)."""
         return (
             self._select_in(Receipt, "identity", identities),
-            self._select_in(SpotCheck, "identity", identities),
+            self._select_in(SpotCheck, "identity", identities, _ON_ITS_TREE),
             self._select_in(VerdictRecord, "identity", identities),
             self._select_in(ReviewFact, "identity", identities),
         )

@@ -22,9 +22,10 @@ the bound candidate's exact tree:
 The re-run agrees only when it succeeds too, and counts only when it left the candidate's
 files as they were (files it creates, such as caches, do not matter). In a snapshot, the
 files the reported run created (a ``--junitxml`` report: ``Receipt.created``) are that
-run's outputs, not the candidate's: the re-run may write them again, and its spot check
-binds also to the work tree without them and to the state it left. A re-run that fails
-after a report of success is recorded and blocks the candidate, naming both results.
+run's outputs, not the candidate's: the re-run may write them again, and its spot check,
+when it agreed, binds also to the work tree without them and to the state it left. A re-run
+that fails after a report of success is recorded and blocks the candidate whose tree it
+re-ran, and no other, naming both results.
 """
 
 from __future__ import annotations
@@ -359,18 +360,19 @@ def run_spot_check(
             duration_ms=obs.duration_ms,
             output_digest=obs.output_digest,
         )
-        also = _outputs_aside(bound, receipt, rerun) if outputs else ()
+        # a failure refutes only the tree it re-ran (the store reads no copy of one either)
+        also = _outputs_aside(bound, receipt, rerun) if outputs and check.agreed else ()
         stored, *_ = led.add_all([check, *(replace(check, identity=i) for i in also)])
         kept = refresh_notes_kept(bound.repo, led, cand, sign_key)
         return SpotOutcome(Recorded(led.path, stored, cand, kept), receipt, obs, not in_place)
 
 
 def _outputs_aside(bound: Bound, receipt: Receipt, rerun: _Rerun) -> tuple[str, ...]:
-    """The other candidates a re-run of a snapshot receipt whose run created files
-    (``receipt.created``) checked: the work tree without those files (what the writer
-    produced: a commit that leaves them out) and, when the re-run changed nothing else,
-    the state it left (it wrote them again: a commit of the work tree as it is now). A
-    re-run rewriting its own report never leaves the candidate it checked behind."""
+    """The other candidates an agreeing re-run of a snapshot receipt whose run created
+    files (``receipt.created``) satisfies too: the work tree without those files (what the
+    writer produced: a commit that leaves them out) and, when the re-run changed nothing
+    else, the state it left (it wrote them again: a commit of the work tree as it is now).
+    A re-run rewriting its own report never leaves the candidate it checked behind."""
     cand = bound.candidate
     found = [
         candidate_identity(

@@ -4,6 +4,7 @@ journeys is resolved by the commands it printed, run literally, or is a document
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -82,6 +83,40 @@ def test_a_journey_whose_tool_is_missing_is_skipped_with_why_in_the_table(
     rows = table(outcomes).splitlines()
     for name in npm:
         assert f"| {name} | skipped: npm is not installed | " in "\n".join(rows), rows
+
+
+def test_a_run_with_skipped_journeys_says_so_and_fails_unless_allowed(tmp_path: Path) -> None:
+    # a run whose journeys were all skipped verified nothing: the summary line under the
+    # table counts them with why, and the exit is 1 unless --allow-skip accepts the skips
+    import subprocess
+    import sys
+
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    npm = [j.name for j in JOURNEYS if j.needs == "npm"]
+    only = [a for name in npm for a in ("--only", name)]
+    script = Path(__file__).resolve().parents[2] / "bench" / "journeys.py"
+
+    def bench(*flags: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, str(script), "-j", "1", *only, *flags],
+            env={**os.environ, "PATH": str(empty), "TMPDIR": str(tmp_path)},
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120,
+        )
+
+    strict = bench()
+    line = (
+        f"{len(npm)} of {len(npm)} journey(s) SKIPPED, not run: npm is not installed ({len(npm)})"
+    )
+    assert strict.returncode == 1, strict
+    assert line in strict.stdout.splitlines(), strict
+    assert "pass --allow-skip to accept" in strict.stdout, strict
+    allowed = bench("--allow-skip")
+    assert allowed.returncode == 0, allowed
+    assert line in allowed.stdout.splitlines(), allowed
 
 
 def test_the_document_says_how_the_bench_ran(tmp_path: Path) -> None:
