@@ -1,0 +1,139 @@
+"""The variables a shell line sets for the programs it runs, read from its structure, not
+from its text (brief rule B5, standing row S-load-env: :mod:`gentle_hooks.policy.loadenv`).
+
+Room ``policy`` (pure). :func:`assigned` parses the line (:func:`~gentle_hooks.policy.shell.
+parse_line`, POSIX quoting) and names a variable where the shell or a program sets it:
+
+* a ``NAME=value`` word before a command, or alone (``PYTEST_ADDOPTS=x; pytest``: the
+  shell's variable, exported when the caller's environment already holds it);
+* ``export NAME[=value]``; ``declare``/``typeset`` with ``-x``, or with ``=``;
+  ``local``/``readonly`` with ``=``;
+* ``env``'s ``NAME=value`` operands, its options read as ``env`` reads them (``-i``, ``-u
+  NAME``, ``-C DIR``, clusters such as ``-iS``, ``-vS STRING``: the words of a split string
+  count: :func:`~gentle_hooks.policy.wrappers.env_parts`);
+* and the same inside what the line runs: a wrapper's command (``timeout 60 env X=1 ...``),
+  a shell's ``-c`` script, ``eval``'s words, a command substitution.
+
+A word passed to another program is no assignment: ``grep -q 'PYTEST_ADDOPTS=' docs/x.md``,
+``python -c "print('PYTEST_ADDOPTS=1')"`` and ``echo PYTEST_ADDOPTS=1`` set nothing. What
+this reader cannot parse (a compound command with ``if``/``for``, a here-document, a split
+string holding ``$``, nesting past :data:`~gentle_hooks.policy.wrappers.MAX_DEPTH`) is
+returned as text, for the caller to read conservatively.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from gentle_hooks.policy.shell import (
+    Group,
+    ShellList,
+    Simple,
+    Unreadable,
+    is_name_value,
+    parse_line,
+    tokenize,
+)
+from gentle_hooks.policy.wrappers import (
+    MAX_DEPTH,
+    SHELLS,
+    env_parts,
+    program_name,
+    shell_script,
+    unwrap,
+)
+from gentle_hooks.values.frozen import frozen
+
+#: Builtins that set variables by their operands: every operand names one (``export``), only
+#: with ``-x`` in an option or with ``=`` (``declare``, ``typeset``), only with ``=``.
+_EXPORTS = frozenset({"export"})
+_DECLARES = frozenset({"declare", "typeset"})
+_SETS = frozenset({"local", "readonly"})
+
+
+@frozen
+class Assigned:
+    """What :func:`assigned` found.
+
+    Attributes:
+        names: the variables the line sets or exports, sorted, without repeats;
+        unread: the parts of the line this reader could not parse, as text, in order.
+    """
+
+    names: tuple[str, ...]
+    unread: tuple[str, ...] = ()
+
+
+def assigned(line: str) -> Assigned:
+    """The variables the shell line ``line`` sets or exports for what it runs (see the
+    module docstring), and the parts of it not read."""
+    names: set[str] = set()
+    unread: list[str] = []
+    _line(line, 0, names, unread)
+    return Assigned(tuple(sorted(names)), tuple(unread))
+
+
+def _line(text: str, depth: int, names: set[str], unread: list[str]) -> None:
+    if depth > MAX_DEPTH:
+        unread.append(text)
+        return
+    try:
+        tokens = tokenize(text)
+    except Unreadable:
+        unread.append(text)
+        return
+    if not tokens or all(t.op and t.text == "\n" for t in tokens):
+        return
+    parsed = parse_line(text)
+    if parsed is None:
+        unread.append(text)
+        return
+    for token in tokens:  # what ``$(...)`` or a backquote runs, wherever the word is
+        for script in token.substituted:
+            _line(script, depth + 1, names, unread)
+    for simple in _simples(parsed):
+        names.update(a.partition("=")[0] for a in simple.assignments)
+        _words(simple.words, depth, names, unread)
+
+
+def _simples(body: ShellList) -> list[Simple]:
+    out: list[Simple] = []
+    for and_or, _ in body.items:
+        for pipeline in (and_or.first, *(p for _, p in and_or.rest)):
+            for command in pipeline.commands:
+                out += _simples(command.body) if isinstance(command, Group) else [command]
+    return out
+
+
+def _words(words: tuple[str, ...], depth: int, names: set[str], unread: list[str]) -> None:
+    if not words:
+        return
+    if depth > MAX_DEPTH:
+        unread.append(shlex.join(words))
+        return
+    name = program_name(words[0])
+    operands = [w for w in words[1:] if not w.startswith(("-", "+"))]
+    if name in _EXPORTS:
+        names.update(w.partition("=")[0] for w in operands)
+    elif name in _DECLARES:
+        exported = any(w.startswith("-") and "x" in w for w in words[1:])
+        names.update(w.partition("=")[0] for w in operands if exported or "=" in w)
+    elif name in _SETS:
+        names.update(w.partition("=")[0] for w in operands if "=" in w)
+    elif name == "env":
+        parts = env_parts(words)
+        if parts is None:
+            unread.append(shlex.join(words))
+            return
+        names.update(a.partition("=")[0] for a in parts.assignments if is_name_value(a))
+        _words(parts.command, depth + 1, names, unread)
+    elif name in SHELLS:
+        script, _ = shell_script(words)
+        if script is not None:
+            _line(script, depth + 1, names, unread)
+    elif name == "eval":
+        _line(" ".join(words[1:]), depth + 1, names, unread)
+    else:
+        inner = unwrap(words)
+        if inner is not None:
+            _words(inner, depth + 1, names, unread)
