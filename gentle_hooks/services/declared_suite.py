@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from gentle_hooks.artifacts.brief import command_load_faults
 from gentle_hooks.config.load import CONFIG_FILE, PYPROJECT, load_config, read_file_config
 from gentle_hooks.config.settings import Settings
 from gentle_hooks.errors import EXIT_BLOCKED, GentleError, shown_field
@@ -66,6 +65,10 @@ class DeclaredSuite:
         nothing is declared."""
         if self.command is None:
             return ()
+        # here, not at the top: the gates read base_commands on the pass path, and the
+        # brief's model brings pydantic
+        from gentle_hooks.artifacts.brief import command_load_faults
+
         what = f"verification.full_suite `{shown_field(self.command)}` (committed)"
         return command_load_faults(((what, self.command),))
 
