@@ -10,7 +10,9 @@ parse_line`, POSIX quoting) and names a variable where the shell or a program se
   ``local``/``readonly`` with ``=``;
 * ``env``'s ``NAME=value`` operands, its options read as ``env`` reads them (``-i``, ``-u
   NAME``, ``-C DIR``, clusters such as ``-iS``, ``-vS STRING``: the words of a split string
-  count: :func:`~gentle_hooks.policy.wrappers.env_parts`);
+  count: :func:`~gentle_hooks.policy.wrappers.env_parts`); those of ``sudo``, ``doas`` and
+  ``cross-env`` before their command; every ``NAME=value`` operand of ``make`` (it exports
+  them to its recipes); ``docker``/``podman run -e NAME=value``, ``systemd-run -E``;
 * and the same inside what the line runs: a wrapper's command (``timeout 60 env X=1 ...``),
   a shell's ``-c`` script, ``eval``'s words, a command substitution.
 
@@ -49,6 +51,25 @@ from gentle_hooks.values.frozen import frozen
 _EXPORTS = frozenset({"export"})
 _DECLARES = frozenset({"declare", "typeset"})
 _SETS = frozenset({"local", "readonly"})
+#: Programs whose ``NAME=value`` operands before their command set it for that command, as
+#: ``env``'s do; their options with a value (sudo's ``-u USER``...) are skipped.
+_ENV_LIKE: dict[str, frozenset[str]] = {
+    "sudo": frozenset(["-u", "-g", "-C", "-D", "-h", "-p", "-R", "-r", "-t", "-T", "-U"]),
+    "doas": frozenset({"-u", "-C"}),
+    "cross-env": frozenset(),
+}
+#: Programs that put every ``NAME=value`` operand into the environment of what they run
+#: (make exports a variable set on its command line to its recipes).
+_MAKES = frozenset({"make", "gmake", "bmake"})
+#: Programs whose option sets a variable for what they run (``docker run -e NAME=value``,
+#: ``--env=NAME=value``, ``systemd-run -E``/``--setenv``).
+_ENV_OPTIONS = {
+    "docker": ("-e", "--env"),
+    "podman": ("-e", "--env"),
+    "nerdctl": ("-e", "--env"),
+    "flatpak": ("--env",),
+    "systemd-run": ("-E", "--setenv"),
+}
 
 
 @frozen
@@ -127,6 +148,12 @@ def _words(words: tuple[str, ...], depth: int, names: set[str], unread: list[str
             return
         names.update(a.partition("=")[0] for a in parts.assignments if is_name_value(a))
         _words(parts.command, depth + 1, names, unread)
+    elif name in _ENV_LIKE:
+        _env_like(words, _ENV_LIKE[name], depth, names, unread)
+    elif name in _MAKES:
+        names.update(w.partition("=")[0] for w in operands if is_name_value(w))
+    elif name in _ENV_OPTIONS:
+        names.update(_option_values(words, _ENV_OPTIONS[name]))
     elif name in SHELLS:
         script, _ = shell_script(words)
         if script is not None:
@@ -137,3 +164,39 @@ def _words(words: tuple[str, ...], depth: int, names: set[str], unread: list[str
         inner = unwrap(words)
         if inner is not None:
             _words(inner, depth + 1, names, unread)
+
+
+def _env_like(
+    words: tuple[str, ...],
+    with_value: frozenset[str],
+    depth: int,
+    names: set[str],
+    unread: list[str],
+) -> None:
+    """``sudo [options] NAME=value... command``: the names, then the command read on."""
+    i = 1
+    while i < len(words) and words[i].startswith("-") and words[i] != "--":
+        i += 2 if words[i] in with_value else 1
+    i += words[i : i + 1] == ("--",)
+    while i < len(words) and is_name_value(words[i]):
+        names.add(words[i].partition("=")[0])
+        i += 1
+    _words(words[i:], depth + 1, names, unread)
+
+
+def _option_values(words: tuple[str, ...], options: tuple[str, ...]) -> list[str]:
+    """The names set by ``OPTION NAME=value``, ``OPTION=NAME=value`` or ``-eNAME=value``
+    among ``words``."""
+    out: list[str] = []
+    for i, w in enumerate(words[1:], 1):
+        value = None
+        if w in options and i + 1 < len(words):
+            value = words[i + 1]
+        else:
+            for option in options:
+                glued = option + ("=" if option.startswith("--") else "")
+                if w.startswith(glued) and len(w) > len(glued):
+                    value = w[len(glued) :]
+        if value is not None and is_name_value(value):
+            out.append(value.partition("=")[0])
+    return out

@@ -111,7 +111,16 @@ ASSIGNED = [
     ("eval 'PYTEST_ADDOPTS=--co pytest'", ("PYTEST_ADDOPTS",)),
     ("echo $(PYTEST_ADDOPTS=--co pytest)", ("PYTEST_ADDOPTS",)),
     ("if true; then PYTEST_ADDOPTS=--co pytest; fi", ("PYTEST_ADDOPTS",)),  # unread: as text
+    # programs that put NAME=value operands into what they run
+    ("make PYTEST_ADDOPTS=--co test", ("PYTEST_ADDOPTS",)),
+    ("sudo -u me PYTEST_ADDOPTS=--co pytest", ("PYTEST_ADDOPTS",)),
+    ("cross-env NODE_OPTIONS=--require=./x.js npm test", ("NODE_OPTIONS",)),
+    ("docker run -e PYTEST_ADDOPTS=--co img pytest", ("PYTEST_ADDOPTS",)),
+    ("docker run --env=PYTEST_ADDOPTS=--co img pytest", ("PYTEST_ADDOPTS",)),
+    ("systemd-run -E PYTEST_ADDOPTS=--co pytest", ("PYTEST_ADDOPTS",)),
+    ("make test", ()),
     # a word passed to another program sets nothing
+    ("grep -e PYTEST_ADDOPTS= -r docs", ()),
     ("grep -q 'PYTEST_ADDOPTS=' docs/x.md", ()),
     ("grep -q PYTEST_ADDOPTS= docs/x.md && pytest", ()),
     ("python -c \"print('PYTEST_ADDOPTS=1')\"", ()),
