@@ -188,8 +188,9 @@ def env_split(words: tuple[str, ...]) -> tuple[str, ...] | None:
 
 def unwrap(words: tuple[str, ...]) -> tuple[str, ...] | None:
     """The command a wrapper runs; None when ``words`` is no wrapper, wraps nothing, or is
-    ``command -v``/``-V`` (a lookup). ``env -S STRING`` is read as the words ``STRING``
-    splits into (:func:`env_split`; one it cannot split wraps nothing read)."""
+    ``command -v``/``-V`` (a lookup). ``env`` is read as ``env`` reads its arguments
+    (:func:`env_parts`: clustered options, ``-S STRING`` as the words ``STRING`` splits
+    into; one it cannot split wraps nothing read)."""
     wrapper = next((w for w in WRAPPERS if w.name == program_name(words[0])), None)
     if wrapper is None:
         return None
