@@ -22,6 +22,7 @@ from gentle_hooks.services.record import Binding
 
 if TYPE_CHECKING:
     from gentle_hooks.artifacts.brief import DelegationBrief
+    from gentle_hooks.services.record import Bound
     from gentle_hooks.services.verify import ExtraChecks
 
 
@@ -129,17 +130,34 @@ def prepare(
     and success criteria. Prints where it is, what the verifier may run there, and the
     `verify run` command. Exit 1 when the brief is rejected (no boundaries, no
     stopCondition, readOnly false without a mutating side effect, a check that reaches
-    outside the room's tree: an absolute path, ~, ../.. out of the room).
+    outside the room's tree: an absolute path, ~, ../.. out of the room). Old brief
+    files blocks named under the git dir are removed (beyond the newest 16, older than a
+    day; never this candidate's nor the brief given).
     """
     from gentle_hooks.report.verify_report import prepare_envelope, render_prepared
     from gentle_hooks.services.verify import prepare as prepare_room
 
     done = prepare_room(binding, brief, extra, os.environ)
+    _prune_briefs(done.bound, brief_file)
     if as_json:
         click.echo(model_json(prepare_envelope(done, brief_file), by_alias=True, indent=2))
     else:
         click.echo(render_prepared(done, brief_file))
     return EXIT_OK
+
+
+def _prune_briefs(bound: Bound, brief_file: str) -> None:
+    """Remove old brief files of this worktree's git dir
+    (:func:`~gentle_hooks.services.brief_files.prune_briefs`), never the one a block names
+    for the candidate being verified nor ``brief_file``."""
+    import time
+
+    from gentle_hooks.services.assess import brief_path
+    from gentle_hooks.services.brief_files import prune_briefs
+
+    current = brief_path(bound.repo, bound.candidate.identity)
+    keep = [current, *([brief_file] if brief_file != "-" else [])]
+    prune_briefs(os.path.dirname(current), keep, time.time())
 
 
 @verify.command("run")

@@ -38,6 +38,8 @@ One module per table or rule set:
   ``*.dist-info/entry_points.txt``'s ``[pytest11]``, ``*.pth``, ``*.egg-link``)
 * :mod:`.loadenv` — which of a brief's variables change what a runner or the interpreter
   loads (PYTEST_PLUGINS, NODE_OPTIONS, LD_PRELOAD...)
+* :mod:`.assignments` — the variables a shell line sets for what it runs, read from its
+  structure (``NAME=value``, ``export``, ``env``'s operands), not from its text
 * :mod:`.reach` — which words of a verifier's check reach outside the clean room (an
   absolute path, a home directory, ``../..``)
 * :mod:`.selection` — whether a test run selected some of the tests (not the full suite)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from gentle_hooks.policy.assignments import assigned
 from gentle_hooks.values.frozen import frozen
 
 
@@ -93,36 +94,47 @@ def _assignment_re(rows: tuple[LoadEnvRow, ...]) -> re.Pattern[str]:
     names = sorted({n for r in rows for n in r.names}, key=len, reverse=True)
     prefixes = [re.escape(p) + r"\w*" for r in rows for p in r.prefixes]
     name = "(?:" + "|".join([*map(re.escape, names), *prefixes]) + ")"
-    # NAME=value before a program or after ``env`` (at any quoting depth: ``sh -c 'env
-    # PYTEST_ADDOPTS=--co pytest'`` holds it as text; ``env -SNAME=value``, the split
-    # string glued to its flag), or ``export NAME`` of the caller's
+    # NAME=value anywhere in a text no parser read (``env -SNAME=value``, ``-vSNAME=value``:
+    # the split string glued to its flag), or ``export NAME`` of the caller's
     return re.compile(
-        rf"(?:(?<![\w$.\-/])|(?<=\s-S))({name})="
+        rf"(?:(?<![\w$.\-/])|(?<=-S)|(?<=-[iv0]S)|(?<=-[iv0][iv0]S))({name})="
         rf"|\b(?:export|declare\s+-x|typeset\s+-x)\s+({name})\b"
     )
 
 
 #: :func:`_assignment_re` of :data:`RUN_ROWS`, compiled on first use (~0.4 ms).
 _RUN_ASSIGNMENT: list[re.Pattern[str]] = []
-#: What every match of that pattern holds: ``=`` (an assignment) or one of the words.
+#: What every assignment holds: ``=`` or one of the words that export a variable.
 _ASSIGNMENT_WORDS = ("=", "export", "declare", "typeset")
+
+
+def _is_run_row(name: str) -> bool:
+    return any(name in r.names or name.startswith(r.prefixes) for r in RUN_ROWS)
 
 
 def loading_assignments(command: str) -> tuple[str, ...]:
     """The variables of :data:`RUN_ROWS` the shell line ``command`` sets or exports for what
-    it runs (``PYTEST_ADDOPTS=--co pytest``, ``env PYTEST_ADDOPTS=--co pytest``, ``sh -c
-    'export PYTEST_ADDOPTS=--co; pytest'``), sorted, without repeats; empty when none.
+    it runs (``PYTEST_ADDOPTS=--co pytest``, ``env -i PYTEST_ADDOPTS=--co pytest``, ``env
+    -vS 'PYTEST_ADDOPTS=--co pytest'``, ``sh -c 'export PYTEST_ADDOPTS=--co; pytest'``),
+    sorted, without repeats; empty when none.
 
-    Read as text, so an assignment inside a quoted ``sh -c`` script counts too: such a
-    receipt reports what the runner did under options the command chose for it (``--co``
-    collects and runs nothing), which its re-run would repeat (SPEC §5 "Spot check").
-    """
+    Read from the line's structure (:func:`~gentle_hooks.policy.assignments.assigned`), so
+    a word passed to another program sets nothing: ``grep -q 'PYTEST_ADDOPTS=' x.md``,
+    ``python -c "print('PYTEST_ADDOPTS=1')"``. A part of the line the reader cannot parse
+    (``if ...; then PYTEST_ADDOPTS=x pytest; fi``) is read as text: an assignment anywhere
+    in it counts. An assignment a receipt's command makes reports what the runner did under
+    options the command chose for it (``--co`` collects and runs nothing), which its re-run
+    would repeat (SPEC §5 "Spot check")."""
     if not any(word in command for word in _ASSIGNMENT_WORDS):
-        return ()  # no match can hold none of them: the pattern is not compiled
-    if not _RUN_ASSIGNMENT:
-        _RUN_ASSIGNMENT.append(_assignment_re(RUN_ROWS))
-    found = {a or b for a, b in _RUN_ASSIGNMENT[0].findall(command)}
-    return tuple(sorted(found))
+        return ()  # no assignment can hold none of them: the line is not parsed
+    found = assigned(command)
+    names = {n for n in found.names if _is_run_row(n)}
+    if found.unread:
+        if not _RUN_ASSIGNMENT:
+            _RUN_ASSIGNMENT.append(_assignment_re(RUN_ROWS))
+        for text in found.unread:
+            names.update(a or b for a, b in _RUN_ASSIGNMENT[0].findall(text))
+    return tuple(sorted(names))
 
 
 def without_loading(env: Mapping[str, str]) -> tuple[dict[str, str], tuple[str, ...]]:
@@ -130,7 +142,5 @@ def without_loading(env: Mapping[str, str]) -> tuple[dict[str, str], tuple[str, 
     ``NODE_OPTIONS``...), and the names left out, sorted: what a receipt run or a spot
     check's re-run runs with, so an option in the writer's shell cannot make a test run
     collect nothing and report success."""
-    dropped = tuple(
-        sorted(n for n in env if any(n in r.names or n.startswith(r.prefixes) for r in RUN_ROWS))
-    )
+    dropped = tuple(sorted(n for n in env if _is_run_row(n)))
     return {k: v for k, v in env.items() if k not in dropped}, dropped

@@ -62,55 +62,146 @@ def program_name(word: str) -> str:
     return word.rsplit("/", 1)[1] if word.startswith(SYSTEM_BIN) else word
 
 
-#: ``env``'s option whose value is split into words (``env -S 'python3 -u' x.py``).
-_SPLIT = ("-S", "--split-string")
+#: ``env``'s long options (GNU coreutils), each with whether it takes a value (after ``=``
+#: or as the next word); getopt reads any unique prefix of one (``--split``, ``--u``).
+_ENV_LONG = {
+    "--ignore-environment": False,
+    "--null": False,
+    "--unset": True,
+    "--chdir": True,
+    "--split-string": True,
+    "--argv0": True,
+    "--block-signal": False,
+    "--default-signal": False,
+    "--ignore-signal": False,
+    "--list-signal-handling": False,
+    "--debug": False,
+    "--help": False,
+    "--version": False,
+}
+#: Its short options that take a value: the rest of their word, or the next word
+#: (``-u NAME``, ``-C DIR``, ``-S STRING``, ``-a ARG0``); the others (``-i``, ``-0``,
+#: ``-v``) cluster with them (``-iS STRING``, ``-vSSTRING``, ``-iu NAME``).
+_ENV_SHORT_VALUE = "uCSa"
+
+
+@frozen
+class EnvParts:
+    """``env``'s arguments as ``env`` reads them (:func:`env_parts`).
+
+    Attributes:
+        options: its options but ``-S``, each with its value (``-u NAME``, ``-C DIR``;
+            ``-v`` of ``-vS STRING``), in order;
+        assignments: its ``NAME=value`` words, in order (those of a ``-S`` string too);
+        command: the command it runs, empty when none (``env`` alone prints the
+            environment);
+        split: a ``-S`` string was split into them.
+    """
+
+    options: tuple[str, ...]
+    assignments: tuple[str, ...]
+    command: tuple[str, ...]
+    split: bool = False
+
+
+def _long_option(word: str) -> tuple[str | None, bool]:
+    """(the long option ``word`` names, by its full name or a unique prefix, or None;
+    whether its value is the next word)."""
+    name, eq, _ = word.partition("=")
+    found = [o for o in _ENV_LONG if o.startswith(name)]
+    full = name if name in _ENV_LONG else (found[0] if len(found) == 1 else None)
+    return full, full is not None and _ENV_LONG[full] and not eq
+
+
+def _split_of(words: list[str], i: int) -> tuple[int, str | None, str]:
+    """Read the option ``words[i]`` of ``env``. Returns (how many words it takes with its
+    value, the string of its ``-S`` or None, the word's options before that ``-S``:
+    ``-v`` of ``-vS``, ``""`` when none)."""
+    w = words[i]
+    if w.startswith("--"):
+        full, next_value = _long_option(w)
+        if full != "--split-string":
+            return (2 if next_value else 1), None, ""
+        if next_value:
+            return 2, (words[i + 1] if i + 1 < len(words) else None), ""
+        return 1, w.partition("=")[2], ""
+    for j, c in enumerate(w[1:], 1):
+        if c in _ENV_SHORT_VALUE:
+            rest = w[j + 1 :]
+            taken, value = (1, rest) if rest else (2, "".join(words[i + 1 : i + 2]) or None)
+            return taken, (value if c == "S" else None), (w[:j] if c == "S" and j > 1 else "")
+    return 1, None, ""
+
+
+def env_parts(words: tuple[str, ...]) -> EnvParts | None:
+    """``env WORDS`` read as GNU ``env`` reads them: its options (short ones clustered,
+    ``-iS``, ``-vS STRING``, ``-iu NAME``; long ones by any unique prefix), each ``-S
+    STRING`` replaced by the words ``STRING`` splits into (as ``env`` reads it: quotes) and
+    read on, so options and ``NAME=value`` words inside it count; then its ``NAME=value``
+    words and the command. None when a split string is missing, holds what this reader
+    does not expand (``$``, a backslash escape), does not split, or when more than
+    :data:`MAX_DEPTH` strings are split."""
+    rest, i, splits = list(words[1:]), 0, 0
+    options: list[str] = []
+    while i < len(rest) and rest[i].startswith("-") and rest[i] != "--":
+        if rest[i] == "-":  # ``-`` is ``-i``
+            options.append(rest[i])
+            i += 1
+            continue
+        taken, split, before = _split_of(rest, i)
+        is_split = split is not None or "S" in rest[i][1:2] or before
+        if not is_split:
+            options += rest[i : i + taken]
+            i += taken
+            continue
+        splits += 1
+        if split is None or splits > MAX_DEPTH or "$" in split or "\\" in split:
+            return None
+        try:
+            split_words = shlex.split(split)
+        except ValueError:
+            return None
+        options += [before] if before else []
+        rest[i : i + taken] = split_words
+    if rest[i : i + 1] == ["--"]:
+        i += 1
+    start = i
+    while i < len(rest) and "=" in rest[i]:
+        i += 1
+    return EnvParts(tuple(options), tuple(rest[start:i]), tuple(rest[i:]), splits > 0)
 
 
 def env_split(words: tuple[str, ...]) -> tuple[str, ...] | None:
-    """``env WORDS`` with its first ``-S STRING`` (``-SSTRING``, ``--split-string=STRING``,
-    ``--split-string STRING``) replaced by the words ``STRING`` splits into (as ``env``
-    reads it: quotes), so ``env -S 'X=1 python3 -E' t.py`` reads as ``env
-    X=1 python3 -E t.py``; ``words`` itself when it has no such option; None when the
+    """``env WORDS`` with its ``-S STRING`` options (``-SSTRING``, ``-vS STRING``,
+    ``--split-string=STRING``, ``--split-string STRING``) replaced by the words ``STRING``
+    splits into (:func:`env_parts`), so ``env -S 'X=1 python3 -E' t.py`` reads as ``env
+    X=1 python3 -E t.py``; ``words`` itself when it has no such option; None when a
     string holds what this reader does not expand (``$``, a backslash escape) or does not
     split."""
-    for i, w in enumerate(words[1:], 1):
-        if w == "--" or not w.startswith("-"):
-            return words
-        if w in _SPLIT:
-            value, after = (words[i + 1], i + 2) if i + 1 < len(words) else (None, i + 1)
-        elif w.startswith("--split-string="):
-            value, after = w.partition("=")[2], i + 1
-        elif w.startswith("-S"):
-            value, after = w[2:], i + 1
-        else:
-            continue
-        if value is None or "$" in value or "\\" in value:
-            return None
-        try:
-            split = shlex.split(value)
-        except ValueError:
-            return None
-        return (*words[:i], *split, *words[after:])
-    return words
+    parts = env_parts(words)
+    if parts is None:
+        return None
+    if not parts.split:
+        return words
+    return (words[0], *parts.options, *parts.assignments, *parts.command)
 
 
 def unwrap(words: tuple[str, ...]) -> tuple[str, ...] | None:
     """The command a wrapper runs; None when ``words`` is no wrapper, wraps nothing, or is
-    ``command -v``/``-V`` (a lookup). ``env -S STRING`` is read as the words ``STRING``
-    splits into (:func:`env_split`; one it cannot split wraps nothing read)."""
+    ``command -v``/``-V`` (a lookup). ``env`` is read as ``env`` reads its arguments
+    (:func:`env_parts`: clustered options, ``-S STRING`` as the words ``STRING`` splits
+    into; one it cannot split wraps nothing read)."""
     wrapper = next((w for w in WRAPPERS if w.name == program_name(words[0])), None)
     if wrapper is None:
         return None
     if wrapper.name == "env":
-        split = env_split(words)
-        if split is None:
-            return None
-        words = split
+        parts = env_parts(words)
+        return None if parts is None else (parts.command or None)
     options = itertools.takewhile(lambda w: w.startswith("-") and w != "--", words[1:])
     if wrapper.name == "command" and any(w in ("-v", "-V", "-pv", "-pV") for w in options):
         # ``command -v NAME`` looks NAME up (POSIX): it runs nothing
         return None
-    return wrapped_words(wrapper, words, assigns=wrapper.name == "env")
+    return wrapped_words(wrapper, words)
 
 
 def wrapped_words(

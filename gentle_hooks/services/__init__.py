@@ -91,6 +91,8 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.declared_suite` — the project's declared full suite, from the base commit
 * :mod:`.settings_base` — the commit a candidate's loosening settings are read from (one
   a remote holds)
+* :mod:`.brief_files` — the brief files blocks name under the git dir, old ones pruned at
+  ``verify prepare``
 * :mod:`.brief_checks` — whether a brief's check can observe anything (``verify``, ``brief
   check``)
 * :mod:`.rdd` — the RDD line a harness pins per session

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 
 from gentle_hooks.config.load import CONFIG_FILE, PYPROJECT, load_config, read_file_config
 from gentle_hooks.config.settings import Settings
+from gentle_hooks.errors import EXIT_BLOCKED, GentleError, shown_field
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.values.candidate import Candidate
 from gentle_hooks.values.frozen import frozen, replace
@@ -55,6 +56,27 @@ class DeclaredSuite:
             f"committed at the candidate's base ({base}): the base's counts, so a change "
             "cannot redefine the suite that verifies it; commit it on its own first"
         )
+
+    def load_faults(self) -> tuple[str, ...]:
+        """Rule B5 for the declared suite's own command, as for a brief's checks
+        (:func:`~gentle_hooks.artifacts.brief.command_load_faults`): one line per variable
+        it sets that changes what its runner loads (``PYTEST_ADDOPTS="--ignore=x" pytest``,
+        ``env -i PYTEST_ADDOPTS=... pytest``), naming it; empty when it sets none or
+        nothing is declared."""
+        if self.command is None:
+            return ()
+        # here, not at the top: the gates read base_commands on the pass path, and the
+        # brief's model brings pydantic
+        from gentle_hooks.artifacts.brief import command_load_faults
+
+        what = f"verification.full_suite `{shown_field(self.command)}` (committed)"
+        return command_load_faults(((what, self.command),))
+
+    def refuse_loading(self) -> None:
+        """Raises GentleError (exit 1, as a brief's check refused by rule B5, before
+        anything runs): the first of :meth:`load_faults`."""
+        for fault in self.load_faults()[:1]:
+            raise GentleError(f"check refused: {fault}", exit_code=EXIT_BLOCKED)
 
 
 def declared_suite(

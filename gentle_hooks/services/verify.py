@@ -253,6 +253,7 @@ def _plan_for(
     earlier candidate of the change failed (:func:`~.carried.carry_forward`; its line)."""
     settings = load_config(bound.root, bound.repo.gentle_config(), env).settings
     declared = declared_suite(bound.repo, bound.candidate, settings, env)
+    declared.refuse_loading()  # rule B5 for the repository's own suite: nothing runs
     plan = plan_checks(brief, extra, not bound.candidate.is_empty, declared.command)
     crit, neg, suites, line = carry_forward(
         bound, frozenset((c.kind, c.command) for c in plan.checks)

@@ -61,3 +61,39 @@ def test_each_candidate_is_named_its_own_brief_file(env: Env) -> None:
     check = next(ln.strip().removeprefix("run: ") for ln in lines if " brief check " in ln)
     assert shlex.split(check)[-1] == str(second)
     assert _run(env, check).returncode != 0  # no earlier brief is "brief ok" for it
+
+
+def test_verify_prepare_prunes_old_brief_files_but_the_candidates_own(env: Env) -> None:
+    """Issue 18, task h18e item 4: one brief file per candidate accumulated under the git
+    dir. ``verify prepare`` removes those beyond the newest 16 written more than a day
+    ago; never the file the block names for this candidate (old as it may be), never the
+    brief it was given, never a young one, never a file not named as a block names it."""
+    import os
+    import time
+
+    identity, current = _named(env)
+    folder = current.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    current.write_text(json.dumps(BRIEF), encoding="utf-8")
+    given = folder / "brief-0123456789ab.json"  # another candidate's, given to prepare
+    given.write_text(json.dumps(BRIEF), encoding="utf-8")
+    old = time.time() - 3 * 24 * 60 * 60
+    stale = [folder / f"brief-{i:012x}.json" for i in range(1, 25)]
+    for i, path in enumerate(stale):
+        path.write_text("{}", encoding="utf-8")
+        os.utime(path, (old + i, old + i))  # stale[-1] is the newest
+    for path in (current, given):
+        os.utime(path, (old - 60, old - 60))  # older than every stale one
+    young = folder / "brief-fedcba987654.json"
+    young.write_text("{}", encoding="utf-8")
+    other = folder / "brief-notes.json"
+    other.write_text("{}", encoding="utf-8")
+    os.utime(other, (old, old))
+
+    proc = env.gh("verify", "prepare", "--brief", str(given))
+    assert proc.returncode == 0, proc.stderr
+    left = sorted(p.name for p in folder.glob("brief-*.json"))
+    # the newest 16: young and the 15 newest stale ones; then current and given, kept
+    expected = {young, *stale[-15:], current, given, other}
+    assert left == sorted(p.name for p in expected), left
+    assert current.read_text(encoding="utf-8") == json.dumps(BRIEF) and identity in current.name

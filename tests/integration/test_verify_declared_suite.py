@@ -142,3 +142,38 @@ def test_a_link_to_part_of_the_tree_is_that_part(repo: Path, tmp_path: Path) -> 
     suite = next(o for o in out["outcomes"] if o["kind"] == "suite")
     assert (suite["command"], suite["row"]) == ("python3 -m pytest -q all", "C1-suite-part")
     assert (out["status"], out["verdict"]["fullSuiteRun"]) == ("blocked", False), out["outcomes"]
+
+
+#: (the base's ``[verification]`` line, the variable rule B5 names).
+LOADING_SUITES = [
+    (
+        'full_suite = \'PYTEST_ADDOPTS="--deselect tests/test_add.py::test_add" '
+        "python3 -m pytest -q tests'\n",
+        "PYTEST_ADDOPTS",
+    ),
+    (
+        "full_suite = \"env -vS 'PYTEST_ADDOPTS=--co python3 -m pytest -q tests'\"\n",
+        "PYTEST_ADDOPTS",
+    ),
+    ("full_suite = 'env -i PATH=/usr/bin:/bin PYTEST_PLUGINS=plug pytest -q'\n", "PYTEST_PLUGINS"),
+]
+
+
+@pytest.mark.parametrize(
+    ("base_config", "name"), LOADING_SUITES, ids=["assignment", "env-vS", "env-i"]
+)
+@pytest.mark.parametrize("step", ["prepare", "run"])
+def test_a_declared_suite_that_narrows_itself_is_refused_by_rule_b5(
+    repo: Path, tmp_path: Path, base_config: str, name: str, step: str
+) -> None:
+    """Issue 18, task h18e item 3: the repository's own ``verification.full_suite`` is
+    judged as a brief's check is (rule B5): one that sets a variable changing what its
+    runner loads (``PYTEST_ADDOPTS=--deselect ...``: the failing ``test_add`` is never run)
+    is refused before anything runs, exit 1, one line naming the variable; no verdict."""
+    env = _env(repo, tmp_path, base_config)
+    proc = env.gh("verify", step, "--brief", str(env.brief_path))
+    assert proc.returncode == 1, (proc.stdout, proc.stderr)
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("gentle-hook: error: check refused: "), lines
+    assert f"(committed) sets {name}: " in lines[0], lines[0]
+    assert not (repo / ".agents").exists()  # no verdict written

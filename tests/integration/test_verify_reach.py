@@ -228,3 +228,51 @@ def test_a_command_output_compared_by_test_is_read_as_written(env: Env) -> None:
     assert proc.returncode == 0, proc.stderr
     proc = env.gh("verify", "prepare", "--brief", str(env.brief_path))
     assert proc.returncode == 0, proc.stderr
+
+
+#: (what the brief changes, verify prepare's exit code, how its one stderr line starts).
+EXIT_ROWS = [
+    ({"fullSuite": "python3 -m pytest -q $(printf tests)"}, 1, "brief rejected: B4 "),
+    ({"fullSuite": "PYTEST_ADDOPTS=--co python3 -m pytest -q tests"}, 1, "brief rejected: B5 "),
+    (
+        {"fullSuite": "env -vSPYTEST_ADDOPTS=--co python3 -m pytest -q tests"},
+        1,
+        "brief rejected: B5 ",
+    ),
+    ({"boundaries": []}, 1, "brief rejected: B1 "),
+    ({"objective": 3}, 2, None),
+]
+
+
+@pytest.mark.parametrize(
+    ("change", "code", "said"), EXIT_ROWS, ids=["R-subst", "B5", "B5-env-vS", "B1", "no-brief"]
+)
+def test_a_brief_its_rules_refuse_exits_1_a_file_that_is_no_brief_2(
+    env: Env, change: dict[str, Any], code: int, said: str | None
+) -> None:
+    """Issue 18, task h18e item 5 (SPEC §7; docs/spec-notes §7): a well-formed brief the
+    rules B1-B5 refuse (``R-subst`` among B4's rows) is a decision, exit 1; a file that is
+    no DelegationBrief is bad input, exit 2. One line either way, nothing runs."""
+    env.brief({**BRIEF, **change})
+    proc = env.gh("verify", "prepare", "--brief", str(env.brief_path))
+    lines = proc.stderr.splitlines()
+    assert (proc.returncode, proc.stdout, len(lines)) == (code, "", 1), proc.stderr
+    if said is not None:
+        assert lines[0].startswith(f"{env.brief_path}: {said}"), lines[0]
+    assert env.rooms() == []
+
+
+def test_a_check_that_only_mentions_a_loading_variable_runs(env: Env) -> None:
+    """Issue 18, task h18e item 1: rule B5 judges what runs. A criterion that greps for
+    ``PYTEST_ADDOPTS=`` or prints it sets nothing: the room is made."""
+    criteria = [
+        {"criterion": "names it", "run": "grep -rq 'PYTEST_ADDOPTS=' src"},
+        {
+            "criterion": "reads it",
+            "run": "python3 -c \"import app; assert 'PYTEST_ADDOPTS=' not in app.__doc__\"",
+        },
+        *BRIEF["successCriteria"],
+    ]
+    env.brief({**BRIEF, "successCriteria": criteria})
+    proc = env.gh("verify", "prepare", "--brief", str(env.brief_path))
+    assert proc.returncode == 0, proc.stderr

@@ -93,6 +93,41 @@ ASSIGNED = [
     ("env -S 'PYTEST_ADDOPTS=--co pytest'", ("PYTEST_ADDOPTS",)),
     ("env --split-string=PYTEST_ADDOPTS=--co pytest", ("PYTEST_ADDOPTS",)),
     ("x-SPYTEST_ADDOPTS=1 pytest", ()),
+    # issue 18, task h18e: real assignments, read from the line's structure
+    ("env -i PYTEST_ADDOPTS=--co pytest", ("PYTEST_ADDOPTS",)),
+    ("env -u HOME PYTEST_ADDOPTS=--co pytest", ("PYTEST_ADDOPTS",)),
+    ("env -iu HOME PYTEST_ADDOPTS=--co pytest", ("PYTEST_ADDOPTS",)),
+    ("env -vS 'PYTEST_ADDOPTS=--co pytest'", ("PYTEST_ADDOPTS",)),
+    ("env -iS 'PYTEST_ADDOPTS=--co pytest'", ("PYTEST_ADDOPTS",)),
+    ("env -vSPYTEST_ADDOPTS=--co pytest", ("PYTEST_ADDOPTS",)),
+    ("env -ivSPYTEST_ADDOPTS=--co pytest", ("PYTEST_ADDOPTS",)),
+    ("env -S '-i PYTEST_ADDOPTS=--co pytest'", ("PYTEST_ADDOPTS",)),
+    ("env --split 'PYTEST_ADDOPTS=--co pytest'", ("PYTEST_ADDOPTS",)),
+    ("env -vS '$HOME PYTEST_ADDOPTS=--co pytest'", ("PYTEST_ADDOPTS",)),  # unread: as text
+    ("export PYTEST_ADDOPTS=--co && pytest", ("PYTEST_ADDOPTS",)),
+    ("PYTEST_ADDOPTS=--co; pytest", ("PYTEST_ADDOPTS",)),
+    ("declare -x PYTEST_ADDOPTS=--co; pytest", ("PYTEST_ADDOPTS",)),
+    ("timeout 60 env PYTEST_ADDOPTS=--co pytest", ("PYTEST_ADDOPTS",)),
+    ("eval 'PYTEST_ADDOPTS=--co pytest'", ("PYTEST_ADDOPTS",)),
+    ("echo $(PYTEST_ADDOPTS=--co pytest)", ("PYTEST_ADDOPTS",)),
+    ("if true; then PYTEST_ADDOPTS=--co pytest; fi", ("PYTEST_ADDOPTS",)),  # unread: as text
+    # programs that put NAME=value operands into what they run
+    ("make PYTEST_ADDOPTS=--co test", ("PYTEST_ADDOPTS",)),
+    ("sudo -u me PYTEST_ADDOPTS=--co pytest", ("PYTEST_ADDOPTS",)),
+    ("cross-env NODE_OPTIONS=--require=./x.js npm test", ("NODE_OPTIONS",)),
+    ("docker run -e PYTEST_ADDOPTS=--co img pytest", ("PYTEST_ADDOPTS",)),
+    ("docker run --env=PYTEST_ADDOPTS=--co img pytest", ("PYTEST_ADDOPTS",)),
+    ("systemd-run -E PYTEST_ADDOPTS=--co pytest", ("PYTEST_ADDOPTS",)),
+    ("make test", ()),
+    # a word passed to another program sets nothing
+    ("grep -e PYTEST_ADDOPTS= -r docs", ()),
+    ("grep -q 'PYTEST_ADDOPTS=' docs/x.md", ()),
+    ("grep -q PYTEST_ADDOPTS= docs/x.md && pytest", ()),
+    ("python -c \"print('PYTEST_ADDOPTS=1')\"", ()),
+    ("echo PYTEST_ADDOPTS=1 && pytest", ()),
+    ("sh -c \"grep -q 'PYTEST_ADDOPTS=' docs/x.md\"", ()),
+    ("env -i LANG=C grep -c 'NODE_OPTIONS=' README.md", ()),
+    ("printf '%s\\n' 'export PYTEST_ADDOPTS=x' > x.sh && sh x.sh --help", ()),
 ]
 
 
@@ -101,17 +136,26 @@ def test_a_receipts_assignments_are_named(command: str, names: tuple[str, ...]) 
     assert loading_assignments(command) == names
 
 
-@given(st.text(alphabet=" =-'\"$;xXPYTEST_ADDOPSexportdclaryp\n"))
+@given(st.text(alphabet=" =-'\"$;()`|&xXPYTEST_ADDOPSexportdclarypvS\n"))
 @example("python3 -c 'import os'")
 @example("export  PYTEST_ADDOPTS")
 @example("declare -x NODE_OPTIONS")
-def test_a_command_without_an_assignment_word_names_what_the_pattern_finds(
-    command: str,
-) -> None:
+@example("env -vS")
+def test_any_command_answers_the_names_it_sets(command: str) -> None:
     """Issue 20: a command holding none of ``=``, ``export``, ``declare``, ``typeset``
-    answers without compiling the pattern; every command answers what it finds."""
-    found = {a or b for a, b in _assignment_re(RUN_ROWS).findall(command)}
-    assert loading_assignments(command) == tuple(sorted(found))
+    answers () without parsing; every command answers names of :data:`RUN_ROWS`, sorted,
+    and never raises."""
+    found = loading_assignments(command)
+    assert found == tuple(sorted(set(found)))
+    assert all(any(n in r.names or n.startswith(r.prefixes) for r in RUN_ROWS) for n in found)
+    if not any(w in command for w in ("=", "export", "declare", "typeset")):
+        assert found == ()
+
+
+def test_an_unread_part_is_read_as_text() -> None:
+    """What the parser cannot read is judged by the text pattern, so no assignment hides
+    behind an ``if``."""
+    assert _assignment_re(RUN_ROWS).findall("env -vSPYTEST_ADDOPTS=x") == [("PYTEST_ADDOPTS", "")]
 
 
 def test_a_runs_environment_loses_what_changes_what_a_runner_loads() -> None:
@@ -138,6 +182,16 @@ NARROWED = [
     ("PYTHONPATH=src pytest -q", None),
     ("ENV=test make test", None),
     ("pytest -q", None),
+    # issue 18, task h18e: what runs, not what the command mentions
+    ("env -i PATH=/usr/bin:/bin PYTEST_ADDOPTS=-k\\ test_mul pytest -q", "PYTEST_ADDOPTS"),
+    ("env -u HOME PYTEST_ADDOPTS=--co pytest -q", "PYTEST_ADDOPTS"),
+    ("env -vS 'PYTEST_ADDOPTS=--co pytest -q'", "PYTEST_ADDOPTS"),
+    ("env -iS 'PYTEST_ADDOPTS=--co pytest -q'", "PYTEST_ADDOPTS"),
+    ("env -vSPYTEST_ADDOPTS=--co pytest -q", "PYTEST_ADDOPTS"),
+    ("PYTEST_ADDOPTS=--co; export PYTEST_ADDOPTS; pytest -q", "PYTEST_ADDOPTS"),
+    ("grep -q 'PYTEST_ADDOPTS=' docs/x.md && pytest -q", None),
+    ("python -c \"print('PYTEST_ADDOPTS=1')\" && pytest -q", None),
+    ("sh -c \"grep -c 'NODE_OPTIONS=' README.md\"", None),
 ]
 
 
