@@ -137,11 +137,38 @@ class Notes(Objects):
             )
         return {c: blobs[b] for c, b in wanted.items()}, large
 
+    def notes_holding(self, notes: str, words: Sequence[str]) -> set[str]:
+        """The commits whose note in a notes ref or notes commit holds one of ``words``
+        (fixed strings, no line end), searched by one ``git grep`` over the notes tree.
+
+        Raises:
+            GitError: git failed.
+        """
+        if not words:
+            return set()
+        rev = self.run(["rev-parse", "--verify", "-q", notes + "^{commit}"], ok=(0, 1, 128))
+        if rev.returncode != 0:
+            return set()
+        oid = rev.stdout.decode("ascii").strip()
+        proc = self.run(
+            ["grep", "-l", "-z", "-F", "-f", "-", oid],
+            input="".join(f"{w}\n" for w in words).encode(),
+            ok=(0, 1),  # 1: nothing holds them
+        )
+        out = set()
+        for name in proc.stdout.split(b"\0"):
+            # each name is <notes commit>:<path in the notes tree, any fanout>
+            _, _, path = name.decode("ascii", "replace").partition(":")
+            key = path.replace("/", "")
+            if len(key) in (40, 64):
+                out.add(key)
+        return out
+
     def read_every_note(self, found: Mapping[str, tuple[str, str, int]]) -> dict[str, bytes]:
         """Every note of a :meth:`notes_map` (or of a part of one) that holds at most
-        :func:`note_bytes` bytes, by commit id: one ``cat-file --batch`` for them all. A
-        note whose blob is not in this clone is left out (a partial clone: what it would
-        say is not known here)."""
+        :func:`note_bytes` bytes, by commit id, in one ``cat-file --batch``. A note whose
+        blob is not in this clone is left out (a partial clone: what it would say is not
+        known here)."""
         cap = note_bytes(self.env)
         wanted = {c: v[0] for c, v in found.items() if v[2] <= cap}
         blobs = self.read_blobs(sorted(set(wanted.values())))

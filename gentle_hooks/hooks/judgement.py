@@ -133,7 +133,14 @@ def judge_commits(
             sifted.append(_sift(config, info, note, ancestry))
         plain = [s.info for s in sifted if s.why is None]
         if plain:  # a note of another commit may record writer work for the same tree
-            lent = borrowed_notes(repo, maps, plain, ancestry, candidate_identity, check)
+            lent = borrowed_notes(
+                repo,
+                list(zip(notes_sources, maps, strict=True)),
+                plain,
+                ancestry,
+                candidate_identity,
+                check,
+            )
             sifted = [
                 _lent(s, lent[s.info.id], ancestry) if s.info.id in lent else s for s in sifted
             ]

@@ -14,15 +14,13 @@ A commit whose tree is the tree of one of its ancestors (a revert to an earlier 
 empty commit, a ``--no-ff`` merge of a branch already judged) brings back content its
 history holds already, which was judged when it arrived: no note is borrowed for it.
 
-Cost: only when some judged commit is left undelegated, every other note of each notes
-source is read once (one ``cat-file --batch`` per source, its tree listed once by the
-caller) and searched for those commits' tree ids; a note is parsed only when one of them
-occurs in it.
+Cost: only when some judged commit is left undelegated, one ``git grep`` per notes source
+searches every note for those commits' tree ids (the notes tree listed once, by the
+caller), and only the notes holding one are read (one ``cat-file --batch``) and parsed.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 
 from gentle_hooks.git.objects import CommitInfo, RangeAncestry
@@ -30,9 +28,6 @@ from gentle_hooks.git.repository import Repository
 from gentle_hooks.notes.codec import ParsedNote, parse
 from gentle_hooks.report.text import short
 from gentle_hooks.values.frozen import frozen
-
-#: Object ids as a note writes them (SHA-1 or SHA-256, lowercase hex).
-_OID = re.compile(rb"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 
 
 @frozen
@@ -59,7 +54,7 @@ class Borrowed:
 
 def borrowed_notes(
     repo: Repository,
-    maps: Sequence[Mapping[str, tuple[str, str, int]]],
+    sources: Sequence[tuple[str, Mapping[str, tuple[str, str, int]]]],
     plain: Sequence[CommitInfo],
     ancestry: RangeAncestry,
     identity_of: Callable[[str, str], str],
@@ -71,36 +66,34 @@ def borrowed_notes(
     ancestor's, are left out.
 
     Args:
-        maps: each notes source's :meth:`~gentle_hooks.git.notes.Notes.notes_map`.
+        sources: each notes source (a ref or notes commit) with its
+            :meth:`~gentle_hooks.git.notes.Notes.notes_map`.
         ancestry: the range's ancestry (its ``rev-list`` walks are shared).
         identity_of: the identity function (base tree, tree) -> identity.
-        in_time: called after each source is read (a hook's time bound).
+        in_time: called after each source is searched (a hook's time bound).
 
     Raises:
         GitError: git failed.
     """
-    wanted: dict[bytes, list[CommitInfo]] = {}
+    wanted: dict[str, list[CommitInfo]] = {}
     for info in plain:
-        wanted.setdefault(info.tree.encode("ascii"), []).append(info)
-    if not wanted:
-        return {}
+        wanted.setdefault(info.tree, []).append(info)
     found: dict[str, list[tuple[str, ParsedNote]]] = {}
     seen: set[str] = set()  # note blob ids: a note in several sources is read once
-    for notes in maps:
-        fresh = {c: v for c, v in notes.items() if v[0] not in seen}
+    for notes, listed in sources:
+        if not listed or not wanted:
+            continue
+        held = repo.notes_holding(notes, sorted(wanted))
+        fresh = {c: listed[c] for c in held if c in listed and listed[c][0] not in seen}
         seen.update(v[0] for v in fresh.values())
         for noted, data in repo.read_every_note(fresh).items():
-            hits = set(_OID.findall(data)) & wanted.keys()
-            if not hits:
-                continue
             note = parse(data)
-            for tree in hits:
-                text = tree.decode("ascii")
-                if not any(
-                    c.tree == text and identity_of(c.base_tree, c.tree) == c.identity
-                    for c in note.candidates
-                ):
-                    continue
+            trees = {
+                c.tree
+                for c in note.candidates
+                if c.tree in wanted and identity_of(c.base_tree, c.tree) == c.identity
+            }
+            for tree in sorted(trees):
                 for info in wanted[tree]:
                     if noted != info.id:
                         found.setdefault(info.id, []).append((noted, note))

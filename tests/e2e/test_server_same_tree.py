@@ -144,3 +144,23 @@ def test_a_persons_revert_to_a_verified_writer_tree_is_not_delegated(served: Wor
     ci = w.gh("gate", "--range", "HEAD~1..HEAD")
     assert ci.code == 0, ci
     assert ci.out.splitlines()[0] == f"ok {head[:12]} on HEAD~1..HEAD: not delegated", ci
+
+
+def test_the_same_tree_again_is_rejected_when_its_note_comes_in_the_same_push(
+    served: World,
+) -> None:
+    # nothing shared by hand: the note of the rejected commit travels with the plain push of
+    # the branch (install --share's refspecs), in the push's quarantine
+    w = served
+    first = w.unverified(NEW)
+    rejected = w.git("push", "--no-verify")
+    assert rejected.code == 1, rejected
+    before = w.remote_ref("main")
+    again, _ = _same_tree_again(w, "reset-soft", first)
+    push = w.git("push", "--no-verify")
+    assert push.code == 1, push
+    assert (
+        f"remote: gentle-hooks: BLOCKED {again[:12]} on refs/heads/main: delegated "
+        f"(a gentle-hooks note of {first[:12]} records writer work for this tree)" in push.err
+    ), push
+    assert w.remote_ref("main") == before
