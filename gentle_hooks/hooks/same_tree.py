@@ -35,7 +35,7 @@ class Borrowed:
     """The notes of other commits that record writer work for a commit's exact tree.
 
     Attributes:
-        noted: the commits those notes belong to, in notes order.
+        noted: the commits those notes belong to, each once, in notes order.
         note: their lines, in one parsed note (refused lines left out: they count for
             nothing, and they are the other commit's to answer for).
     """
@@ -106,5 +106,7 @@ def borrowed_notes(
             continue  # content its history holds already (a revert, an empty commit)
         hits_of = found[info.id]
         lines = tuple(line for _, note in hits_of for line in note.lines)
-        out[info.id] = Borrowed(tuple(n for n, _ in hits_of), ParsedNote(lines))
+        # a commit's notes in several sources (this clone's, a remote's) name it once
+        named = tuple(dict.fromkeys(n for n, _ in hits_of))
+        out[info.id] = Borrowed(named, ParsedNote(lines))
     return out

@@ -110,6 +110,15 @@ def test_the_same_tree_again_with_hooks_off_is_rejected_by_the_server(
     # the commit made with hooks off and shares its note)
     w.report("--committed")
     w.spot_check("--committed")
+    if how != "amend-message":  # git copied the first commit's note onto the amended one
+        # (notes.rewriteRef): gate --range judges it by that note of its own, which the spot
+        # check does not reach until the push gate writes it
+        local = w.gh("gate", "--range", f"origin/main..{branch}")
+        assert local.code == 0, local
+        assert local.out.splitlines()[0] == (
+            f"ok {again[:12]} on origin/main..{branch}: delegated (a gentle-hooks note of "
+            f"{first[:12]} records writer work for this tree), verified as its plan requires"
+        ), local
     done = w.git("push", "origin", f"{branch}:{branch}")
     assert (done.code, w.remote_ref(branch)) == (0, again), done
 
