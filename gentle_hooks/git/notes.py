@@ -110,16 +110,21 @@ class Notes(Objects):
         return out
 
     def read_notes_within(
-        self, notes: str, commits: Sequence[str]
+        self,
+        notes: str,
+        commits: Sequence[str],
+        found: Mapping[str, tuple[str, str, int]] | None = None,
     ) -> tuple[dict[str, bytes], dict[str, int]]:
         """The notes of ``commits`` in a notes ref or notes commit that hold at most
         :func:`note_bytes` bytes, by commit id; and the size of each larger one, by
-        commit id (its size is read from the tree, its bytes never are).
+        commit id (its size is read from the tree, its bytes never are). ``found``: the
+        notes' :meth:`notes_map`, when the caller listed it already (else it is listed).
 
         Raises:
             GitError: a note's blob is not in this clone, or the notes tree cannot be read.
         """
-        found = self.notes_map(notes)
+        if found is None:
+            found = self.notes_map(notes)
         cap = note_bytes(self.env)
         large = {c: found[c][2] for c in commits if c in found and found[c][2] > cap}
         wanted = {c: found[c][0] for c in commits if c in found and c not in large}
@@ -131,6 +136,43 @@ class Notes(Objects):
                 "clone?); fetch it and rerun"
             )
         return {c: blobs[b] for c, b in wanted.items()}, large
+
+    def notes_holding(self, notes: str, words: Sequence[str]) -> set[str]:
+        """The commits whose note in a notes ref or notes commit holds one of ``words``
+        (fixed strings, no line end), searched by one ``git grep`` over the notes tree.
+
+        Raises:
+            GitError: git failed.
+        """
+        if not words:
+            return set()
+        rev = self.run(["rev-parse", "--verify", "-q", notes + "^{commit}"], ok=(0, 1, 128))
+        if rev.returncode != 0:
+            return set()
+        oid = rev.stdout.decode("ascii").strip()
+        proc = self.run(
+            ["grep", "-l", "-z", "-F", "-f", "-", oid],
+            input="".join(f"{w}\n" for w in words).encode(),
+            ok=(0, 1),  # 1: nothing holds them
+        )
+        out = set()
+        for name in proc.stdout.split(b"\0"):
+            # each name is <notes commit>:<path in the notes tree, any fanout>
+            _, _, path = name.decode("ascii", "replace").partition(":")
+            key = path.replace("/", "")
+            if len(key) in (40, 64):
+                out.add(key)
+        return out
+
+    def read_every_note(self, found: Mapping[str, tuple[str, str, int]]) -> dict[str, bytes]:
+        """Every note of a :meth:`notes_map` (or of a part of one) that holds at most
+        :func:`note_bytes` bytes, by commit id, in one ``cat-file --batch``. A note whose
+        blob is not in this clone is left out (a partial clone: what it would say is not
+        known here)."""
+        cap = note_bytes(self.env)
+        wanted = {c: v[0] for c, v in found.items() if v[2] <= cap}
+        blobs = self.read_blobs(sorted(set(wanted.values())))
+        return {c: blobs[b] for c, b in wanted.items() if b in blobs}
 
     def read_notes(self, notes: str, commits: Sequence[str]) -> dict[str, bytes]:
         """The notes of ``commits`` in a notes ref or notes commit, by commit id.

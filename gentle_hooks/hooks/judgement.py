@@ -20,6 +20,7 @@ from gentle_hooks.git.notes import note_bytes, too_large
 from gentle_hooks.git.objects import CommitInfo, RangeAncestry
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.outcome import COMMITTED
+from gentle_hooks.hooks.same_tree import Borrowed, borrowed_notes
 from gentle_hooks.native.builtin import prefetch_builtin
 from gentle_hooks.native.provider import BUILTIN
 from gentle_hooks.notes.codec import ParsedNote, merge, parse, valid_candidates, with_unread
@@ -111,8 +112,10 @@ def judge_commits(
     check = in_time or (lambda: None)
     notes: dict[str, bytes] = {}
     unread: dict[str, list[str]] = {}
+    maps = []
     for src in notes_sources:
-        read, large = repo.read_notes_within(src, list(commits))
+        maps.append(repo.notes_map(src))
+        read, large = repo.read_notes_within(src, list(commits), maps[-1])
         for commit, data in read.items():
             notes[commit] = merge(notes.get(commit, b""), data)
         for commit, size in large.items():
@@ -128,6 +131,19 @@ def judge_commits(
             check()
             note = with_unread(parse(notes.pop(info.id, b"")), unread.get(info.id, ()))
             sifted.append(_sift(config, info, note, ancestry))
+        plain = [s.info for s in sifted if s.why is None]
+        if plain:  # a note of another commit may record writer work for the same tree
+            lent = borrowed_notes(
+                repo,
+                list(zip(notes_sources, maps, strict=True)),
+                plain,
+                ancestry,
+                candidate_identity,
+                check,
+            )
+            sifted = [
+                _lent(s, lent[s.info.id], ancestry) if s.info.id in lent else s for s in sifted
+            ]
     finally:
         ancestry.close()
     if settings.native_provider == BUILTIN:
@@ -220,6 +236,16 @@ def _sift(
         return _Sifted(info, note, None, ())
     valid = valid_candidates(note, info.tree, ancestry.checker(info.id), candidate_identity)
     return _Sifted(info, note, why, valid)
+
+
+def _lent(s: _Sifted, lent: Borrowed, ancestry: RangeAncestry) -> _Sifted:
+    """``s`` delegated by the notes of other commits of its tree (:mod:`.same_tree`): its
+    own note's lines with theirs, and their candidates that count for it."""
+    note = replace(s.note, lines=(*s.note.lines, *lent.note.lines))
+    valid = valid_candidates(
+        lent.note, s.info.tree, ancestry.checker(s.info.id), candidate_identity
+    )
+    return _Sifted(s.info, note, lent.why, valid)
 
 
 def _judge_one(
