@@ -18,6 +18,7 @@ from gentle_hooks.policy.linekeys import (
     stripped_key,
     telling_keys,
 )
+from gentle_hooks.policy.movedfile import file_lines
 from gentle_hooks.policy.renamedcopy import CopyLine, writer_copy_lines
 from gentle_hooks.policy.shapes import LineShape, line_shape
 from gentle_hooks.policy.spans import Span, writer_spans
@@ -60,7 +61,12 @@ class WriterDelta:
         copies: the lines of the writer's runs that hold a line of literal content, as a
             renamed copy at another path is matched against them
             (:func:`~gentle_hooks.policy.renamedcopy.writer_copy_lines`). Empty for an entry
-            read from its stored keys only.
+            read from its stored keys only;
+        outline: the non-blank lines of the writer's content, stripped, in order, as a
+            move of its file with one line edited is read against them
+            (:func:`~gentle_hooks.policy.movedfile.file_lines`: none past
+            :data:`~gentle_hooks.policy.movedfile.MAX_LINES`). Empty for an entry read
+            from its stored keys only.
     """
 
     added: frozenset[str]
@@ -75,6 +81,7 @@ class WriterDelta:
     masked: frozenset[tuple[str, str]] = frozenset()
     spans: frozenset[Span] = frozenset()
     copies: tuple[CopyLine, ...] = ()
+    outline: tuple[bytes, ...] = ()
 
     def edited(self) -> tuple[frozenset[str], frozenset[str]]:
         """(added, removed): the keys of every line of two words or more the writer added
@@ -113,14 +120,14 @@ class DetailedDelta(WriterDelta):
 
         d = self.__dict__
         if "_full" not in d:
-            copies = self.copies  # read from what the rest is of, before it is let go
+            copies, lines = self.copies, self.outline  # read before what they are of goes
             before, after, any_before = d.pop("_start")
             added, telling, any_after = self.added, self.telling, any_line_keys(after)
             short = short_keys(after, any_before) if added else frozenset[str]()
             shapes, spans = _added_shapes(after, added), writer_spans(after, added, any_before)
             dropped, told = short_keys(before, any_after), telling_keys(before, any_after)
             placed = placed_lines(after, added | short | telling)
-            rest = (dropped, told, placed, masked_lines(after, added), spans, copies)
+            rest = (dropped, told, placed, masked_lines(after, added), spans, copies, lines)
             d["_full"] = WriterDelta(added, self.removed, False, short, telling, shapes, *rest)
         full: WriterDelta = d["_full"]
         return full
@@ -134,6 +141,16 @@ class DetailedDelta(WriterDelta):
             d["_copies"] = writer_copy_lines(d["_start"][1], self.added)
         copies: tuple[CopyLine, ...] = d["_copies"]
         return copies
+
+    @property
+    def outline(self) -> tuple[bytes, ...]:
+        """The writer's file line by line (:attr:`WriterDelta.outline`), computed on its
+        own when first read, as :attr:`copies`."""
+        d = self.__dict__
+        if "_outline" not in d:
+            d["_outline"] = file_lines(d["_start"][1])
+        lines: tuple[bytes, ...] = d["_outline"]
+        return lines
 
     def __eq__(self, other: object) -> bool:
         return self.full() == other

@@ -1013,6 +1013,8 @@ def test_a_writer_delta_computes_what_only_the_rule_reads_when_first_read(
         d.binary,
         *(getattr(d, n) for n in ("short", "telling")),
         *(getattr(d, n) for n in DETAIL[1:]),
+        copies=d.copies,
+        outline=d.outline,
     )
     assert sorted(computed) == ["masked", "placed"]
     monkeypatch.undo()
