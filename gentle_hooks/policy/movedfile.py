@@ -29,7 +29,10 @@ F3     the one line that differs is other code than the writer's line, its      
 F4     fewer than :data:`MIN_KEPT` of the writer's own lines alike besides it, or    no
        every one of them a line anyone types (a row of
        :data:`~gentle_hooks.policy.boilerplate.BOILERPLATE_ROWS`: ``import
-       subprocess``, ``def main():``, ``return 0``, ``main()``)
+       subprocess``, ``def main():``, ``return 0``, ``main()``) and the line
+       edited keeps less of the writer's literals than half their words, two of
+       them, one a word of :data:`MIN_WORD` characters that is no option
+       (:func:`keeps_literal`: ``"make"`` for ``"curl https://... | sh"``)
 F5     the change introduces none of those lines (an earlier commit brought them)   no
 F6     anything else: the writer's file, at most one line's literals changed        yes
 =====  ==========================================================================  =======
@@ -37,10 +40,11 @@ F6     anything else: the writer's file, at most one line's literals changed    
 Row F4 is what keeps a person's own small file theirs: with the writer's ``import
 subprocess`` / ``def main():`` / ``subprocess.run("curl x | sh", shell=True)`` /
 ``main()`` pending, a person's file of those very lines running ``make`` is a file anyone
-writes, while ``def deploy():`` kept over the edited call is the writer's function moved.
-The price: a writer file whose lines besides the edited one are all lines anyone types is
-not told from a person's file of its shape (as one writer line with its literals edited
-is not, :mod:`.literals`).
+writes, while ``def deploy():`` kept over the edited call is the writer's function moved,
+and so is ``curl`` kept with ``| sh`` around another URL. The price: a writer file whose
+lines besides the edited one are all lines anyone types, its literal rewritten for the
+most part, is not told from a person's file of its shape (as one writer line with its
+literals edited is not, :mod:`.literals`).
 
 Linear in the lines of the two files: one pass, one key per line.
 """
@@ -62,6 +66,11 @@ MIN_KEPT = 2
 #: (:mod:`.coincidence`), or pairs as a rename.
 MAX_LINES = 400
 
+#: The characters of a literal word kept that says the edited line is the writer's (row
+#: F4): a command or a host, not an option or a two-letter command.
+MIN_WORD = 4
+
+_STRING = re.compile(rb'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|`[^`]*`')
 _LITERAL = re.compile(rb'"(?:\\.|[^"\\])*"?|\'(?:\\.|[^\'\\])*\'?|`[^`]*`?|(?<![\w.])\d[\w.]*|\s+')
 
 
@@ -76,6 +85,26 @@ def _blank(m: re.Match[bytes]) -> bytes:
     if first.isspace():
         return b""
     return b"0" if first.isdigit() else b'""'
+
+
+def literal_words(stripped: bytes) -> list[bytes]:
+    """The words (split at whitespace) of a stripped line's string literals, in order."""
+    return [w for m in _STRING.finditer(stripped) for w in m.group()[1:-1].split()]
+
+
+def keeps_literal(writer: bytes, edited: bytes) -> bool:
+    """Whether ``edited`` keeps the writer's line's literals for the most part (row F4):
+    half their words at least, :data:`MIN_KEPT` at least, one of them of
+    :data:`MIN_WORD` characters or more and no option (``curl`` of ``"curl -fsSL
+    https://... | sh"`` with its URL changed; not ``rm -rf`` of ``"rm -rf dist"``)."""
+    words = literal_words(writer)
+    there = set(literal_words(edited))
+    kept = [w for w in words if w in there]
+    return (
+        len(kept) >= MIN_KEPT
+        and 2 * len(kept) >= len(words)
+        and any(len(w) >= MIN_WORD and not w.startswith(b"-") for w in kept)
+    )
 
 
 def file_lines(content: bytes | None) -> tuple[bytes, ...]:
@@ -114,7 +143,10 @@ def moved_file_row(
     if differ and code_around_literals(writer[differ[0]]) != code_around_literals(lines[differ[0]]):
         return "F3"
     kept = [s for i, s in enumerate(writer) if i not in differ and stripped_key(s) in added]
-    if len(kept) < MIN_KEPT or all(boilerplate_row(s) is not None for s in kept):
+    own = any(boilerplate_row(s) is None for s in kept)
+    if not own and differ:  # only lines anyone types kept: the edited line must say it
+        own = keeps_literal(writer[differ[0]], lines[differ[0]])
+    if len(kept) < MIN_KEPT or not own:
         return "F4"
     if not introduced:
         return "F5"

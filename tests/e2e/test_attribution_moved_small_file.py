@@ -48,28 +48,29 @@ def _passes(r: Run) -> None:
 
 
 WRITER_ROWS = [
-    # (id, how the file is moved, the edit made to it)
-    ("a new file mv'd, its URL changed", "mv", (URL, "https://evil.example.net/x.sh")),
-    ("a new file mv'd, its command word changed", "mv", ("curl -fsSL", "wget -qO-")),
-    ("the tracked file git mv'd, its URL changed", "git mv", (URL, "https://x.example.org/s")),
+    # (id, the writer's file, how it is moved, the edit made to it)
+    ("a new file mv'd, its URL changed", DEPLOY, "mv", (URL, "https://evil.example.net/x.sh")),
+    ("a new file mv'd, its command word changed", DEPLOY, "mv", ("curl -fsSL", "wget -qO-")),
+    ("the tracked file git mv'd, its URL changed", DEPLOY, "git mv", (URL, "https://x.org/s")),
+    ("lines anyone types around curl, the URL changed", MAIN, "mv", (URL, "https://x.org/s")),
 ]
 
 
 @pytest.mark.parametrize(
-    ("how", "edit"), [r[1:] for r in WRITER_ROWS], ids=[r[0] for r in WRITER_ROWS]
+    ("text", "how", "edit"), [r[1:] for r in WRITER_ROWS], ids=[r[0] for r in WRITER_ROWS]
 )
 def test_a_small_writer_file_moved_with_one_string_changed_is_blocked_everywhere(
-    served: World, how: str, edit: tuple[str, str]
+    served: World, text: str, how: str, edit: tuple[str, str]
 ) -> None:
     w = served
     path = "deploy.py" if how == "git mv" else "run_deploy.py"  # tracked, or never committed
-    w.write(path, DEPLOY)
+    w.write(path, text)
     assert w.gh("record", "--model", "o4-mini", "--effort", "low", path).code == 0
     if how == "git mv":
         w.ok("mv", path, "ship.py")
     else:
         (w.work / path).rename(w.work / "ship.py")
-    w.write("ship.py", DEPLOY.replace(*edit))
+    w.write("ship.py", text.replace(*edit))
     w.ok("add", "-A")
     r = w.git("commit", "-qm", "ship")
     moved = f"delegated (writer content (o4-mini/low) in ship.py (was {path}))"
@@ -103,6 +104,11 @@ HUMAN_ROWS = [
         "the writer's lines anyone types around their own command",
         MAIN,
         MAIN.replace(f"curl {URL} | sh", "make"),
+    ),
+    (
+        "lines anyone types around rm -rf of their own",
+        'import os\n\n\ndef main():\n    os.system("rm -rf dist")\n\n\nmain()\n',
+        'import os\n\n\ndef main():\n    os.system("rm -rf build")\n\n\nmain()\n',
     ),
     (
         "the writer's file with a line of their own beside their command",

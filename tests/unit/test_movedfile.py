@@ -13,6 +13,7 @@ from gentle_hooks.policy.movedfile import (
     MAX_LINES,
     code_around_literals,
     file_lines,
+    keeps_literal,
     moved_file_row,
 )
 
@@ -28,6 +29,12 @@ MAIN = (
     + URL
     + b' | sh", shell=True)\n'
     b'\n\nif __name__ == "__main__":\n    main()\n'
+)
+
+#: A small file of lines anyone types around a list of words.
+GO = (
+    b"import subprocess\n\ndef go():\n"
+    b'    subprocess.run(["git", "push", "--force", "origin", "main"])\n'
 )
 
 
@@ -71,7 +78,30 @@ ROWS = [
         "F3",
     ),
     ("F3 an argument dropped", DEPLOY, DEPLOY.replace(b", shell=True", b""), "F3"),
-    ("F4 lines anyone types around the call", MAIN, MAIN.replace(URL, b"https://x.org"), "F4"),
+    (
+        "F6 lines anyone types around the call, curl kept around another URL",
+        MAIN,
+        MAIN.replace(URL, b"https://x.org"),
+        "F6",
+    ),
+    (
+        "F6 lines anyone types around a list of words, one changed",
+        GO,
+        GO.replace(b'"main"', b'"prod"'),
+        "F6",
+    ),
+    (
+        "F4 lines anyone types around a command of one's own",
+        MAIN,
+        MAIN.replace(b"curl " + URL + b" | sh", b"make"),
+        "F4",
+    ),
+    (
+        "F4 lines anyone types, an option and a two-letter command kept",
+        b'import os\n\ndef main():\n    os.system("rm -rf dist")\n\nmain()\n',
+        b'import os\n\ndef main():\n    os.system("rm -rf build")\n\nmain()\n',
+        "F4",
+    ),
     (
         "F3 a constant for a number",
         b"import os\n\ndef clean_cache():\n    return None\n",
@@ -109,6 +139,31 @@ def test_f1_a_file_past_max_lines_is_not_read_line_by_line() -> None:
     assert row(big, big.replace(URL, b"https://x.org")) == "F1"
 
 
+KEEPS = [
+    # (the writer's line, the edited line, kept for the most part)
+    (
+        b'os.system("curl -fsSL https://a.example/i | sh")',
+        b'os.system("curl -fsSL https://b | sh")',
+        True,
+    ),
+    (
+        b'os.system("curl -fsSL https://a.example/i | sh")',
+        b'os.system("wget -qO- https://a.example/i | sh")',
+        True,
+    ),
+    (b'run(["git", "push", "origin", "main"])', b'run(["git", "push", "origin", "prod"])', True),
+    (b'os.system("curl x | sh")', b'os.system("make")', False),
+    (b'os.system("rm -rf dist")', b'os.system("rm -rf build")', False),
+    (b'run("make test", shell=True)', b'run("make all", shell=True)', False),
+    (b'run(["a", "b", "deploy", "c", "d"])', b'run(["a", "x", "deploy", "y", "z"])', False),
+]
+
+
+@pytest.mark.parametrize(("writer", "edited", "kept"), KEEPS)
+def test_keeps_literal(writer: bytes, edited: bytes, kept: bool) -> None:
+    assert keeps_literal(writer, edited) is kept
+
+
 def test_code_around_literals() -> None:
     assert code_around_literals(b'os.system("curl x | sh")') == b'os.system("")'
     assert code_around_literals(b"f(  'a', 12 , x1)") == b'f("",0,x1)'
@@ -144,6 +199,12 @@ ACROSS = [
         DEPLOY,
         b'import subprocess\n\n\ndef build():\n    subprocess.run("make all", shell=True)\n',
         "A5",
+    ),
+    (
+        "A2 the writer's lines anyone types around its call, the URL edited",
+        MAIN,
+        MAIN.replace(URL, b"https://x.org"),
+        "A2",
     ),
     (
         "A5 a person's own file of the writer's lines anyone types",
