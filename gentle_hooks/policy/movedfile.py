@@ -10,9 +10,8 @@ committed) with the URL edited no longer holds the writer's one line that counts
 from them (rows C1-C5 of :mod:`.coincidence` count none), and no rename is read (git's
 pairing, :mod:`.renames`, compares what ``HEAD`` held, never the writer's content): every
 other rule of another path reads it as nobody's. Yet the new path holds the writer's file
-line for line. Its non-blank
-lines (stripped), in order, read against the writer's content, count by the first row that
-matches (:func:`moved_file_row`):
+line for line. Its non-blank lines (stripped), in order, read against the writer's
+content, count by the first row that matches (:func:`moved_file_row`):
 
 =====  ==========================================================================  =======
 row    the change's new side, line by line against the writer's file               counts
