@@ -93,6 +93,8 @@ One module per table or rule set:
   file (row A9: the writer's edit thrown away, the file written anew)
 * :mod:`.boilerplate` — lines every project writes alike: idioms are nobody's evidence alone
 * :mod:`.wholefile` — a file the writer created, moved or copied whole to another path
+* :mod:`.movedfile` — a writer's file moved or copied to another path with one line's
+  strings or numbers edited
 * :mod:`.distinctive` — lines nobody types alike by chance: one of the writer's counts in
   another worktree, and brings expired writer work back at its own
 * :mod:`.across` — a change of another path: the writer's content moved or copied there

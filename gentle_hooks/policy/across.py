@@ -10,10 +10,11 @@ added lines of no row of :data:`~gentle_hooks.policy.boilerplate.BOILERPLATE_ROW
 a copy, not a coincidence (rows C1-C5 of :mod:`.coincidence`: no line anyone types, and
 in one run of the writer's lines unless one of them has content of its own), every
 line of a file the writer created, a telling one among them (:mod:`.wholefile`), *one*
-telling writer line that counts alone (:func:`alone_row`), or the writer's lines with their
-names consistently renamed (rows C6, C7 of :mod:`.coincidence`: a block with a line of
-literal content, or one line of a URL or a shell command: :func:`renamed_across`); else
-A5. Rows A3, A4, A6, A7
+telling writer line that counts alone (:func:`alone_row`), the writer's file line for line
+with at most one line's strings or numbers edited (row F6 of :mod:`.movedfile`:
+:func:`moved_whole`), or the writer's lines with their names consistently renamed (rows
+C6, C7 of :mod:`.coincidence`: a block with a line of literal content, or one line of a
+URL or a shell command: :func:`renamed_across`); else A5. Rows A3, A4, A6, A7
 never apply across paths: removing, or editing alike, is nobody's signature elsewhere.
 
 One line at another path is weak evidence: a person writing their own new file types
@@ -126,9 +127,21 @@ def carries_row_across(change: PathChange, entry: WriterEntry) -> str:
     one = {k for k, boiler in (*new, *tails) if k in d.telling and not boiler}
     if one:  # the change's lines are read for their row only when one is telling
         one &= alone_keys(change.new, one)
-    if len(found) >= MIN_ACROSS or whole or one:
+    if len(found) >= MIN_ACROSS or whole or one or moved_whole(change, entry, new):
         return "A2"
     return "A2" if renamed_across(change, entry, new) else "A5"
+
+
+def moved_whole(change: PathChange, entry: WriterEntry, new: tuple[tuple[str, bool], ...]) -> bool:
+    """Whether ``change`` holds the writer's file line for line at another path, at most one
+    line's strings or numbers edited (row F6 of :mod:`.movedfile`); ``new``: the lines the
+    change introduces."""
+    d = entry.delta
+    if not d.outline:
+        return False
+    from gentle_hooks.policy.movedfile import moved_file_row
+
+    return moved_file_row(d.outline, d.added, change.new, new) == "F6"
 
 
 def renamed_across(
@@ -185,5 +198,6 @@ def by_one_line(change: PathChange, entry: WriterEntry) -> bool:
     return (
         len(found) < MIN_ACROSS
         and not whole
+        and not moved_whole(change, entry, new)
         and len(renamed_across(change, entry, new)) < MIN_ACROSS
     )

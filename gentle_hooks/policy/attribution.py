@@ -82,7 +82,8 @@ the path it was renamed to: :mod:`gentle_hooks.policy.renames`) is read with eve
 change of *another* path carries the entry only when the writer's content moved or was copied
 there (:func:`gentle_hooks.policy.across.carries_row_across`): the writer's blob (A1: a ``git
 mv``), two of its lines copied (:mod:`.coincidence`; a block of them with names renamed:
-:mod:`.renamedcopy`), its new file whole, or one line that runs or reaches something (A2:
+:mod:`.renamedcopy`), its new file whole, its file with one line's strings edited
+(:mod:`.movedfile`), or one line that runs or reaches something (A2:
 a URL, a shell command, a process or network call; ``raise ValueError("invalid input")``
 alone is anybody's there). Rows A3, A4, A6 never apply across paths.
 

@@ -19,6 +19,7 @@ from gentle_hooks.policy.linekeys import (
     stripped_key,
     telling_keys,
 )
+from gentle_hooks.policy.movedfile import file_lines
 from gentle_hooks.policy.renamedcopy import CopyLine, writer_copy_lines
 from gentle_hooks.policy.shapes import LineShape, line_shape
 from gentle_hooks.policy.spans import Span, writer_spans
@@ -66,7 +67,12 @@ class WriterDelta:
             started from and of the content it left (:func:`~.linekeys.line_keys`): what a
             rewrite of the path keeps little of
             (:mod:`gentle_hooks.policy.rewrite`). Empty for an entry read from its stored
-            keys only.
+            keys only;
+        outline: the non-blank lines of the writer's content, stripped, in order, as a
+            move of its file with one line edited is read against them
+            (:func:`~gentle_hooks.policy.movedfile.file_lines`: none past
+            :data:`~gentle_hooks.policy.movedfile.MAX_LINES`). Empty for an entry read
+            from its stored keys only.
     """
 
     added: frozenset[str]
@@ -83,6 +89,7 @@ class WriterDelta:
     copies: tuple[CopyLine, ...] = ()
     started: frozenset[str] = frozenset()
     left: frozenset[str] = frozenset()
+    outline: tuple[bytes, ...] = ()
 
     def edited(self) -> tuple[frozenset[str], frozenset[str]]:
         """(added, removed): the keys of every line of two words or more the writer added
@@ -121,7 +128,7 @@ class DetailedDelta(WriterDelta):
 
         d = self.__dict__
         if "_full" not in d:
-            copies = self.copies  # read from what the rest is of, before it is let go
+            copies, lines = self.copies, self.outline  # read before what they are of goes
             before, after, any_before = d.pop("_start")
             added, telling, any_after = self.added, self.telling, any_line_keys(after)
             short = short_keys(after, any_before) if added else frozenset[str]()
@@ -131,7 +138,7 @@ class DetailedDelta(WriterDelta):
             rest = (dropped, told, placed, masked_lines(after, added), spans, copies)
             ends = (line_keys(before), line_keys(after))
             d["_full"] = WriterDelta(
-                added, self.removed, False, short, telling, shapes, *rest, *ends
+                added, self.removed, False, short, telling, shapes, *rest, *ends, lines
             )
         full: WriterDelta = d["_full"]
         return full
@@ -145,6 +152,16 @@ class DetailedDelta(WriterDelta):
             d["_copies"] = writer_copy_lines(d["_start"][1], self.added)
         copies: tuple[CopyLine, ...] = d["_copies"]
         return copies
+
+    @property
+    def outline(self) -> tuple[bytes, ...]:
+        """The writer's file line by line (:attr:`WriterDelta.outline`), computed on its
+        own when first read, as :attr:`copies`."""
+        d = self.__dict__
+        if "_outline" not in d:
+            d["_outline"] = file_lines(d["_start"][1])
+        lines: tuple[bytes, ...] = d["_outline"]
+        return lines
 
     def __eq__(self, other: object) -> bool:
         return self.full() == other

@@ -1015,6 +1015,8 @@ def test_a_writer_delta_computes_what_only_the_rule_reads_when_first_read(
         *(getattr(d, n) for n in DETAIL[1:]),
         started=d.started,
         left=d.left,
+        copies=d.copies,
+        outline=d.outline,
     )
     assert sorted(computed) == ["masked", "placed"]
     monkeypatch.undo()
