@@ -76,7 +76,12 @@ from gentle_hooks.policy.inputs import validate_label, validate_paths
 from gentle_hooks.policy.shellwords import shown_paths
 from gentle_hooks.services.attribution import carried
 from gentle_hooks.services.claims import distinctive_copies
-from gentle_hooks.services.discard_refusals import moved_refusal, refusal, stash_refusal
+from gentle_hooks.services.discard_refusals import (
+    committed_refusal,
+    moved_refusal,
+    refusal,
+    stash_refusal,
+)
 from gentle_hooks.services.record import open_root, open_store
 from gentle_hooks.services.settle import own_lines_kept, returned_ids, stash_holders
 
@@ -151,6 +156,9 @@ def discard(
             raise UsageError(
                 stash_refusal({e.path: stashed[e.id] for e in named if e.id in stashed})
             )
+        committed = on_branch(repo, led, [e for e in named if e.state == "taken"])
+        if committed:  # the commit's record blocks the push: ending its entries clears nothing
+            raise UsageError(committed_refusal(committed))
         # an expired entry whose content is here again is claimed: no change holding it
         # is the writer's any more (the commit's note carries the discard)
         # (of this work tree's own, any row the gates use: an edit of the writer's a human
@@ -169,6 +177,27 @@ def discard(
         return led.discard_entries(
             root, wanted, repo.ident(), why, others=sorted(cited), claimed=sorted(claimed)
         )
+
+
+def on_branch(
+    repo: Repository, led: Ledger, entries: Sequence[WriterEntryRecord]
+) -> dict[str, list[str]]:
+    """Of the taken ``entries``, the paths of those a commit ``HEAD`` holds took (not
+    pushed: a pushed commit's entries are settled), each with those commits' ids, sorted.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be read.
+    """
+    head = repo.head()
+    if not entries or head is None:
+        return {}
+    paths = {e.id: e.path for e in entries}
+    found: dict[str, set[str]] = {}
+    for take in led.entry_takes(sorted(paths)):
+        with suppress(GitError):  # a commit gone from the clone (pruned) is on no branch
+            if repo.is_ancestor(take.commit_id, head):
+                found.setdefault(paths[take.entry_id], set()).add(take.commit_id)
+    return {p: sorted(cs) for p, cs in sorted(found.items())}
 
 
 def claim_copies(

@@ -30,6 +30,22 @@ def refusal(paths: Sequence[str], in_head: Collection[str]) -> str:
     )
 
 
+def committed_refusal(held: Mapping[str, Sequence[str]]) -> str:
+    """The one line refusing a discard of writer work commits on this branch took, not
+    pushed yet (``held``: each root-relative path with those commits' ids): their commit
+    records make the push gate judge them the writer's whatever a discard says, so it
+    would clear nothing. The ways out: verify it as the push block says, or let it through
+    with the recorded override the block prints."""
+    commits = sorted({c[:12] for cs in held.values() for c in cs})
+    return (
+        f"{', '.join(shown_paths(sorted(held)))}: the writer's change is in commit "
+        f"{', '.join(commits)} on this branch, not pushed, recorded as the writer's; a "
+        "discard would not clear that (the push gate judges the commit from its record): "
+        "verify it as the push block says (for HEAD: `gentle-hook spot-check --committed`), "
+        "or let it through with the recorded GENTLE_HOOKS_SKIP line the block prints"
+    )
+
+
 def stash_refusal(held: dict[str, str]) -> str:
     """The one line refusing a discard of writer work a stash entry holds: ``held`` maps
     each root-relative path to the stash entry holding its writer content (``stash@{N}``,

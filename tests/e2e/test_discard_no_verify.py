@@ -67,3 +67,28 @@ def test_a_persons_retyped_no_verify_commit_has_a_way_out_at_push(native: World)
     shared = w.ok("notes", "--ref", "gentle-hooks", "show", w.rev("HEAD"), cwd=w.remote)
     assert '"hook":"discard"' in shared and '"kind":"writer"' not in shared, shared
     assert w.gh("gate", "--range", "HEAD~1..HEAD").code == 0
+
+
+def test_the_writers_own_no_verify_commit_stays_blocked_and_a_discard_says_why(
+    native: World,
+) -> None:
+    w = native.serve({"m.py": M, "test_m.py": TEST_M})
+    _writer_edit(w)
+    made = w.git("commit", "-q", "--no-verify", "-am", "writer")
+    assert made.code == 0 and any("as delegated" in s for s in made.said), made
+    head = w.rev("HEAD")
+    blocked = w.git("push", "origin", "main")
+    assert blocked.code == 1 and any("BLOCKED commit" in s for s in blocked.said), blocked
+    assert not any("human: " in s for s in blocked.said), blocked
+    refused = w.gh("discard", "--reason", "typed by me", "--", "m.py", "test_m.py")
+    assert refused.code == 2 and refused.out == "", refused
+    assert len(refused.err.splitlines()) == 1, refused
+    assert head[:12] in refused.err and "gentle-hook spot-check --committed" in refused.err
+    assert "discarded" not in refused.err, refused
+    assert w.ledger("SELECT path, state FROM writer_entry ORDER BY id") == [
+        ("m.py", "taken"),
+        ("test_m.py", "taken"),
+    ]
+    still = w.git("push", "origin", "main")
+    assert still.code == 1, still
+    assert w.remote_ref("main") != head
