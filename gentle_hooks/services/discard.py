@@ -76,12 +76,7 @@ from gentle_hooks.policy.inputs import validate_label, validate_paths
 from gentle_hooks.policy.shellwords import shown_paths
 from gentle_hooks.services.attribution import carried
 from gentle_hooks.services.claims import distinctive_copies
-from gentle_hooks.services.discard_refusals import (
-    committed_refusal,
-    moved_refusal,
-    refusal,
-    stash_refusal,
-)
+from gentle_hooks.services.discard_refusals import moved_refusal, refusal, stash_refusal
 from gentle_hooks.services.record import open_root, open_store
 from gentle_hooks.services.settle import own_lines_kept, returned_ids, stash_holders
 
@@ -156,9 +151,6 @@ def discard(
             raise UsageError(
                 stash_refusal({e.path: stashed[e.id] for e in named if e.id in stashed})
             )
-        committed = on_branch(repo, led, [e for e in named if e.state == "taken"])
-        if committed:  # the commit's record blocks the push: ending its entries clears nothing
-            raise UsageError(committed_refusal(committed))
         # an expired entry whose content is here again is claimed: no change holding it
         # is the writer's any more (the commit's note carries the discard)
         # (of this work tree's own, any row the gates use: an edit of the writer's a human
@@ -179,21 +171,30 @@ def discard(
         )
 
 
-def on_branch(
-    repo: Repository, led: Ledger, entries: Sequence[WriterEntryRecord]
-) -> dict[str, list[str]]:
-    """Of the taken ``entries``, the paths of those a commit ``HEAD`` holds took (not
-    pushed: a pushed commit's entries are settled), each with those commits' ids, sorted.
+def still_taken(cwd: str | None, rec: DiscardRecord) -> dict[str, list[str]]:
+    """What the discard ``rec`` did not clear: of the entries it ended, the paths of those
+    a commit ``HEAD`` holds took (not pushed yet), each with those commits' ids, sorted.
+    Such a commit keeps its commit record, which the push gate judges the writer's whatever
+    the discard says (it stays blocked until verified, overridden, or dropped from the
+    branch); the discard still ends the entries, so a person's own change made after the
+    commit is dropped is theirs.
 
     Raises:
         GitError: git failed; StoreError: the ledger cannot be read.
     """
-    head = repo.head()
-    if not entries or head is None:
+    if not rec.entries:
         return {}
-    paths = {e.id: e.path for e in entries}
+    repo, _ = open_root(cwd)
+    head = repo.head()
+    if head is None:
+        return {}
+    with open_store(repo) as led:
+        takes = led.entry_takes(sorted(rec.entries))
+        paths = {e.id: e.path for e in led.entries_taken_by(sorted({t.commit_id for t in takes}))}
     found: dict[str, set[str]] = {}
-    for take in led.entry_takes(sorted(paths)):
+    for take in takes:
+        if take.entry_id not in paths or take.entry_id not in rec.entries:
+            continue
         with suppress(GitError):  # a commit gone from the clone (pruned) is on no branch
             if repo.is_ancestor(take.commit_id, head):
                 found.setdefault(paths[take.entry_id], set()).add(take.commit_id)
