@@ -50,4 +50,11 @@ def discard(cwd: str | None, everything: bool, reason: str | None, paths: tuple[
         else f"{len(rec.entries)} pending writer entries"
     )
     click.echo(f"discarded: {entries} on {named}, by {rec.who} ({rec.reason!r})")
+    from gentle_hooks.services.discard import still_taken
+
+    held = still_taken(cwd, rec)
+    if held:  # a commit on the branch took it: its record still blocks the push
+        from gentle_hooks.services.discard_refusals import not_cleared
+
+        click.echo(not_cleared(held), err=True)
     return EXIT_OK

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from gentle_hooks.git.objects import CommitInfo
     from gentle_hooks.git.repository import Repository
     from gentle_hooks.ledger.records import CommitRecord
+    from gentle_hooks.ledger.store import Ledger
     from gentle_hooks.services.attribution import Carried
 
 
@@ -66,14 +67,11 @@ def record_pushed(
     from gentle_hooks.ledger.store import Ledger
     from gentle_hooks.notes.sync import write_commit_notes
     from gentle_hooks.services.delivered import record_commit
-    from gentle_hooks.services.settle import returned_ids
 
-    back = returned_ids([e for i in infos for e in work[i.id].entries], repo)
-    kept = {i.id: _without(work[i.id], back) for i in infos}
-    infos = [i for i in infos if kept[i.id].delegated]
+    work = without_returned(repo, {i.id: work[i.id] for i in infos})
+    infos = [i for i in infos if work[i.id].delegated]
     if not infos:
         return
-    work = kept
     try:
         with Ledger.open(path) as led:
             recs = [record_commit(repo, led, i, work[i.id], "pre-push", env) for i in infos]
@@ -94,9 +92,63 @@ def record_pushed(
         )
 
 
+def without_returned(repo: Repository, work: Mapping[str, Carried]) -> dict[str, Carried]:
+    """``work`` (commit id -> the writer work it carries) without the entries whose writer
+    content went away and came back (:func:`~gentle_hooks.services.settle.returned_ids`:
+    expired, or reset away and written again since).
+
+    Raises:
+        GitError: git failed.
+    """
+    from gentle_hooks.services.settle import returned_ids
+
+    back = returned_ids([e for c in work.values() for e in c.entries], repo)
+    return {commit: _without(c, back) for commit, c in work.items()}
+
+
+def left_to_discard(
+    repo: Repository, led: Ledger, work: Carried, identity: Callable[[], str]
+) -> Carried:
+    """What a commit being made (prepare-commit-msg's trailer) or just made (post-commit's
+    take) counts as the writer's of ``work``, the writer work it carries: all of it, unless
+    some is this clone's open work a ``git reset`` threw away and whose file was written
+    again since (:func:`~gentle_hooks.services.settle.returned_ids`) and no spot check is
+    recorded for its candidate (``identity``, computed only then); that content is then
+    left pending, no trailer and no take, as the push gate leaves it for a commit made
+    with hooks off. Neither hook can tell whether the commit gate ran (``git commit
+    --no-verify`` skips it, both still run): a spot check of this exact candidate says the
+    parent judged it the writer's work; with none, it may be a person's typing, which the
+    ``discard`` the push block offers claims (issue 13). Expired work brought back (a patch
+    applied again) keeps its trailer and is taken, as before.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be read.
+    """
+    from gentle_hooks.services.settle import returned_ids
+
+    back = returned_ids(work.entries, repo)
+    reset = frozenset(e.id for e in work.entries if e.id in back and e.state == "open")
+    if not reset or led.spot_checks(identity()):
+        return work
+    return _without(work, reset)
+
+
 def _without(c: Carried, ids: frozenset[int]) -> Carried:
-    """``c`` without the entries of ``ids``."""
+    """``c`` without the entries of ``ids``, and without the writers and escalations only
+    those had (no trailer names work left out)."""
     from gentle_hooks.services.attribution import Carried
 
+    if not ids & {e.id for e in c.entries}:
+        return c
     entries = tuple(e for e in c.entries if e.id not in ids)
-    return Carried(entries, c.mutations, c.escalations, c.by_shape, c.claimable, c.held_at)
+    made = {e.mutation_id for e in entries}
+    paths = {e.path for e in entries}
+    return Carried(
+        entries,
+        tuple(m for m in c.mutations if m.id in made),
+        c.escalations if entries else (),
+        c.by_shape,
+        c.claimable,
+        tuple(h for h in c.held_at if h[0] in paths),
+        c.claimed_at,
+    )

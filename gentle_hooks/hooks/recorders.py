@@ -77,7 +77,7 @@ def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
         expire_shaped,
         expiry_lines,
     )
-    from gentle_hooks.services.delivered import record_commit, spool_commit
+    from gentle_hooks.services.delivered import commit_record_of, record_commit, spool_commit
 
     repo = Repository.open()
     head = repo.head()
@@ -100,6 +100,13 @@ def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
             work, expired = carried_by_commits(repo, led, infos)[head], []
         if expired:
             work = carried_by_commits(repo, led, infos)[head]
+        if work.delegated:  # writer content reset away and typed again: maybe a person's
+            from gentle_hooks.hooks.push_record import left_to_discard
+
+            info = infos[0]  # its candidate computed only for such content
+            work = left_to_discard(
+                repo, led, work, lambda: commit_record_of(repo, info, "post-commit", env).identity
+            )
         lines = [f"gentle-hooks: {line}" for line in expiry_lines(expired)]
         # an agent in the message (an AI co-author trailer) delegates it too: the CI and
         # server gates judge it from its note alone, so it gets one like writer work

@@ -146,6 +146,10 @@ def trailer_rule(
         expired = expire_shaped(repo, path, [work])
         if expired:
             work = carried(repo, led, changes)
+        if work.delegated and not amend:  # content reset away and typed again, unchecked
+            from gentle_hooks.hooks.push_record import left_to_discard
+
+            work = left_to_discard(repo, led, work, lambda: _staged_identity(repo, env))
         if amend and head is not None:  # the writer's commit revised keeps its trailer
             work = revised(repo, led, work, head, staged)
             if not work.delegated:  # pushed: its entries settled, no live record holds it
@@ -173,6 +177,20 @@ def trailer_rule(
         )
     paths = tuple(sorted({*work.paths(), *held.paths()}))
     return TrailerRule(writers, paths, tuple(expired), dropped)
+
+
+def _staged_identity(repo: Repository, env: Mapping[str, str]) -> str:
+    """The identity of the staged candidate (the commit being made, as post-commit's
+    record will name it).
+
+    Raises:
+        GitError: git failed; ConfigError: the config cannot be read.
+    """
+    from gentle_hooks.config.load import load_config
+    from gentle_hooks.values.candidate import Projection
+
+    config = load_config(repo.paths.toplevel, repo.gentle_config(), env)
+    return repo.candidate(Projection.STAGED, config_ref=config.settings.base_ref).identity
 
 
 def _copied_trailer(led: Ledger, message_file: str) -> bool:

@@ -179,6 +179,36 @@ def discard(
         )
 
 
+def still_taken(cwd: str | None, rec: DiscardRecord) -> dict[str, list[str]]:
+    """What the discard ``rec`` did not clear: of the entries it ended, the paths of those
+    a commit ``HEAD`` holds took (not pushed yet), each with those commits' ids, sorted.
+    Such a commit keeps its commit record, which the push gate judges the writer's whatever
+    the discard says (it stays blocked until verified, overridden, or dropped from the
+    branch); the discard still ends the entries, so a person's own change made after the
+    commit is dropped is theirs.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be read.
+    """
+    if not rec.entries:
+        return {}
+    repo, _ = open_root(cwd)
+    head = repo.head()
+    if head is None:
+        return {}
+    with open_store(repo) as led:
+        takes = led.entry_takes(sorted(rec.entries))
+        paths = {e.id: e.path for e in led.entries_taken_by(sorted({t.commit_id for t in takes}))}
+    found: dict[str, set[str]] = {}
+    for take in takes:
+        if take.entry_id not in paths or take.entry_id not in rec.entries:
+            continue
+        with suppress(GitError):  # a commit gone from the clone (pruned) is on no branch
+            if repo.is_ancestor(take.commit_id, head):
+                found.setdefault(paths[take.entry_id], set()).add(take.commit_id)
+    return {p: sorted(cs) for p, cs in sorted(found.items())}
+
+
 def claim_copies(
     repo: Repository, led: Ledger, root: str, why: str, entries: Sequence[WriterEntryRecord]
 ) -> DiscardRecord:

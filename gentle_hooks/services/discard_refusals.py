@@ -30,6 +30,24 @@ def refusal(paths: Sequence[str], in_head: Collection[str]) -> str:
     )
 
 
+def not_cleared(held: Mapping[str, Sequence[str]]) -> str:
+    """The one line a discard prints when it ended writer work that commits on this branch
+    took, not pushed yet (``held``: each root-relative path with those commits' ids,
+    :func:`~gentle_hooks.services.discard.still_taken`): their commit records still make
+    the push gate judge them the writer's, so the discard did not clear the block. The ways
+    out: verify it as the push block says, drop the commit from the branch, or let it
+    through with the recorded override the block prints."""
+    commits = sorted({c[:12] for cs in held.values() for c in cs})
+    return (
+        f"not cleared: {', '.join(shown_paths(sorted(held)))}: the writer's change is in "
+        f"commit {', '.join(commits)} on this branch, not pushed, recorded as the writer's; "
+        "the push gate judges that commit from its record, so it stays blocked: verify it "
+        "as the push block says (for HEAD: `gentle-hook spot-check --committed`), drop the "
+        "commit from the branch, or let it through with the recorded GENTLE_HOOKS_SKIP line "
+        "the block prints"
+    )
+
+
 def stash_refusal(held: dict[str, str]) -> str:
     """The one line refusing a discard of writer work a stash entry holds: ``held`` maps
     each root-relative path to the stash entry holding its writer content (``stash@{N}``,
