@@ -2,10 +2,12 @@
 through, ``refs/notes/gentle-hooks`` goes first when the remote carries the notes.
 
 Room ``hooks``. When the remote carries the notes (``install --share``) and the push does
-not already send them (an explicit refspec such as ``git push -u origin topic`` replaces
-the configured ones), :func:`share_notes` sends them, so the server and CI see the records
-with no extra command. Imported by :mod:`gentle_hooks.hooks.push_gate` only on an allowed
-push; :mod:`gentle_hooks.notes.sync` only when the remote carries the notes.
+not name the notes ref itself, :func:`share_notes` merges the remote's notes in and sends
+them, so the server and CI see the records with no extra command. ``install --share``
+adds no notes push refspec: git fixes a push's refs before its pre-push hook runs, so one
+behind the remote's would be rejected after this merge. Imported by
+:mod:`gentle_hooks.hooks.push_gate` only on an allowed push; :mod:`gentle_hooks.notes.sync`
+only when the remote carries the notes.
 """
 
 from __future__ import annotations

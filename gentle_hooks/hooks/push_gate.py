@@ -9,9 +9,8 @@ the push, the built-in classifier's diffs fetched ahead, and the remaining git p
 of several commits overlapped on threads (:mod:`gentle_hooks.hooks.worker_pool`).
 
 The notes ref itself is never judged as code: its commits are records. When the remote
-carries the notes (``install --share``) and the push does not already send them (an
-explicit refspec such as ``git push -u origin topic`` replaces the configured ones), a
-push the gate lets through shares them first
+carries the notes (``install --share``) and the push does not name the notes ref
+itself, a push the gate lets through shares them first
 (:func:`gentle_hooks.hooks.notes_sharing.share_notes`).
 """
 

@@ -352,16 +352,13 @@ def refresh_for_identity(
     return write_commit_notes(repo, led, records, sign_key) if records else 0
 
 
-def add_share_refspecs(repo: Repository, remote: str, push: tuple[str, ...]) -> list[str]:
-    """Add the refspecs that carry the notes with the ordinary remote.
-
-    Fetch goes to :func:`remote_notes_ref` (forced: it mirrors the remote); ``push`` are
-    the push refspecs to add (:func:`gentle_hooks.notes.sharing.share_push_refspecs`). With
-    none (``HEAD`` would change what a plain ``git push`` pushes, or the pre-commit
-    framework's pre-push, which sees only the first ref: git's own notes update would
-    collide with the one the push gate sends first), :data:`SHARE_KEY` names the remote
-    instead and the push gate alone sends the notes
-    (:mod:`gentle_hooks.hooks.notes_sharing`). Idempotent.
+def add_share_refspecs(repo: Repository, remote: str) -> list[str]:
+    """Add what carries the notes with the ordinary remote: the fetch refspec to
+    :func:`remote_notes_ref` (forced: it mirrors the remote), and ``remote`` named under
+    :data:`SHARE_KEY`, so the push gate merges the remote's notes in and sends them itself
+    (:mod:`gentle_hooks.hooks.notes_sharing`). No push refspec: git plans a push's refs
+    before its pre-push hook runs, so a notes ref behind the remote's would be rejected
+    after the gate had merged and sent it. Idempotent.
 
     Returns:
         The ``git config`` lines added (empty when all were present).
@@ -371,8 +368,10 @@ def add_share_refspecs(repo: Repository, remote: str, push: tuple[str, ...]) -> 
     """
     if repo.config_get(f"remote.{remote}.url") is None:
         raise GitError(f"no remote named {remote!r} (see: git remote -v)")
-    wanted = [(f"remote.{remote}.fetch", f"+{NOTES_REF}*:{remote_notes_ref(remote)}*")]
-    wanted += [(f"remote.{remote}.push", refspec) for refspec in push] or [(SHARE_KEY, remote)]
+    wanted = [
+        (f"remote.{remote}.fetch", f"+{NOTES_REF}*:{remote_notes_ref(remote)}*"),
+        (SHARE_KEY, remote),
+    ]
     added = []
     for key, value in wanted:
         if value not in repo.config_get_all(key):
@@ -380,6 +379,25 @@ def add_share_refspecs(repo: Repository, remote: str, push: tuple[str, ...]) -> 
             _mark_added(repo, key, value)
             added.append(f"{key} = {value}")
     return added
+
+
+def remove_share_push_refspecs(repo: Repository, remote: str) -> list[str]:
+    """Remove the push refspecs an earlier ``install --share`` added for ``remote``:
+    :data:`SHARE_PUSH_REFSPEC` (only gentle-hooks writes it), and ``HEAD`` where it is
+    listed under :data:`ADDED_KEY` (a ``HEAD`` the user set stays). Returns the ``key =
+    value`` lines removed."""
+    key = f"remote.{remote}.push"
+    listed = repo.config_get_all(ADDED_KEY)
+    removed = []
+    for value in (SHARE_PUSH_REFSPEC, "HEAD"):
+        mark = f"{key}={value}"
+        if value == "HEAD" and mark not in listed:
+            continue
+        if repo.config_unset_value(key, value):
+            removed.append(f"{key} = {value}")
+        if mark in listed:
+            repo.config_unset_value(ADDED_KEY, mark)
+    return removed
 
 
 #: The git config key listing, as ``KEY=VALUE``, each config value gentle-hooks added (not
