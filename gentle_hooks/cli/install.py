@@ -160,7 +160,7 @@ def _share(repo: Repository, remote: str, framework: bool) -> None:
     earlier install added, say how the notes travel, fetch them."""
     import os
 
-    from gentle_hooks.notes.sync import remove_share_push_refspecs
+    from gentle_hooks.notes.sharing import remove_share_push_refspecs
     from gentle_hooks.report.install_text import share_push_lines
     from gentle_hooks.services.install import hooks_dir, is_ours
 

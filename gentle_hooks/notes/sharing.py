@@ -25,6 +25,10 @@ SHARE_PUSH_REFSPEC = "refs/notes/gentle-hooks*:refs/notes/gentle-hooks*"
 #: pushes the branches it pushed before and never a notes ref planned before the merge.
 SHARE_KEY = "gentle-hooks.shareWith"
 
+#: The git config key listing, as ``KEY=VALUE``, each config value gentle-hooks added (not
+#: under ``gentle.``: those are settings), so ``uninstall`` removes exactly those.
+ADDED_KEY = "gentle-hooks.added"
+
 
 def is_sharing(repo: Repository, remote: str) -> bool:
     """Whether ``install --share`` set this remote up to carry the notes on push (named
@@ -32,3 +36,22 @@ def is_sharing(repo: Repository, remote: str) -> bool:
     return SHARE_PUSH_REFSPEC in repo.config_get_all(
         f"remote.{remote}.push"
     ) or remote in repo.config_get_all(SHARE_KEY)
+
+
+def remove_share_push_refspecs(repo: Repository, remote: str) -> list[str]:
+    """Remove the push refspecs an earlier ``install --share`` added for ``remote``:
+    :data:`SHARE_PUSH_REFSPEC` (only gentle-hooks writes it), and ``HEAD`` where it is
+    listed under :data:`ADDED_KEY` (a ``HEAD`` the user set stays). Returns the ``key =
+    value`` lines removed."""
+    key = f"remote.{remote}.push"
+    listed = repo.config_get_all(ADDED_KEY)
+    removed = []
+    for value in (SHARE_PUSH_REFSPEC, "HEAD"):
+        mark = f"{key}={value}"
+        if value == "HEAD" and mark not in listed:
+            continue
+        if repo.config_unset_value(key, value):
+            removed.append(f"{key} = {value}")
+        if mark in listed:
+            repo.config_unset_value(ADDED_KEY, mark)
+    return removed

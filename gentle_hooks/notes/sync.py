@@ -38,7 +38,7 @@ from gentle_hooks.notes.lines import (
     canonical_json,
     encode,
 )
-from gentle_hooks.notes.sharing import SHARE_KEY, SHARE_PUSH_REFSPEC
+from gentle_hooks.notes.sharing import ADDED_KEY, SHARE_KEY, SHARE_PUSH_REFSPEC
 from gentle_hooks.notes.trust import Signer
 from gentle_hooks.notes.where import repository
 from gentle_hooks.values.candidate import Candidate, Projection
@@ -379,30 +379,6 @@ def add_share_refspecs(repo: Repository, remote: str) -> list[str]:
             _mark_added(repo, key, value)
             added.append(f"{key} = {value}")
     return added
-
-
-def remove_share_push_refspecs(repo: Repository, remote: str) -> list[str]:
-    """Remove the push refspecs an earlier ``install --share`` added for ``remote``:
-    :data:`SHARE_PUSH_REFSPEC` (only gentle-hooks writes it), and ``HEAD`` where it is
-    listed under :data:`ADDED_KEY` (a ``HEAD`` the user set stays). Returns the ``key =
-    value`` lines removed."""
-    key = f"remote.{remote}.push"
-    listed = repo.config_get_all(ADDED_KEY)
-    removed = []
-    for value in (SHARE_PUSH_REFSPEC, "HEAD"):
-        mark = f"{key}={value}"
-        if value == "HEAD" and mark not in listed:
-            continue
-        if repo.config_unset_value(key, value):
-            removed.append(f"{key} = {value}")
-        if mark in listed:
-            repo.config_unset_value(ADDED_KEY, mark)
-    return removed
-
-
-#: The git config key listing, as ``KEY=VALUE``, each config value gentle-hooks added (not
-#: under ``gentle.``: those are settings), so ``uninstall`` removes exactly those.
-ADDED_KEY = "gentle-hooks.added"
 
 
 def _mark_added(repo: Repository, key: str, value: str) -> None:
