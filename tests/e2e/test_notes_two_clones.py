@@ -90,9 +90,14 @@ def test_install_share_adds_no_push_refspec_and_replaces_its_old_one(native: Wor
     for value in ("HEAD", OLD_REFSPEC):
         w.ok("config", "--add", "remote.origin.push", value)
         w.ok("config", "--add", "gentle-hooks.added", f"remote.origin.push={value}")
-    again = w.gh("install", "--share", "origin")
+    doctor = w.gh("doctor")
+    fix = "run: gentle-hook install --share origin --notes-only"
+    [line] = [ln for ln in doctor.out.splitlines() if fix in ln]
+    assert line.startswith("FAIL  notes: remote.origin.push carries the notes refspec"), line
+    again = w.run(["sh", "-c", line.split("run: ", 1)[1]])  # pasted as printed
     assert again.code == 0, again
     assert f"git config: removed remote.origin.push = {OLD_REFSPEC}" in again.out, again
     assert "git config: removed remote.origin.push = HEAD" in again.out, again
     assert w.git("config", "--get-all", "remote.origin.push").out == ""
     assert w.ok("config", "--get-all", "gentle-hooks.shareWith") == "origin\n"
+    assert fix not in w.gh("doctor").out
