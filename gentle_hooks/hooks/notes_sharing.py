@@ -28,8 +28,9 @@ def share_notes(
     path: str,
     delegated: bool = False,
 ) -> list[str]:
-    """Send the notes along with a push that does not carry them itself, when the remote
-    is set up to share them: the notes of recorded commits that lack one are written, the
+    """Send the notes along with a push that does not carry them itself (one with no
+    update at all included: every branch already there), when the remote is set up to
+    share them: the notes of recorded commits that lack one are written, the
     remote's notes merged in, and ``refs/notes/gentle-hooks`` pushed (without hooks) before
     git sends the branches, so the server judges them with their records.
 
@@ -41,7 +42,11 @@ def share_notes(
     notes CI and a server gate judge from): the line naming the ``sync push`` that sends
     them (:func:`unshared_line`).
     """
-    if any(u.remote_ref == NOTES_REF for u in updates) or all(u.is_deletion for u in updates):
+    if any(u.remote_ref == NOTES_REF for u in updates):
+        return []
+    # no update at all is a plain push with every branch up to date (git still runs
+    # pre-push): the notes written since the last push go then too
+    if updates and all(u.is_deletion for u in updates):
         return []
     if not repo.has_remote(remote):
         return []
