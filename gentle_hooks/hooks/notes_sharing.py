@@ -1,12 +1,12 @@
-"""The notes sent along with a push (SPEC §8 "Sharing"): after the push gate lets a push
-through, ``refs/notes/gentle-hooks`` goes first when the remote carries the notes.
+"""The notes sent along with a push (SPEC §8 "Sharing"): once the push gate decided,
+``refs/notes/gentle-hooks`` goes first when the remote carries the notes.
 
 Room ``hooks``. When the remote carries the notes (``install --share``) and the push does
 not name the notes ref itself, :func:`share_notes` merges the remote's notes in and sends
 them, so the server and CI see the records with no extra command. ``install --share``
 adds no notes push refspec: git fixes a push's refs before its pre-push hook runs, so one
 behind the remote's would be rejected after this merge. Imported by
-:mod:`gentle_hooks.hooks.push_gate` only on an allowed push; :mod:`gentle_hooks.notes.sync`
+:mod:`gentle_hooks.hooks.push_gate` once it decided; :mod:`gentle_hooks.notes.sync`
 only when the remote carries the notes.
 """
 
