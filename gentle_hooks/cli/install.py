@@ -44,12 +44,12 @@ def _hook_type_option(what: str) -> Callable[[F], F]:
     "--share",
     "share",
     metavar="REMOTE",
-    help="Also add the refspecs that fetch and push the notes with REMOTE.",
+    help="Also share the notes with REMOTE: fetched with it, sent by the push gate.",
 )
 @click.option(
     "--notes-only",
     is_flag=True,
-    help="With --share: only set up the notes' fetch and push with REMOTE, install no "
+    help="With --share: only set up the notes' sharing with REMOTE, install no "
     "hook (what install --share does on its own where the pre-commit framework or prek "
     "runs the gate).",
 )
@@ -155,24 +155,22 @@ def install(
 
 
 def _share(repo: Repository, remote: str, framework: bool) -> None:
-    """Set up the notes' fetch and push with ``remote``, say how they travel, fetch them.
+    """Set up the notes' fetch with ``remote`` and name it for the push gate
+    (:func:`~gentle_hooks.notes.sync.add_share_refspecs`), remove the push refspecs an
+    earlier install added, say how the notes travel, fetch them."""
+    import os
 
-    The framework hands its pre-push hook only the first ref: a notes refspec git pushes
-    itself would collide with the notes the push gate sends first, so none is added there.
-    """
-    from gentle_hooks.notes.sharing import share_push_refspecs
+    from gentle_hooks.notes.sharing import remove_share_push_refspecs
     from gentle_hooks.report.install_text import share_push_lines
     from gentle_hooks.services.install import hooks_dir, is_ours
 
-    push, differs = ((), None) if framework else share_push_refspecs(repo, remote)
-    for line in add_share_refspecs(repo, remote, push):
+    for line in add_share_refspecs(repo, remote):
         click.echo(f"git config: added {line}")  # a report, worded as uninstall's "removed"
-    if not push:
-        import os
-
-        gate = framework or is_ours(os.path.join(hooks_dir(repo), "pre-push"))
-        for line in share_push_lines(remote, differs, gate):
-            click.echo(line)
+    for line in remove_share_push_refspecs(repo, remote):
+        click.echo(f"git config: removed {line}")
+    gate = framework or is_ours(os.path.join(hooks_dir(repo), "pre-push"))
+    for line in share_push_lines(remote, gate):
+        click.echo(line)
     click.echo(f"notes: {sync_fetch(repo, remote)}")
 
 

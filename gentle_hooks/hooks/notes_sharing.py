@@ -1,11 +1,13 @@
-"""The notes sent along with a push (SPEC §8 "Sharing"): after the push gate lets a push
-through, ``refs/notes/gentle-hooks`` goes first when the remote carries the notes.
+"""The notes sent along with a push (SPEC §8 "Sharing"): once the push gate decided,
+``refs/notes/gentle-hooks`` goes first when the remote carries the notes.
 
 Room ``hooks``. When the remote carries the notes (``install --share``) and the push does
-not already send them (an explicit refspec such as ``git push -u origin topic`` replaces
-the configured ones), :func:`share_notes` sends them, so the server and CI see the records
-with no extra command. Imported by :mod:`gentle_hooks.hooks.push_gate` only on an allowed
-push; :mod:`gentle_hooks.notes.sync` only when the remote carries the notes.
+not name the notes ref itself, :func:`share_notes` merges the remote's notes in and sends
+them, so the server and CI see the records with no extra command. ``install --share``
+adds no notes push refspec: git fixes a push's refs before its pre-push hook runs, so one
+behind the remote's would be rejected after this merge. Imported by
+:mod:`gentle_hooks.hooks.push_gate` once it decided; :mod:`gentle_hooks.notes.sync`
+only when the remote carries the notes.
 """
 
 from __future__ import annotations
@@ -26,8 +28,9 @@ def share_notes(
     path: str,
     delegated: bool = False,
 ) -> list[str]:
-    """Send the notes along with a push that does not carry them itself, when the remote
-    is set up to share them: the notes of recorded commits that lack one are written, the
+    """Send the notes along with a push that does not carry them itself (one with no
+    update at all included: every branch already there), when the remote is set up to
+    share them: the notes of recorded commits that lack one are written, the
     remote's notes merged in, and ``refs/notes/gentle-hooks`` pushed (without hooks) before
     git sends the branches, so the server judges them with their records.
 
@@ -39,7 +42,11 @@ def share_notes(
     notes CI and a server gate judge from): the line naming the ``sync push`` that sends
     them (:func:`unshared_line`).
     """
-    if any(u.remote_ref == NOTES_REF for u in updates) or all(u.is_deletion for u in updates):
+    if any(u.remote_ref == NOTES_REF for u in updates):
+        return []
+    # no update at all is a plain push with every branch up to date (git still runs
+    # pre-push): the notes written since the last push go then too
+    if updates and all(u.is_deletion for u in updates):
         return []
     if not repo.has_remote(remote):
         return []

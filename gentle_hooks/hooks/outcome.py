@@ -230,9 +230,9 @@ def conclude(
     ``GENTLE_HOOKS_FORMAT=json``, or an agent runtime detected, the decision is printed as
     one JSON object too (:mod:`gentle_hooks.hooks.decision`), which nothing of ours follows:
     ``told`` holds the lines the gate said before (printed already unless the format is
-    json: :class:`Told`), which the object carries; ``then`` runs once the gate allowed,
+    json: :class:`Told`), which the object carries; ``then`` runs once the gate decided,
     before anything is printed, and returns its lines (the notes a push shares), printed
-    and carried as the gate's own.
+    and carried as the gate's own when it allowed (a block prints its own way out).
 
     Returns:
         0 allowed (nothing blocked, an override, or warn mode), 1 blocked.
@@ -247,8 +247,11 @@ def conclude(
     judged = refuted_last(judged)
     try:
         code, let_through = _conclude(call, env, repo, config, judged, lines)
-        if code == EXIT_OK and then is not None:
-            lines.extend(then())
+        if then is not None:
+            # a blocked push shares too: a server gate then knows the commits it blocked
+            # (the notes its records wrote) when they come again with --no-verify
+            shared = then()
+            lines.extend(shared if code == EXIT_OK else [])
     finally:  # what was decided is printed even when recording an override fails
         if fmt != "json":
             for line in lines:

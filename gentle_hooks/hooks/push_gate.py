@@ -9,9 +9,9 @@ the push, the built-in classifier's diffs fetched ahead, and the remaining git p
 of several commits overlapped on threads (:mod:`gentle_hooks.hooks.worker_pool`).
 
 The notes ref itself is never judged as code: its commits are records. When the remote
-carries the notes (``install --share``) and the push does not already send them (an
-explicit refspec such as ``git push -u origin topic`` replaces the configured ones), a
-push the gate lets through shares them first
+carries the notes (``install --share``) and the push does not name the notes ref
+itself, a push the gate judged shares them (a blocked one too, without a line, so a server
+gate knows what it blocked when it comes again with ``--no-verify``)
 (:func:`gentle_hooks.hooks.notes_sharing.share_notes`).
 """
 
@@ -160,7 +160,7 @@ def push_gate(call: HookCall, env: Mapping[str, str], early: EarlyWalks | None =
         if (v := verdicts[c]) is not None  # a delegated commit, on every ref sending it
     ]
 
-    def share() -> list[str]:  # once allowed: its line is the gate's last, before the object
+    def share() -> list[str]:  # once decided: its line is the gate's last, when allowed
         from gentle_hooks.hooks.notes_sharing import share_notes
 
         return share_notes(repo, remote, updates, path, bool(judged)) if remote else []

@@ -14,78 +14,44 @@ if TYPE_CHECKING:
 
 NOTES_REF = "refs/notes/gentle-hooks"
 
-#: The push refspec ``install --share`` adds: the notes go with an ordinary ``git push``.
+#: The push refspec an earlier ``install --share`` added (with ``HEAD`` beside it where the
+#: remote had none): git planned the notes update before the pre-push gate merged the
+#: remote's notes in, so a clone whose notes were behind had its plain ``git push`` rejected.
+#: ``install --share`` and ``uninstall`` remove it; a clone still holding it shares.
 SHARE_PUSH_REFSPEC = "refs/notes/gentle-hooks*:refs/notes/gentle-hooks*"
 
-#: The git config key naming each remote the push gate sends the notes to itself (no
-#: notes push refspec: ``install --share`` where the pre-commit framework runs the gate).
+#: The git config key naming each remote the push gate sends the notes to itself, merged
+#: with the remote's first (``install --share``): no push refspec, so a plain ``git push``
+#: pushes the branches it pushed before and never a notes ref planned before the merge.
 SHARE_KEY = "gentle-hooks.shareWith"
+
+#: The git config key listing, as ``KEY=VALUE``, each config value gentle-hooks added (not
+#: under ``gentle.``: those are settings), so ``uninstall`` removes exactly those.
+ADDED_KEY = "gentle-hooks.added"
 
 
 def is_sharing(repo: Repository, remote: str) -> bool:
-    """Whether ``install --share`` set this remote up to carry the notes on push."""
+    """Whether ``install --share`` set this remote up to carry the notes on push (named
+    under :data:`SHARE_KEY`, or the :data:`SHARE_PUSH_REFSPEC` of an earlier install)."""
     return SHARE_PUSH_REFSPEC in repo.config_get_all(
         f"remote.{remote}.push"
     ) or remote in repo.config_get_all(SHARE_KEY)
 
 
-def head_refspec_differs(repo: Repository, remote: str) -> str | None:
-    """Why a ``HEAD`` push refspec for ``remote`` would push other branches than a plain
-    ``git push`` does now, or None when it pushes the same ones.
-
-    A configured ``remote.<name>.push`` replaces ``push.default``: ``HEAD`` pushes the
-    current branch to its own name, as ``current`` does. ``simple`` (git's default) does
-    too, except that pushing to the remote the branch pulls from it refuses a branch whose
-    upstream has another name (``HEAD`` would create a branch of its name); ``upstream``
-    pushes to the upstream's name, ``matching`` every branch both sides have, ``nothing``
-    nothing; ``push.autoSetupRemote`` sets the upstream only where no refspec is
-    configured. The upstream read is the current branch's, at install: a branch made later
-    tracking another name is pushed to its own name (``simple`` would refuse it).
-
-    Returns:
-        The effective ``push.default`` that rules ``HEAD`` out (``simple`` when unset,
-        ``tracking`` as ``upstream``; ``"simple, upstream BRANCH"`` for a current branch
-        tracking ``BRANCH`` of ``remote``), ``"push.autoSetupRemote"``; None when ``HEAD``
-        pushes what git would.
-    """
-    mode = (repo.config_get("push.default") or "simple").lower()
-    mode = "upstream" if mode == "tracking" else mode
-    if mode not in ("current", "simple"):
-        return mode
-    auto = (repo.config_get("push.autoSetupRemote") or "").lower()
-    if auto in ("true", "yes", "on", "1"):
-        return "push.autoSetupRemote"
-    if mode == "current":
-        return None
-    head = repo.run(["symbolic-ref", "-q", "--short", "HEAD"], ok=(0, 1, 128)).stdout
-    branch = head.decode("utf-8", "surrogateescape").strip()
-    if not branch or repo.config_get(f"branch.{branch}.remote") != remote:
-        return None  # detached, no upstream, or it pulls from another remote
-    merge = (repo.config_get(f"branch.{branch}.merge") or "").removeprefix("refs/heads/")
-    return None if merge in ("", branch) else f"simple, upstream {merge}"
-
-
-def own_push_refspecs(repo: Repository, remote: str) -> list[str]:
-    """The ``remote.<name>.push`` values other than the notes refspec (the user's, or the
-    ``HEAD`` an earlier ``install --share`` added: kept as it is)."""
-    return [v for v in repo.config_get_all(f"remote.{remote}.push") if v != SHARE_PUSH_REFSPEC]
-
-
-def share_push_refspecs(repo: Repository, remote: str) -> tuple[tuple[str, ...], str | None]:
-    """The push refspecs ``install --share`` adds so a plain ``git push`` to ``remote``
-    pushes the same branches as before, plus the notes.
-
-    * The remote has push refspecs already: the notes refspec alone goes beside them.
-    * None, and ``HEAD`` pushes what ``push.default`` does (:func:`head_refspec_differs`):
-      ``HEAD`` and the notes refspec (one refspec alone would replace ``push.default``).
-    * Otherwise none: the caller names the remote under :data:`SHARE_KEY` and the push gate
-      sends the notes (:mod:`gentle_hooks.hooks.notes_sharing`).
-
-    Returns:
-        The refspecs to add (empty in the last case), and the effective ``push.default``
-        that ruled ``HEAD`` out (None when it did not).
-    """
-    if own_push_refspecs(repo, remote):
-        return (SHARE_PUSH_REFSPEC,), None
-    differs = head_refspec_differs(repo, remote)
-    return ((), differs) if differs else (("HEAD", SHARE_PUSH_REFSPEC), None)
+def remove_share_push_refspecs(repo: Repository, remote: str) -> list[str]:
+    """Remove the push refspecs an earlier ``install --share`` added for ``remote``:
+    :data:`SHARE_PUSH_REFSPEC` (only gentle-hooks writes it), and ``HEAD`` where it is
+    listed under :data:`ADDED_KEY` (a ``HEAD`` the user set stays). Returns the ``key =
+    value`` lines removed."""
+    key = f"remote.{remote}.push"
+    listed = repo.config_get_all(ADDED_KEY)
+    removed = []
+    for value in (SHARE_PUSH_REFSPEC, "HEAD"):
+        mark = f"{key}={value}"
+        if value == "HEAD" and mark not in listed:
+            continue
+        if repo.config_unset_value(key, value):
+            removed.append(f"{key} = {value}")
+        if mark in listed:
+            repo.config_unset_value(ADDED_KEY, mark)
+    return removed

@@ -38,7 +38,7 @@ from gentle_hooks.notes.lines import (
     canonical_json,
     encode,
 )
-from gentle_hooks.notes.sharing import SHARE_KEY, SHARE_PUSH_REFSPEC
+from gentle_hooks.notes.sharing import ADDED_KEY, SHARE_KEY, SHARE_PUSH_REFSPEC
 from gentle_hooks.notes.trust import Signer
 from gentle_hooks.notes.where import repository
 from gentle_hooks.values.candidate import Candidate, Projection
@@ -352,16 +352,13 @@ def refresh_for_identity(
     return write_commit_notes(repo, led, records, sign_key) if records else 0
 
 
-def add_share_refspecs(repo: Repository, remote: str, push: tuple[str, ...]) -> list[str]:
-    """Add the refspecs that carry the notes with the ordinary remote.
-
-    Fetch goes to :func:`remote_notes_ref` (forced: it mirrors the remote); ``push`` are
-    the push refspecs to add (:func:`gentle_hooks.notes.sharing.share_push_refspecs`). With
-    none (``HEAD`` would change what a plain ``git push`` pushes, or the pre-commit
-    framework's pre-push, which sees only the first ref: git's own notes update would
-    collide with the one the push gate sends first), :data:`SHARE_KEY` names the remote
-    instead and the push gate alone sends the notes
-    (:mod:`gentle_hooks.hooks.notes_sharing`). Idempotent.
+def add_share_refspecs(repo: Repository, remote: str) -> list[str]:
+    """Add what carries the notes with the ordinary remote: the fetch refspec to
+    :func:`remote_notes_ref` (forced: it mirrors the remote), and ``remote`` named under
+    :data:`SHARE_KEY`, so the push gate merges the remote's notes in and sends them itself
+    (:mod:`gentle_hooks.hooks.notes_sharing`). No push refspec: git plans a push's refs
+    before its pre-push hook runs, so a notes ref behind the remote's would be rejected
+    after the gate had merged and sent it. Idempotent.
 
     Returns:
         The ``git config`` lines added (empty when all were present).
@@ -371,8 +368,10 @@ def add_share_refspecs(repo: Repository, remote: str, push: tuple[str, ...]) -> 
     """
     if repo.config_get(f"remote.{remote}.url") is None:
         raise GitError(f"no remote named {remote!r} (see: git remote -v)")
-    wanted = [(f"remote.{remote}.fetch", f"+{NOTES_REF}*:{remote_notes_ref(remote)}*")]
-    wanted += [(f"remote.{remote}.push", refspec) for refspec in push] or [(SHARE_KEY, remote)]
+    wanted = [
+        (f"remote.{remote}.fetch", f"+{NOTES_REF}*:{remote_notes_ref(remote)}*"),
+        (SHARE_KEY, remote),
+    ]
     added = []
     for key, value in wanted:
         if value not in repo.config_get_all(key):
@@ -380,11 +379,6 @@ def add_share_refspecs(repo: Repository, remote: str, push: tuple[str, ...]) -> 
             _mark_added(repo, key, value)
             added.append(f"{key} = {value}")
     return added
-
-
-#: The git config key listing, as ``KEY=VALUE``, each config value gentle-hooks added (not
-#: under ``gentle.``: those are settings), so ``uninstall`` removes exactly those.
-ADDED_KEY = "gentle-hooks.added"
 
 
 def _mark_added(repo: Repository, key: str, value: str) -> None:

@@ -32,8 +32,8 @@ _GITHUB_REPO = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+\Z")
 def tracking_ref(remote: str, named: bool = True) -> str:
     """Where ``remote``'s notes are fetched to, never over the local notes: under
     ``refs/notes/remotes/<name>/`` for a configured remote; for a URL or path, a name of
-    its own (``url-`` and the first 12 hex digits of its SHA-256), which no refspec
-    pushes (``refs/notes/gentle-hooks*`` does not match it) and every gate reading the
+    its own (``url-`` and the first 12 hex digits of its SHA-256), which no notes push
+    sends (only ``refs/notes/gentle-hooks`` is pushed) and every gate reading the
     fetched remotes' notes reads."""
     if named:
         return f"refs/notes/remotes/{remote}/gentle-hooks"

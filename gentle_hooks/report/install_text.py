@@ -9,7 +9,6 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 
-from gentle_hooks.errors import quoted
 from gentle_hooks.report.program_text import program
 
 
@@ -76,42 +75,11 @@ def framework_lines(
     ]
 
 
-#: Why a ``HEAD`` push refspec would change a plain ``git push``, by the effective
-#: ``push.default`` :func:`gentle_hooks.notes.sharing.head_refspec_differs` returns.
-_HEAD_DIFFERS = {
-    "upstream": "push.default=upstream pushes a branch to its upstream's name, HEAD to its own",
-    "matching": "push.default=matching pushes every branch both sides have, HEAD only the "
-    "current one",
-    "nothing": "push.default=nothing pushes only what the push names",
-    "push.autoSetupRemote": "push.autoSetupRemote sets a new branch's upstream only where no "
-    "push refspec is configured",
-}
-
-
-def _why(differs: str) -> str:
-    """Why ``HEAD`` would push other branches, in words (``differs``:
-    :func:`gentle_hooks.notes.sharing.head_refspec_differs`)."""
-    if differs.startswith("simple, upstream "):
-        upstream = differs.removeprefix("simple, upstream ")
-        return (
-            "push.default=simple (git's default) refuses this branch, whose upstream is "
-            f"{quoted(upstream)}, where HEAD would push it to its own name"
-        )
-    return _HEAD_DIFFERS.get(differs, f"push.default={differs}")
-
-
-def share_push_lines(remote: str, differs: str | None, push_gate: bool) -> list[str]:
-    """What ``install --share REMOTE`` says when it added no push refspec: why not
-    (``differs``: the effective ``push.default`` that rules ``HEAD`` out, None under the
-    pre-commit framework), and how the notes travel instead: the push gate sends them
-    (``push_gate``: a gentle-hooks pre-push runs here), else ``sync push`` after a push."""
+def share_push_lines(remote: str, push_gate: bool) -> list[str]:
+    """What ``install --share REMOTE`` says of how the notes travel: the push gate sends
+    them (``push_gate``: a gentle-hooks pre-push runs here), else ``sync push`` after a
+    push."""
     lines = []
-    if differs is not None:
-        why = _why(differs)
-        lines.append(
-            "notes: no push refspec added, so a plain git push pushes the same branches as "
-            f"before (a push refspec replaces push.default: {why})"
-        )
     if push_gate:
         lines.append(f"notes: the push gate sends them to {remote} with each push it lets through")
     else:

@@ -114,7 +114,9 @@ _PRE_COMMIT_COPY = (
 _PRE_COMMIT_HOME = '"${PRE_COMMIT_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/pre-commit}"'
 _PREK_HOME = '"${PREK_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/prek}"'
 #: The script :data:`PATH_LINE` runs in ``sh -c`` (one line, no ``'``): the copies, best
-#: first, the first one's directory printed with a ``:`` after it.
+#: first; a link to the first one made in ``gentle-hooks/bin`` under the git directory
+#: (outside a repository, under ``$XDG_CACHE_HOME`` or ``~/.cache``), that directory
+#: printed with a ``:`` after it.
 _PATH_SCRIPT = "; ".join(
     (
         'h="$(git rev-parse --git-path hooks 2>/dev/null)/pre-commit"',
@@ -122,7 +124,7 @@ _PATH_SCRIPT = "; ".join(
         '2>/dev/null)"',
         'i="$(sed -n "s,^INSTALL_PYTHON=,,p" "$h" 2>/dev/null | tr -d "\\047\\042")"',
         'f="$(sed -n "s,.*--config=\\([^ )]*\\).*,\\1,p" "$h" 2>/dev/null | head -n 1)"',
-        '{ if test -n "$p"; then ls -d "$p"; '
+        'g="$({ if test -n "$p"; then ls -d "$p"; '
         'elif test -x "$i"; then "$i" -c "' + _PRE_COMMIT_COPY.replace('"', '\\"') + '" '
         f"{_PRE_COMMIT_HOME}/db.db "
         '"$(git rev-parse --show-toplevel)/${f:-.pre-commit-config.yaml}"; '
@@ -135,14 +137,22 @@ _PATH_SCRIPT = "; ".join(
         '| while read -r g; do if test -x "$g"; then echo "$g"; fi; done; fi; '
         f"ls -td {_PRE_COMMIT_HOME}/repo*/py_env-*/bin/gentle-hook "
         f"{_PREK_HOME}/hooks/python-*/bin/gentle-hook; }} 2>/dev/null "
-        '| sed -n "1s,/gentle-hook\\$,:,p"',
+        '| sed -n "/\\/gentle-hook\\$/{p;q;}")"',
+        # a directory holding only a link to that copy goes on PATH, not the copy's own bin
+        # directory: that one also holds its environment's python3, pip, pytest
+        'test -n "$g" && b="$(git rev-parse --git-path gentle-hooks/bin 2>/dev/null '
+        '|| echo "${XDG_CACHE_HOME:-$HOME/.cache}/gentle-hooks/bin")" && mkdir -p "$b" '
+        '&& ln -sf "$g" "$b/gentle-hook" && cd "$b" '
+        '&& printf "%s:" "$(pwd)"; exit 0',
     )
 )
 #: Puts the copy of the CLI that this clone's hooks run on PATH for the shell that runs it,
-#: when ``gentle-hook`` is not on PATH there; does nothing otherwise, and prints nothing
-#: either way. The copy, read from the clone's ``pre-commit`` hook (the hooks directory as
-#: git resolves it, ``core.hooksPath`` included): a plain ``gentle-hook install``'s, beside
-#: the interpreter it pinned (its unquoted ``GENTLE_HOOK_PYTHON=/...`` line,
+#: when ``gentle-hook`` is not on PATH there, as a link in ``gentle-hooks/bin`` under the
+#: git directory: only ``gentle-hook`` becomes reachable, never the ``python3`` or ``pip``
+#: of the copy's environment. Does nothing otherwise, and prints nothing either way. The
+#: copy, read from the clone's ``pre-commit`` hook (the hooks directory as git resolves it,
+#: ``core.hooksPath`` included): a plain ``gentle-hook install``'s, beside the interpreter
+#: it pinned (its unquoted ``GENTLE_HOOK_PYTHON=/...`` line,
 #: :data:`gentle_hooks.services.install.PYTHON_ASSIGNMENT`); under the pre-commit framework
 #: (its ``INSTALL_PYTHON`` line), the one in the hook environment pre-commit's store made
 #: for the ``rev`` the clone's configuration names (:data:`_PRE_COMMIT_COPY`), not another

@@ -5,7 +5,8 @@ Room ``services``. Each check is a function of the repository returning
 ledger (store path, schema version, journal mode, ``PRAGMA integrity_check``, record
 counts), for every worktree whether the commit and push gates are reachable, whether a
 killed spot check left a temporary checkout behind (with the command that removes it),
-whether every recorded commit has its note, and for every agent runtime used here whether
+whether every recorded commit has its note, whether a remote still pushes the notes by the
+refspec an earlier ``install --share`` added, and for every agent runtime used here whether
 its recorder is wired and reachable.
 what killed runs left behind (a hook's index copy, a first write's ``ledger.sqlite3.new-*``).
 Read-only, except ``doctor --fix`` (:func:`remove_residue` here; the ledger's repairs in
@@ -195,6 +196,28 @@ def check_notes(repo: Repository) -> list[CheckResult]:
     return out or [CheckResult("notes", True, "every recorded commit has its note")]
 
 
+def check_share(repo: Repository) -> list[CheckResult]:
+    """Remotes whose ``remote.<name>.push`` still holds the notes refspec an earlier
+    ``install --share`` added (SPEC §8): git plans that notes update before the pre-push
+    gate merges the remote's notes in, so a plain ``git push`` from a clone whose notes
+    are behind (a teammate's were pushed) is rejected. Fails per remote, with the
+    ``install --share --notes-only`` that replaces it; nothing when none holds it."""
+    from gentle_hooks.notes.sharing import SHARE_PUSH_REFSPEC
+
+    return [
+        CheckResult(
+            "notes",
+            False,
+            f"remote.{remote}.push carries the notes refspec an earlier install --share "
+            "added: a plain git push is rejected once a teammate's notes are ahead; the "
+            "push gate sends the notes instead",
+            cli("install", "--share", remote, "--notes-only"),
+        )
+        for remote in repo.config_remotes()
+        if SHARE_PUSH_REFSPEC in repo.config_get_all(f"remote.{remote}.push")
+    ]
+
+
 def check_commits(repo: Repository) -> list[CheckResult]:
     """Unpushed commits that delivered writer work with no commit record (a post-commit
     that failed or was killed: :mod:`gentle_hooks.services.doctor_commits`): CI and the
@@ -326,6 +349,7 @@ CHECKS: tuple[Callable[[Repository], list[CheckResult]], ...] = (
     check_checkouts,
     check_commits,
     check_notes,
+    check_share,
     check_agent_hooks,
 )
 

@@ -195,3 +195,25 @@ def test_uninstall_names_the_framework_by_the_path_its_hook_runs(tmp_path: Path,
     assert pasted.returncode == 0, (pasted.stdout, pasted.stderr)
     assert not (repo / ".git" / "hooks" / "pre-commit").exists()
     assert not (repo / ".git" / "hooks" / "pre-push").exists()
+
+
+def test_the_path_line_puts_gentle_hook_alone_on_path(tmp_path: Path) -> None:
+    # pasted before the user's own lines, the PATH line makes gentle-hook reachable and
+    # nothing else: the python3 of the copy's environment (a venv, pre-commit's py_env)
+    # does not shadow the user's, whose `python3 -m pytest` follows it
+    repo = tmp_path / "repo"
+    _delegated(repo)
+    off = _off_path(tmp_path)
+    installed = _run([str(SCRIPT), "install"], repo, off)
+    assert installed.returncode == 0, installed.stderr
+    before = _paste(["command -v python3"], repo, off)
+    assert (BIN / "python3").exists()
+    pasted = _paste([PATH_LINE, "command -v python3", "gentle-hook --version"], repo, off)
+    assert pasted.returncode == 0, (pasted.stdout, pasted.stderr)
+    found, version = pasted.stdout.splitlines()
+    assert found == before.stdout.strip(), pasted.stdout
+    assert found != str(BIN / "python3")
+    assert version.startswith("gentle-hook, version "), pasted.stdout
+    links = repo / ".git" / "gentle-hooks" / "bin"
+    assert [p.name for p in links.iterdir()] == ["gentle-hook"]
+    assert (links / "gentle-hook").resolve() == SCRIPT.resolve()

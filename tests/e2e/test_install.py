@@ -230,12 +230,11 @@ def test_uninstall_removes_only_the_config_install_added(tmp_path: Path, setup: 
         w.ok("config", "push.default", setup.removeprefix("push.default="))
     before = w.ok("config", "--local", "--list")
     assert w.gh("install", "--share", "origin").code == 0
-    heads = 0 if setup == "push.default=upstream" else 1
+    heads = 1 if setup == "own HEAD" else 0  # install adds no push refspec
     assert w.git("config", "--get-all", "remote.origin.push").out.count("HEAD\n") == heads
     out = w.gh("uninstall").out
-    added_head = setup in ("push.default=current", "git's default")
-    assert ("remote.origin.push = HEAD" in out) is added_head, out
-    assert ("gentle-hooks.shareWith = origin" in out) is (setup == "push.default=upstream")
+    assert "remote.origin.push" not in out, out
+    assert "gentle-hooks.shareWith = origin" in out, out
     assert w.ok("config", "--local", "--list") == before
 
 
@@ -259,19 +258,11 @@ PLAIN_PUSH = {
 }
 
 
-#: Where ``HEAD`` pushes what git would, so install adds it with the notes refspec.
-HEAD_ADDED = (
-    "push.default=simple, on main",
-    "push.default=current, on main",
-    "push.default=current",
-)
-
-
 @pytest.mark.parametrize("setup", list(PLAIN_PUSH))
 def test_install_share_keeps_what_a_plain_git_push_pushes(tmp_path: Path, setup: str) -> None:
     # a plain `git push` after `install --share origin` pushes the branch refs it pushed
-    # before (plus the notes): a HEAD push refspec replaced push.default and added to the
-    # user's own push refspecs (Gerrit's HEAD:refs/for/main then also pushed HEAD)
+    # before: install adds no push refspec (one would replace push.default, and beside the
+    # user's own, Gerrit's HEAD:refs/for/main, a HEAD would push HEAD too)
     w = build_world(tmp_path, "gentle-hook", None)
     key, value = setup.removesuffix(", on main").split("=", 1)
     w.ok("config", key, value)
@@ -293,18 +284,10 @@ def test_install_share_keeps_what_a_plain_git_push_pushes(tmp_path: Path, setup:
     assert (pushed.code == 0) is (expected is not None), (r.out, pushed)
     want = {"refs/heads/main": sha["O"]} | {k: sha[v] for k, v in (expected or {}).items()}
     assert after == want, (r.out, pushed)
-    if setup.startswith("push.") and setup not in HEAD_ADDED:
-        assert "notes: no push refspec added, so a plain git push pushes the same" in r.out, r
-        assert "notes: the push gate sends them to origin with each push it lets through" in r.out
-        assert w.ok("config", "--get-all", "gentle-hooks.shareWith") == "origin\n"
+    assert "notes: the push gate sends them to origin with each push it lets through" in r.out
+    assert w.ok("config", "--get-all", "gentle-hooks.shareWith") == "origin\n"
     pushes = w.git("config", "--get-all", "remote.origin.push").out
-    notes = "refs/notes/gentle-hooks*:refs/notes/gentle-hooks*\n"
-    if key == "remote.origin.push":
-        assert pushes == f"{value}\n{notes}", r.out
-    elif setup in HEAD_ADDED:
-        assert pushes == f"HEAD\n{notes}", r.out
-    else:
-        assert pushes == "", r.out
+    assert pushes == (f"{value}\n" if key == "remote.origin.push" else ""), r.out
 
 
 def test_install_share_under_pre_commit_shares_the_notes_and_installs_no_hook(
@@ -325,8 +308,7 @@ def test_install_share_under_pre_commit_shares_the_notes_and_installs_no_hook(
     assert "none installed over them" in r.out.splitlines()[0]
     after = {p.name: p.read_bytes() for p in hooks.iterdir() if not p.name.endswith(".sample")}
     assert after == before  # nothing chained over the framework's hooks
-    # no notes push refspec (the framework's pre-push sees only the first ref: git's own
-    # notes update would collide with the push gate's); the push gate sends them
+    # no notes push refspec: the push gate sends them
     assert w.git("config", "--get-all", "remote.origin.push").out == ""
     assert w.ok("config", "--get-all", "gentle-hooks.shareWith") == "origin\n"
     assert "notes: the push gate sends them to origin with each push it lets through" in r.out
@@ -359,10 +341,8 @@ def test_notes_only_sets_up_the_notes_without_hooks(native: World) -> None:
     r = w.gh("install", "--share", "origin", "--notes-only")
     assert r.code == 0, r
     assert not [p for p in hooks.iterdir() if not p.name.endswith(".sample")]
-    assert (
-        "git config: added remote.origin.push = refs/notes/gentle-hooks*:refs/notes/gentle-hooks*"
-        in r.out
-    )
+    assert "git config: added gentle-hooks.shareWith = origin" in r.out, r
+    assert "notes: no gentle-hooks pre-push here sends them; after a push, " in r.out, r
     bad = w.gh("install", "--notes-only")
     assert (bad.code, bad.err.count("\n")) == (2, 1), bad
     assert "drop" not in bad.err and "--share origin" in bad.err, bad  # none was given

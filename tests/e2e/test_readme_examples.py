@@ -128,12 +128,12 @@ def test_install_puts_the_cli_on_path_and_the_hooks_in_a_repository(
     done = run(gentle, project, env)
     assert done.returncode == 0, done.stderr
     assert (project / ".git" / "hooks" / "pre-push").exists()
-    assert "remote.origin.push = HEAD" in done.stdout
+    assert "gentle-hooks.shareWith = origin" in done.stdout
     removed = run("gentle-hook uninstall", project, env)
     assert removed.returncode == 0, removed.stderr
     assert not (project / ".git" / "hooks" / "pre-push").exists()
-    assert "git config: removed remote.origin.push = HEAD" in removed.stdout, removed.stdout
-    still = run("git config --get-all remote.origin.push", project, env)
+    assert "git config: removed gentle-hooks.shareWith = origin" in removed.stdout, removed
+    still = run("git config --get-all gentle-hooks.shareWith", project, env)
     assert (still.returncode, still.stdout) == (1, ""), still  # what install added is gone
     # the framework line installs every stage, commit-msg included
     [framework] = [ln for ln in lines if ln.startswith("pre-commit ")]

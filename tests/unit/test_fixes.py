@@ -276,12 +276,18 @@ def test_a_server_block_puts_the_framework_copy_on_path_by_one_line(tmp_path: Pa
     assert (code, out, err.count("\n")) == (127, "PATH=/usr/bin:/bin\n", 1), err
     pre, prek = _framework_copies(tmp_path)
     homes = {"PRE_COMMIT_HOME": str(tmp_path / "pre-commit"), "PREK_HOME": str(tmp_path / "prek")}
-    # the newest copy: prek's
-    assert shell(**homes) == (0, f"PATH={prek.parent}:/usr/bin:/bin\ncopy-1 sync push\n", "")
+    # the newest copy, prek's, by a link in a directory of its own (outside a repository:
+    # under ~/.cache), so the python3 beside the copy stays off PATH
+    links = home / ".cache" / "gentle-hooks" / "bin"
+    assert shell(**homes) == (0, f"PATH={links}:/usr/bin:/bin\ncopy-1 sync push\n", "")
+    assert [p.name for p in links.iterdir()] == ["gentle-hook"]
+    assert (links / "gentle-hook").resolve() == prek.resolve()
     assert shell(PRE_COMMIT_HOME=homes["PRE_COMMIT_HOME"])[1].endswith("copy-0 sync push\n")
     # the defaults: under XDG_CACHE_HOME, else ~/.cache
-    assert shell(XDG_CACHE_HOME=str(tmp_path))[1].endswith("copy-1 sync push\n")
-    (home / ".cache").mkdir()
+    in_xdg = shell(XDG_CACHE_HOME=str(tmp_path))[1]
+    assert in_xdg.startswith(f"PATH={tmp_path}/gentle-hooks/bin:/usr/bin:/bin\n"), in_xdg
+    assert in_xdg.endswith("copy-1 sync push\n")
+    (home / ".cache").mkdir(exist_ok=True)
     (home / ".cache" / "pre-commit").symlink_to(tmp_path / "pre-commit")
     assert shell()[1].endswith("copy-0 sync push\n")
     # gentle-hook on PATH: the line does nothing
