@@ -55,7 +55,7 @@ from gentle_hooks.services import (
     agent_unreported,
     agent_windows,
 )
-from gentle_hooks.services.agent_trees import by_work_tree, full_path, work_tree
+from gentle_hooks.services.agent_trees import by_work_tree, work_tree
 from gentle_hooks.services.mutation import MutationRequest, not_a_file, record_mutation
 from gentle_hooks.services.record import Recorded
 from gentle_hooks.services.shell_trees import call_id_in
@@ -309,17 +309,7 @@ def _written_part(
     the file read as it is now) and differs from ``HEAD`` of its work tree (a file the patch
     never reached holds what it held: ``HEAD``'s, or a person's own edit, which is never the
     writer's). A path the envelope gives no result for is left out."""
-    from gentle_hooks.agents.patch import holds_result
-    from gentle_hooks.agents.payload import read_file
-
-    wrote: set[str] = set()
-    for path, result in event.patch_results:
-        full = full_path(path, base)
-        if full is None:
-            continue
-        content = read_file(full, limit=_PATCHED_LIMIT) if os.path.lexists(full) else None
-        if holds_result(content, result):
-            wrote.add(full)
+    wrote = agent_stop_patches.holding(event, base)
     out = []
     for top, rels in groups:
         named = [p for p in rels if os.path.realpath(os.path.join(top, p)) in wrote]
@@ -336,8 +326,6 @@ def _written_part(
 
 
 #: Largest file read whole to tell whether a failed patch wrote it.
-_PATCHED_LIMIT = 64 * 1024 * 1024
-
 
 #: The environment's word on the writer: the session's, so not the subagent's.
 _WRITER_VARS = ("GENTLE_WRITER_MODEL", "GENTLE_WRITER_EFFORT")

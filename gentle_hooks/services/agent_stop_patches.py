@@ -26,6 +26,22 @@ from gentle_hooks.values.frozen import replace
 _LIMIT = 64 * 1024 * 1024
 
 
+def holding(event: RuntimeEvent, base: str | None) -> set[str]:
+    """The real paths among ``event``'s patch results (relative ones taken from ``base``)
+    whose file holds what the patch writes there now
+    (:func:`gentle_hooks.agents.patch.holds_result`; a file past :data:`_LIMIT` bytes, or
+    gone, is read as holding nothing of it)."""
+    held = set()
+    for path, result in event.patch_results:
+        full = full_path(path, base)
+        if full is None:
+            continue
+        content = read_file(full, limit=_LIMIT) if os.path.lexists(full) else None
+        if holds_result(content, result):
+            held.add(full)
+    return held
+
+
 def applied(event: RuntimeEvent, cwd: str | None) -> list[RuntimeEvent]:
     """The post-tool events of ``event``'s patches (an end of the turn's), each kept to the
     paths that hold what it writes there (relative ones taken from ``cwd``, else the
@@ -33,14 +49,7 @@ def applied(event: RuntimeEvent, cwd: str | None) -> list[RuntimeEvent]:
     out = []
     for patch in event.patches:
         base = cwd or patch.cwd
-        held = set()
-        for path, result in patch.patch_results:
-            full = full_path(path, base)
-            if full is None:
-                continue
-            content = read_file(full, limit=_LIMIT) if os.path.lexists(full) else None
-            if holds_result(content, result):
-                held.add(full)
+        held = holding(patch, base)
         kept = tuple(p for p in patch.paths if full_path(p, base) in held)
         if kept:
             out.append(replace(patch, paths=kept))
