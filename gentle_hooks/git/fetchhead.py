@@ -2,7 +2,7 @@
 worktree's ``FETCH_HEAD`` (SPEC §3 "Attribution follows content"; git-fetch(1) "OUTPUT",
 gitrepository-layout(5) "FETCH_HEAD").
 
-Room ``git``. No git process: ``FETCH_HEAD`` is a file in each worktree's git dir (the
+Room ``git``. ``FETCH_HEAD`` is a file in each worktree's git dir (the
 main worktree's is the common dir; a linked one's is ``<common dir>/worktrees/<name>``),
 one line a fetched ref: ``<id> TAB [not-for-merge] TAB <note>``, the note being ``[<kind>
 ]['<name>' of ]<url>`` (git's ``fetch.c``: kind ``branch``, ``tag`` or ``remote-tracking
@@ -15,13 +15,26 @@ HEAD:refs/remotes/origin/main``; its own path or one of its worktrees', as a pat
 whose ``FETCH_HEAD`` it is, where git ran the fetch, and taken as this repository when
 that root is not known: fail closed).
 
-Open limit: a line written by hand into ``FETCH_HEAD`` is taken at its word, as ``git
-pull`` itself takes it.
+Cutting ``.git`` makes a note ambiguous: ``/x/app`` is written for a fetch from ``/x/app``
+(this repository, when its work tree is there) and from ``/x/app.git`` (its ``origin``,
+cloned beside it, as ``git clone /x/app.git`` makes it). A line whose source names this
+repository while ``<source>.git`` is another repository (a directory not this one) is taken
+as fetched when that repository holds its commit (one ``git cat-file --batch-check`` there
+for such lines, none otherwise): a teammate's commit pulled from ``/x/app.git`` is; the
+agent's own commit fetched from ``/x/app`` into a remote-tracking branch is not (only this
+repository holds it).
+
+Open limits: a line written by hand into ``FETCH_HEAD`` is taken at its word, as ``git
+pull`` itself takes it; an ambiguous line's commit the call also pushed to ``<source>.git``
+is taken as fetched.
 """
 
 from __future__ import annotations
 
 import os
+
+from gentle_hooks.errors import GitError
+from gentle_hooks.git.process import run_git, scrubbed_env
 
 #: The most bytes read of one ``FETCH_HEAD`` (a fetch of every branch of a large remote
 #: fits); the lines past it are not read (their commits stay walked: fail closed).
@@ -48,10 +61,17 @@ def fetched_ids(common_dir: str) -> list[str]:
     own = {os.path.realpath(p) for t in trees for p in t if p}
     own |= {os.path.realpath(os.path.join(r, ".git")) for _, r in trees if r}
     out: dict[str, None] = {}
+    twins: dict[str, list[str]] = {}  # <source>.git -> the ids of the lines naming it
     for where, root in trees:
         for oid, note in _lines(os.path.join(where, "FETCH_HEAD")):
-            if not _is_own(source_of(note), root, own):
+            source = source_of(note)
+            if not _is_own(source, root, own):
                 out.setdefault(oid, None)
+            elif twin := _twin(source, root, own):
+                twins.setdefault(twin, []).append(oid)
+    for twin, ids in twins.items():
+        for oid in _held(twin, ids):
+            out.setdefault(oid, None)
     return list(out)
 
 
@@ -62,6 +82,37 @@ def source_of(note: str) -> str:
     if rest.startswith("'") and (end := rest.find("' of ", 1)) > 0:
         return rest[end + len("' of ") :]
     return note
+
+
+def _twin(source: str, root: str | None, own: set[str]) -> str | None:
+    """``<source>.git`` resolved, when ``source`` (a ``FETCH_HEAD`` URL naming this
+    repository) is a path and that is a directory other than this repository's own (the
+    note git wrote for a fetch from it is the same); None otherwise."""
+    path = source[len("file://") :] if source.startswith("file://") else source
+    if not os.path.isabs(path):
+        if root is None:
+            return None
+        path = os.path.join(root, path)
+    twin = os.path.realpath(path.rstrip("/") + ".git")
+    return twin if twin not in own and os.path.isdir(twin) else None
+
+
+def _held(git_dir: str, ids: list[str]) -> list[str]:
+    """The ``ids`` the repository ``git_dir`` holds as commits (none when git cannot read
+    it: the lines stay this repository's, fail closed)."""
+    try:
+        proc = run_git(
+            ["--git-dir", git_dir, "cat-file", "--batch-check=%(objectname) %(objecttype)"],
+            git_dir,
+            scrubbed_env(),
+            input="".join(f"{i}\n" for i in ids).encode(),
+        )
+    except GitError:
+        return []
+    if proc.returncode != 0:
+        return []
+    found = (line.split() for line in proc.stdout.decode("ascii", "replace").splitlines())
+    return [f[0] for f in found if len(f) == 2 and f[1] == "commit"]
 
 
 def _lines(path: str) -> list[tuple[str, str]]:

@@ -26,12 +26,13 @@ touched they are in its start, so not the writer's.
 
 Content a commit held before the call is restored, not written: the snapshot also keeps the tips of
 the branches, tags, remote-tracking branches and ``refs/stash`` and the stash entries
-(:meth:`gentle_hooks.git.delta.Deltas.ref_tips`, at most :data:`.shell_files.MAX_TIPS`), and a
-changed path whose new blob one of them (or a stash entry's index or untracked commit) holds at
-that path is left out (:attr:`Changed.restored`: an agent's ``git checkout feature -- f``, ``git
-restore --source``, ``git cherry-pick -n``, ``git stash pop`` brings back a person's work);
-restored and edited in the same call, it is measured from that blob (:mod:`.shell_sources`). A
-commit that is no ref tip (``git checkout HEAD~3 -- f``) is not looked at: what it brings back
+(:meth:`gentle_hooks.git.delta.Deltas.ref_tips`, at most :data:`.shell_files.MAX_TIPS`); a changed
+path whose new blob one of them (a stash entry's index or untracked commit too) or a commit ``git
+fetch`` brought in from another repository (``FETCH_HEAD``: a teammate's file a stopped ``git
+pull`` left) holds at that path is left out (:attr:`Changed.restored`: an agent's ``git checkout
+feature -- f``, ``git restore --source``, ``cherry-pick -n``, ``stash pop`` brings back a person's
+work); restored and edited in the same call, it is measured from that blob (:mod:`.shell_sources`).
+A commit that is no ref tip (``git checkout HEAD~3 -- f``) is not looked at: what it brings back
 stays the writer's (fail closed). Nor is a tip or stash entry a shell call made (one the snapshot
 did not hold and the call's end does: kept in :data:`.shell_files.MADE_FILE`): the agent's own
 ``git stash`` or ``git commit --no-verify`` of what it wrote, brought back by a later call, is
@@ -54,18 +55,18 @@ Each snapshot holds a random nonce. A runtime that names no call id both events 
 nonce, so the same command run again is another call, while a replayed post-tool input finds no
 snapshot and records nothing again.
 
-The pre-tool side runs five git processes (``status``, ``hash-object``, ``ls-files``,
-``rev-parse``, ``for-each-ref``; stash entries come from its reflog file), the post-tool side six
-(``status``, ``ls-tree``, ``ls-files``, ``hash-object``, ``for-each-ref``, ``cat-file
---batch-check``), ``rev-parse`` when a tracked path is changed, ``cat-file --batch-check`` (and
-``--batch`` if a ref holds it) for a path left changed, ``ls-tree`` when ``HEAD`` moved, ``cat-file
---batch`` when a path is gone and another created, and, when the call made or moved a ref, up to
-five more (``rev-list``, ``cat-file --batch`` twice, ``diff-tree``, ``ls-tree``).
+The pre-tool side runs five git processes (``status``, ``hash-object``, ``ls-files``, ``rev-parse``,
+``for-each-ref``; stash entries come from its reflog file), the post-tool side six (``status``,
+``ls-tree``, ``ls-files``, ``hash-object``, ``for-each-ref``, ``cat-file --batch-check``),
+``rev-parse`` when a tracked path is changed, ``cat-file --batch-check`` (and ``--batch`` if a ref
+holds it) for a path left changed, ``ls-tree`` when ``HEAD`` moved, ``cat-file --batch`` when a path
+is gone and another created, and, when the call made or moved a ref, up to five more (``rev-list``,
+``cat-file --batch`` twice, ``diff-tree``, ``ls-tree``).
 
 The snapshot is replaced by a small "spent" marker when read, so that a replayed post-tool input of
-the same call says it was read already (never that the pre-tool hook is missing) and records
-nothing again. The marker, and a snapshot never read (a call denied or failed, or its post-tool
-hook not run), are swept by a later snapshot after :data:`.shell_files.MAX_AGE` seconds.
+the same call says it was read already (never that the pre-tool hook is missing) and records nothing
+again. The marker, and a snapshot never read (a call denied or failed, or its post-tool hook not
+run), are swept by a later snapshot after :data:`.shell_files.MAX_AGE` seconds.
 
 The snapshot stays bounded and still sees every write. The first :data:`MAX_PATHS` changed paths
 (tracked ones first) are hashed; the rest (an agent's unignored ``.venv``) are kept as an ``lstat``
@@ -73,12 +74,11 @@ listing (size, mtime, ctime, inode, mode; at most :data:`MAX_STATS`: :func:`.she
 and at the post-tool event a listed path whose ``lstat`` changed is hashed and measured from its
 blob in the commit ``HEAD`` was at (None for an untracked one: a person's unsaved lines in it count
 as the writer's, fail closed; so do they when a commit the call made holds them). The index's blob
-of every changed tracked path is kept too (``staged``, listed ones included). Past
-:data:`MAX_STATS` (or a snapshot file over :data:`.shell_files.MAX_FILE` bytes) only ``HEAD``, the
-nonce and the ref tips are kept, and the post-tool event records every tracked path whose content
-then differs from that commit, and all a commit the call made holds that ``HEAD`` does not, as the
-writer's, and says so in one line (:attr:`Changed.over`): never nothing, silently.
-"""
+of every changed tracked path is kept too (``staged``, listed ones included). Past :data:`MAX_STATS`
+(or a snapshot file over :data:`.shell_files.MAX_FILE` bytes) only ``HEAD``, the nonce and the ref
+tips are kept, and the post-tool event records every tracked path whose content then differs from
+that commit, and all a commit the call made holds that ``HEAD`` does not, as the writer's, and says
+so in one line (:attr:`Changed.over`): never nothing, silently."""
 
 from __future__ import annotations
 
@@ -152,12 +152,10 @@ class Changed:
             snapshot's; for a path unchanged then, its blob in the commit ``HEAD`` was at;
             None: it was absent; for a path renamed from another, that one's), which it
             is measured from.
-        restored: the changed paths left out of ``paths``: each now holds the blob a ref
-            tip or stash entry kept before the call held there (``git checkout feature --
-            f``, ``git restore --source``, ``git stash pop``), or the blob another changed
-            path held before the call and gave up (``git mv``), and each path gone that
-            gave its content up to another (renamed, edited or not): content a commit
-            already held, or moved, is not the writer's, sorted.
+        restored: the changed paths left out of ``paths``, sorted: each holds the blob a
+            ref tip or stash entry the snapshot kept, or a fetched commit, holds there (``git
+            checkout feature -- f``, ``stash pop``) or one another path gave up (``git mv``),
+            or is gone, its content moved: content a commit held, or moved, is not new.
         nonce: the snapshot's own random id (None: a snapshot kept without one), which
             tells two runs of one command apart when the runtime names no call id.
         committed: what the call wrote into commits it made (a branch, tag or stash entry
@@ -284,7 +282,7 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     now_tips, now_stashes = repo.ref_tips(MAX_TIPS)
     new = [c for c in (*now_tips, *now_stashes) if c not in {*tips, *stashes}]
     # what git fetch brought in is the remote's; a remote-tracking tip moved otherwise is not
-    fetched = fetched_ids(repo.paths.common_dir) if new else []
+    fetched = fetched_ids(repo.paths.common_dir) if new or changed else []
     commits = new_commits(repo, new, [*tips, *stashes], fetched)
     wrote = written_in(repo, commits, before, kept.staged, head)
     # a stash entry the call made of content that existed before it (a person's work an
@@ -293,7 +291,9 @@ def compare(root: str, runtime: str, event: RuntimeEvent) -> Changed | None:
     made_now = [c for c in new if c not in clean and c not in fetched]
     note_made(listed, known, [c for c in made_now if c not in known])
     made = {*known, *made_now} - clean
-    tips, stashes = [t for t in tips if t not in made], [t for t in stashes if t not in made]
+    # a fetched commit's content that a stopped merge left is the remote's, not new
+    tips = [t for t in dict.fromkeys([*tips, *fetched]) if t not in made]
+    stashes = [t for t in stashes if t not in made]
     back = {p for p, _ in restored_in(repo, [(p, after[p]) for p in changed], tips, stashes)}
     # a path created by moving another (edited too: git mv a b && sed -i b) is measured
     # from what that one held; the one it came from is moved content

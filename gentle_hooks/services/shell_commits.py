@@ -188,6 +188,34 @@ def committed_entries(
     return [write_entry(root, path, blob, start, head, contents) for path, blob, start in written]
 
 
+def written_again(
+    repo: Repository,
+    root: str,
+    entries: Sequence[WriterEntryRecord],
+    starts: Sequence[tuple[str, str | None]],
+) -> list[WriterEntryRecord]:
+    """Entries of the work tree ``root`` for the paths of ``starts`` (a shell call's
+    snapshot: ``(path, blob)`` it is measured from) that ``entries`` (measured as any write)
+    lack and that now hold neither that blob nor ``HEAD``'s: measured from the writer's last
+    write, which the call wrote once more after it was undone (``git checkout f``, then a
+    ``sed -i`` giving the same content), they got none. The call changed them all the same:
+    each is measured from its start, as :func:`committed_entries` measures.
+
+    Raises:
+        GitError: git failed.
+    """
+    have = {e.path for e in entries}
+    missing = [p for p, _ in starts if p not in have]
+    if not missing:
+        return []
+    now, head = repo.hash_worktree(missing), repo.head()
+    at_head = dict(repo.blobs_in(repo.tree_of(head), missing)) if head else {}
+    wrote = [(p, now.get(p), s) for p, s in starts if p in missing]
+    return committed_entries(
+        repo, root, [w for w in wrote if w[1] not in (w[2], at_head.get(w[0]))]
+    )
+
+
 def clean_stashes(
     repo: Repository, made: list[str], wrote: Mapping[str, list[Written]]
 ) -> set[str]:

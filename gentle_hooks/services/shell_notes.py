@@ -43,8 +43,9 @@ def restored_note(restored: tuple[str, ...]) -> str | None:
     return (
         f"{len(restored)} file(s) it changed ({shown}) now hold what a branch, tag or stash "
         "entry, or another path moved away, held before it ran, or gave theirs up to another "
-        "path (git checkout/restore --source, stash pop, mv, git mv): restored or moved "
-        "content, not the writer's, so not recorded"
+        "path, or a commit git fetch brought in holds (git checkout/restore --source, stash "
+        "pop, mv, git mv, a pull whose merge stopped): restored, moved or fetched content, "
+        "not the writer's, so not recorded"
     )
 
 
