@@ -131,7 +131,8 @@ def judge_commits(
             check()
             note = with_unread(parse(notes.pop(info.id, b"")), unread.get(info.id, ()))
             sifted.append(_sift(config, info, note, ancestry))
-        plain = [s.info for s in sifted if s.why is None]
+        # a person's discard claim noted on the commit is theirs, listed as an override (§5)
+        plain = [s.info for s in sifted if s.why is None and not _claimed(s.note)]
         if plain:  # a note of another commit may record writer work for the same tree
             lent = borrowed_notes(
                 repo,
@@ -236,6 +237,12 @@ def _sift(
         return _Sifted(info, note, None, ())
     valid = valid_candidates(note, info.tree, ancestry.checker(info.id), candidate_identity)
     return _Sifted(info, note, why, valid)
+
+
+def _claimed(note: ParsedNote) -> bool:
+    """Whether ``note`` holds a discard's override line (a person's claim of the content,
+    recorded with who and why): such a commit borrows no other commit's note."""
+    return any(o.hook == "discard" for o in note.of(OverrideLine))
 
 
 def _lent(s: _Sifted, lent: Borrowed, ancestry: RangeAncestry) -> _Sifted:

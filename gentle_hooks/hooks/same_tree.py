@@ -13,6 +13,9 @@ be checked).
 A commit whose tree is the tree of one of its ancestors (a revert to an earlier state, an
 empty commit, a ``--no-ff`` merge of a branch already judged) brings back content its
 history holds already, which was judged when it arrived: no note is borrowed for it.
+A commit whose own note records a person's discard claim (an override line of hook
+``discard``: who, why, what was claimed) is not searched for: the claim is listed with it,
+as for any claimed commit (SPEC §5).
 
 Cost: only when some judged commit is left undelegated, one ``git grep`` per notes source
 searches every note for those commits' tree ids (the notes tree listed once, by the
