@@ -48,6 +48,13 @@ entry (A's work stays pending and blocks A's delivery) and binds the blobs B's c
 at those paths: a change made in B holding exactly one of them there is the person's; any
 other content there (an edit since, the writer's lines popped from a stash) is judged again.
 
+A discard is refused too while one of ``HEAD``'s unpushed commits holds the writer content
+of this work tree's open work (a commit made with hooks off: no hook took it, so it stays
+open; never thrown away, so not the retyping below): the push gate judges that commit the
+writer's, and a discard must not make it a person's (issue 13). The line
+(:func:`~gentle_hooks.services.discard_refusals.committed_refusal`) names the commit and
+the ways out: verify it, or drop the commit and discard then.
+
 A discard is refused too while a stash entry holds the writer content of an entry it
 would end (:func:`~gentle_hooks.services.settle.stash_holders`), in one line naming the
 entries and the ``git stash drop`` that throws them away (:func:`stash_refusal`): popped
@@ -79,7 +86,13 @@ from gentle_hooks.policy.inputs import validate_label, validate_paths
 from gentle_hooks.policy.shellwords import shown_paths
 from gentle_hooks.services.attribution import carried
 from gentle_hooks.services.claims import distinctive_copies
-from gentle_hooks.services.discard_refusals import moved_refusal, refusal, stash_refusal
+from gentle_hooks.services.discard_refusals import (
+    committed_here,
+    committed_refusal,
+    moved_refusal,
+    refusal,
+    stash_refusal,
+)
 from gentle_hooks.services.record import open_root, open_store
 from gentle_hooks.services.settle import (
     own_lines_kept,
@@ -140,7 +153,9 @@ def discard(
                 + elsewhere_hint([e for e in others if e.path in unknown], wanted)
             )
         named = [e for e in live if e.path in wanted or everything]
-        back = returned_ids(named, repo) | rewritten_ids(repo, named)
+        gone = returned_ids(named, repo)
+        rewrote = rewritten_ids(repo, named)
+        back = gone | rewrote
         opened = [e for e in named if e.state == "open"]
         kept = kept_here(repo, led, root, [e for e in opened if e.root == root], back)
         copied = [e for e in opened if e.root != root and e.id not in back]
@@ -154,6 +169,10 @@ def discard(
         if kept:
             head = repo.head()
             raise UsageError(refusal(kept, repo.paths_in_commit(head, kept) if head else set()))
+        never_left = [e for e in opened if e.root == root and e.id not in gone]
+        committed = committed_here(repo, led, never_left, rewrote) if never_left else {}
+        if committed:  # committed with hooks off: the push gate judges it the writer's
+            raise UsageError(committed_refusal(committed))
         stashed = stash_holders(repo, named)
         if stashed:  # popped again it is the writer's pending work: never claimed so
             raise UsageError(

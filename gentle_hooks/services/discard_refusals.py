@@ -1,15 +1,18 @@
 """The one-line refusals of ``gentle-hook discard`` (SPEC §3 "Pending work ends
 cleanly", §6 ``discard``; :mod:`gentle_hooks.services.discard`), each naming the paths and
-the honest ways out, runnable exactly as printed.
+the honest ways out, runnable exactly as printed, and the check only a refusal needs
+(:func:`committed_here`: open work a commit made with hooks off holds).
 
 Room ``services``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence, Set
 
 from gentle_hooks.git.repository import Repository
+from gentle_hooks.ledger.records import WriterEntryRecord
+from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.shellwords import join, shown_paths
 
 
@@ -45,6 +48,53 @@ def not_cleared(held: Mapping[str, Sequence[str]]) -> str:
         "as the push block says (for HEAD: `gentle-hook spot-check --committed`), drop the "
         "commit from the branch, or let it through with the recorded GENTLE_HOOKS_SKIP line "
         "the block prints"
+    )
+
+
+def committed_here(
+    repo: Repository, led: Ledger, entries: Sequence[WriterEntryRecord], rewrote: Set[int]
+) -> dict[str, list[str]]:
+    """Of this work tree's open ``entries`` (none thrown away by a ``git reset`` or
+    expired: :func:`~gentle_hooks.services.settle.returned_ids`), the paths of those whose
+    writer content (not only its shape, nor an edit a human makes alike) one of ``HEAD``'s
+    unpushed commits holds (the newest :data:`~gentle_hooks.services.status.UNPUSHED_READ`:
+    made with hooks off, no hook took it), each with those commits' ids, sorted. An entry
+    of ``rewrote`` (a person's own version of the file replaced the writer's blob here)
+    counts only where such a commit holds the writer's blob byte for byte.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be read.
+    """
+    from gentle_hooks.services.attribution import carried_by_commits
+    from gentle_hooks.services.status import UNPUSHED_READ
+
+    head = repo.head()
+    infos = repo.read_commits(repo.unpushed_commits(head, UNPUSHED_READ) if head else [])
+    wanted = {e.id: e for e in entries}
+    found: dict[str, set[str]] = {}
+    works = carried_by_commits(repo, led, infos)
+    for info in infos:
+        work = works[info.id]
+        held = {e.id for e in work.entries} - work.by_shape - work.claimable
+        for e in (wanted[i] for i in sorted(held & set(wanted))):
+            if e.id not in rewrote or repo.blobs_in(info.tree, [e.path]).get(e.path) == e.blob:
+                found.setdefault(e.path, set()).add(info.id)
+    return {p: sorted(cs) for p, cs in sorted(found.items())}
+
+
+def committed_refusal(held: Mapping[str, Sequence[str]]) -> str:
+    """The one line refusing a discard of this work tree's open writer work that commits
+    on this branch, not pushed yet, hold (``held``: each root-relative path with those
+    commits' ids, :func:`~gentle_hooks.services.discard.committed_here`): made with hooks
+    off, so no hook took it, and the push gate judges a commit holding it the writer's. The
+    ways out: verify it as the push block says, or drop the commit and discard then."""
+    commits = sorted({c[:12] for cs in held.values() for c in cs})
+    return (
+        f"{', '.join(shown_paths(sorted(held)))}: the writer's change is in commit "
+        f"{', '.join(commits)} on this branch, not pushed; a discard would not make it yours "
+        "(the push gate judges a commit holding it the writer's): verify it as the push "
+        "block says (for HEAD: `gentle-hook spot-check --committed`), or drop the commit "
+        "from the branch and discard then"
     )
 
 
