@@ -110,9 +110,11 @@ def test_the_same_tree_again_with_hooks_off_is_rejected_by_the_server(
     # the commit made with hooks off and shares its note)
     w.report("--committed")
     w.spot_check("--committed")
-    if how != "amend-message":  # git copied the first commit's note onto the amended one
-        # (notes.rewriteRef): gate --range judges it by that note of its own, which the spot
-        # check does not reach until the push gate writes it
+    # an amend after the first commit (amend-message, or a cherry-pick made in the same second
+    # as the first commit, so its very id) has the first commit's note copied onto it
+    # (notes.rewriteRef): gate --range judges it by that note of its own, which the spot
+    # check does not reach until the push gate writes it
+    if w.git("notes", "--ref", "gentle-hooks", "show", again).code != 0:
         local = w.gh("gate", "--range", f"origin/main..{branch}")
         assert local.code == 0, local
         assert local.out.splitlines()[0] == (
@@ -155,15 +157,16 @@ def test_a_persons_revert_to_a_verified_writer_tree_is_not_delegated(served: Wor
     assert ci.out.splitlines()[0] == f"ok {head[:12]} on HEAD~1..HEAD: not delegated", ci
 
 
-def test_the_same_tree_again_is_rejected_when_its_note_comes_in_the_same_push(
+def test_the_same_tree_again_is_rejected_after_a_blocked_push_shared_its_note(
     served: World,
 ) -> None:
-    # nothing shared by hand: the note of the rejected commit travels with the plain push of
-    # the branch (install --share's refspecs), in the push's quarantine
+    # nothing shared by hand: the plain push the local gate blocks still sends the notes
+    # (install --share: the pre-push gate merges and pushes them, blocked or not)
     w = served
     first = w.unverified(NEW)
-    rejected = w.git("push", "--no-verify")
-    assert rejected.code == 1, rejected
+    rejected = w.git("push")
+    assert rejected.code == 1 and "BLOCKED" in rejected.err, rejected
+    assert w.remote_ref("main") != first
     before = w.remote_ref("main")
     again, _ = _same_tree_again(w, "reset-soft", first)
     push = w.git("push", "--no-verify")
