@@ -13,6 +13,8 @@ be checked).
 A commit whose tree is the tree of one of its ancestors (a revert to an earlier state, an
 empty commit, a ``--no-ff`` merge of a branch already judged) brings back content its
 history holds already, which was judged when it arrived: no note is borrowed for it.
+Nor for a commit whose first parent's tree is not the noted candidate's base: on
+another parent its own change differs (a rebase onto the writer's delivered part).
 A commit whose own note records a person's discard claim (an override line of hook
 ``discard``: who, why, what was claimed) is not searched for: the claim is listed with it,
 as for any claimed commit (SPEC §5).
@@ -107,7 +109,16 @@ def borrowed_notes(
             continue
         if any(ancestry.is_ancestor_tree(p, info.tree) for p in info.parents):
             continue  # content its history holds already (a revert, an empty commit)
-        hits_of = found[info.id]
+        # the noted candidate's base must be this commit's parent: the same change again; on
+        # another parent (a rebase onto the writer's delivered part) its own delta differs
+        base = repo.tree_of(info.parents[0]) if info.parents else None
+        hits_of = [
+            (n, note)
+            for n, note in found[info.id]
+            if any(c.tree == info.tree and c.base_tree == base for c in note.candidates)
+        ]
+        if not hits_of:
+            continue
         lines = tuple(line for _, note in hits_of for line in note.lines)
         # a commit's notes in several sources (this clone's, a remote's) name it once
         named = tuple(dict.fromkeys(n for n, _ in hits_of))

@@ -45,7 +45,7 @@ def not_cleared(held: Mapping[str, Sequence[str]]) -> str:
         f"not cleared: {', '.join(shown_paths(sorted(held)))}: the writer's change is in "
         f"commit {', '.join(commits)} on this branch, not pushed, recorded as the writer's; "
         "the push gate judges that commit from its record, so it stays blocked: verify it "
-        "as the push block says (for HEAD: `gentle-hook spot-check --committed`), drop the "
+        "as the push block says (for HEAD: a spot check of the committed change), drop the "
         "commit from the branch, or let it through with the recorded GENTLE_HOOKS_SKIP line "
         "the block prints"
     )
@@ -93,7 +93,7 @@ def committed_refusal(held: Mapping[str, Sequence[str]]) -> str:
         f"{', '.join(shown_paths(sorted(held)))}: the writer's change is in commit "
         f"{', '.join(commits)} on this branch, not pushed; a discard would not make it yours "
         "(the push gate judges a commit holding it the writer's): verify it as the push "
-        "block says (for HEAD: `gentle-hook spot-check --committed`), or drop the commit "
+        "block says (for HEAD: a spot check of the committed change), or drop the commit "
         "from the branch and discard then"
     )
 

@@ -45,7 +45,7 @@ def test_a_discard_of_open_work_committed_hooks_off_is_refused(
         f"gentle-hook: error: app.py: the writer's change is in commit {head[:12]} on this branch, "
         "not pushed; a discard would not make it yours (the push gate judges a commit "
         "holding it the writer's): verify it as the push block says (for HEAD: "
-        "`gentle-hook spot-check --committed`), or drop the commit from the branch and "
+        "a spot check of the committed change), or drop the commit from the branch and "
         "discard then\n"
     ), done
     assert w.ledger("SELECT path, state FROM writer_entry") == [("app.py", "open")]

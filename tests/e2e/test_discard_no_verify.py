@@ -88,7 +88,7 @@ def test_the_writers_own_no_verify_commit_stays_blocked_and_a_discard_says_why(
         f"not cleared: m.py, test_m.py: the writer's change is in commit {head[:12]} on this "
         "branch, not pushed, recorded as the writer's; the push gate judges that commit from "
         "its record, so it stays blocked: verify it as the push block says (for HEAD: "
-        "`gentle-hook spot-check --committed`), drop the commit from the branch, or let it "
+        "a spot check of the committed change), drop the commit from the branch, or let it "
         "through with the recorded GENTLE_HOOKS_SKIP line the block prints\n"
     ), done
     still = w.git("push", "origin", "main")
