@@ -52,3 +52,26 @@ def bash_call(
     r = w.gh("record", "--from", "claude-code", input=post, env=dict(env))
     assert r.code == 0, r
     return r.err
+
+
+def write_call(
+    w: World, path: str, text: str, call: str, env: Mapping[str, str], *, kind: str = "update"
+) -> tuple[int, str]:
+    """Claude Code's ``Write`` call ``call`` of ``text`` to ``path`` (relative to ``w``'s work
+    tree; hooks reference, "PostToolUse input"): the file written, then its PostToolUse hook
+    with ``env`` (the writer's model); (the recorder's exit status, its stderr). ``kind``:
+    the response's ``type`` (``create`` or ``update``)."""
+    w.write(path, text)
+    full = str(w.work / path)
+    data = {
+        "session_id": "s1",
+        "transcript_path": "",
+        "cwd": str(w.work),
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Write",
+        "tool_input": {"file_path": full, "content": text},
+        "tool_response": {"type": kind, "filePath": full, "content": text},
+        "tool_use_id": call,
+    }
+    r = w.gh("record", "--from", "claude-code", input=json.dumps(data).encode(), env=dict(env))
+    return r.code, r.err

@@ -14,11 +14,9 @@ documented PostToolUse ``Write`` and PreToolUse/PostToolUse ``Bash`` payloads.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from tests.e2e.claude_bash import bash_call
+from tests.e2e.claude_bash import bash_call, write_call
 from tests.e2e.conftest import World
 
 MODEL = {"GENTLE_WRITER_MODEL": "claude-sonnet-4-5", "GENTLE_WRITER_EFFORT": "low"}
@@ -29,20 +27,9 @@ WRITER = "def add(a, b):\n    return b + a\n"
 
 def _write(w: World, text: str) -> str:
     """Claude Code's ``Write`` of :data:`PATH` (hooks reference, "PostToolUse input")."""
-    w.write(PATH, text)
-    data = {
-        "session_id": "s1",
-        "transcript_path": "",
-        "cwd": str(w.work),
-        "hook_event_name": "PostToolUse",
-        "tool_name": "Write",
-        "tool_input": {"file_path": str(w.work / PATH), "content": text},
-        "tool_response": {"type": "update", "filePath": str(w.work / PATH), "content": text},
-        "tool_use_id": "toolu_w1",
-    }
-    r = w.gh("record", "--from", "claude-code", input=json.dumps(data).encode(), env=MODEL)
-    assert r.code == 0, r
-    return r.err
+    code, err = write_call(w, PATH, text, "toolu_w1", MODEL)
+    assert code == 0, err
+    return err
 
 
 @pytest.mark.parametrize(

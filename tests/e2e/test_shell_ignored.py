@@ -15,12 +15,11 @@ two-second margin after the person's file is made.
 
 from __future__ import annotations
 
-import json
 import time
 
 import pytest
 
-from tests.e2e.claude_bash import bash_call
+from tests.e2e.claude_bash import bash_call, write_call
 from tests.e2e.conftest import World
 
 SETTINGS = "local/settings.py"
@@ -87,19 +86,8 @@ def test_what_an_agent_writes_under_an_ignored_path_and_tracks_is_the_writers(
     elif when == "earlier Write":
         # Claude Code's Write tool (hooks reference, "PostToolUse input") recorded it by
         # path; the shell call that tracks it later records nothing, the Write's record counts
-        w.write(path, EVIL)
-        data = {
-            "session_id": "s1",
-            "transcript_path": "",
-            "cwd": str(w.work),
-            "hook_event_name": "PostToolUse",
-            "tool_name": "Write",
-            "tool_input": {"file_path": str(w.work / path), "content": EVIL},
-            "tool_response": {"type": "create", "filePath": str(w.work / path), "content": EVIL},
-            "tool_use_id": "toolu_w0",
-        }
-        r = w.gh("record", "--from", "claude-code", input=json.dumps(data).encode(), env=MODEL)
-        assert "recorded: pending mutation #1" in r.err, r
+        _, err = write_call(w, path, EVIL, "toolu_w0", MODEL, kind="create")
+        assert "recorded: pending mutation #1" in err, err
         time.sleep(WAIT)
         command = f"git add -f {path}"
     else:
