@@ -590,6 +590,54 @@ def range_section(t: Timer, table: Table, b: sc.Bench) -> None:
         note=f"R: the same over {small} commits",
     )
     table.add(row)
+    server_human_row(t, table, b, path, top)
+
+
+#: Commits of a person's push the server gate judges against the range fixture's notes.
+SERVER_HUMAN = 10
+
+
+def server_human_row(t: Timer, table: Table, b: sc.Bench, gated: str, top: int) -> None:
+    """The server gate (``pre-receive`` of ``gentle-hook install --server``) on a person's
+    push of :data:`SERVER_HUMAN` commits onto ``gate-<top>``, in a bare repository holding the
+    range fixture's notes: no commit has a note or a trailer, so each is looked up by its
+    tree among every note (one ``git grep`` per notes source), and all pass. Against 8P + G,
+    the push gate's budget for as many commits."""
+    work, bare = b.path("server-human-work"), b.path("server-human.git")
+    for d in (work, bare):
+        shutil.rmtree(d, ignore_errors=True)
+    b.git(FIXTURES, "clone", "-q", "--no-local", gated, work)
+    b.git(work, "checkout", "-q", "-b", "person", f"gate-{top}")
+    files = b.git(work, "ls-files", "-z").split("\0")
+    for i in range(SERVER_HUMAN):
+        with open(os.path.join(work, files[i * 7]), "ab") as fh:
+            fh.write(f"# a person's edit {i}\n".encode())
+        b.git(work, "-c", "core.hooksPath=/dev/null", "commit", "-q", "-a", "-m", f"person {i}")
+    b.git(FIXTURES, "clone", "-q", "--bare", "--no-local", gated, bare)
+    b.git(bare, "fetch", "-q", gated, "+refs/notes/gentle-hooks:refs/notes/gentle-hooks")
+    b.git(work, "push", "-q", "--no-verify", bare, "person:refs/bench/person")
+    b.gentle(bare, "install", "--server")
+    old, new = b.git(bare, "rev-parse", f"gate-{top}^{{commit}}", "refs/bench/person").split()
+    stdin = b.path("server-human.stdin")
+    with open(stdin, "w", encoding="ascii") as fh:
+        fh.write(f"{old} {new} refs/heads/main\n")
+    case = Cmd((os.path.join(bare, "hooks", "pre-receive"),), bare, b.env, stdin=stdin)
+    with open(stdin, "rb") as fh:
+        check = subprocess.run(
+            list(case.argv), cwd=bare, env=dict(case.env), stdin=fh, capture_output=True
+        )
+    if check.returncode != 0:
+        raise RuntimeError(f"server gate on a person's push: exit {check.returncode}: {check}")
+    g = Cmd(("git", "diff", "--raw", "--numstat", "-z", old, new), bare, b.env)
+    row, _ = t.measure(
+        f"server gate, {SERVER_HUMAN} human commits over {top} notes: pre-receive hook",
+        case,
+        {"P": t.p(bare), "G": g},
+        "<= 8P + G",
+        lambda f: 8 * f["P"] + f["G"],
+        note="no note or trailer: each commit's tree looked up among the notes",
+    )
+    table.add(row)
 
 
 def assess_section(

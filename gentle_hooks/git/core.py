@@ -121,6 +121,13 @@ class RepositoryCore:
         ``core.hooksPath``)."""
         return self.out(["rev-parse", "--path-format=absolute", "--git-path", name])
 
+    def git_paths(self, *names: str) -> list[str]:
+        """:meth:`git_path` of each of ``names``, in order, asked of one ``git rev-parse``
+        (each one its own when a path holds a line end and the lines cannot be told apart)."""
+        args = [a for name in names for a in ("--git-path", name)]
+        lines = self.out(["rev-parse", "--path-format=absolute", *args]).split("\n")
+        return lines if len(lines) == len(names) else [self.git_path(n) for n in names]
+
     def worktree_paths(self) -> list[str]:
         """The work tree root of every worktree of the repository, main first, bare
         entries left out (``git worktree list --porcelain -z``: a path may hold a newline;

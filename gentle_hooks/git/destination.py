@@ -192,8 +192,7 @@ class Destinations(Refs, GitConfig):
                 present = tuple((i, r) for i, r in held if i not in absent)
                 self._found = (remote if remote in urls else None, present)
             return self._found
-        branch = self.run(["symbolic-ref", "-q", "HEAD"], ok=(0, 1, 128)).stdout
-        short = branch.decode("utf-8", "surrogateescape").strip().removeprefix("refs/heads/")
+        short = self._head_branch() if urls else ""  # no remote: no branch can name one
         order = [
             keys.get(f"branch.{short}.remote") if short else None,
             keys.get(f"branch.{short}.pushremote") if short else None,
@@ -207,6 +206,28 @@ class Destinations(Refs, GitConfig):
                 return self._found
         self._found = (None, ())
         return self._found
+
+    def _head_branch(self) -> str:
+        """The short name of the branch ``HEAD`` is on; ``""`` when detached or unborn on
+        none. Read from the worktree's ``HEAD`` file when it holds a plain ``ref:`` line
+        (the files backend: a gate on the commit path saves a git process); else, as for
+        the reftable backend's placeholder ``refs/heads/.invalid``, from ``git
+        symbolic-ref``.
+
+        Raises:
+            GitError: git failed.
+        """
+        try:
+            with open(os.path.join(self.paths.git_dir, "HEAD"), "rb") as fh:
+                head = fh.read(4096)
+        except OSError:
+            head = b""
+        ref = head.removeprefix(b"ref: ").rstrip(b"\n")
+        plain = head.startswith(b"ref: refs/heads/") and not any(c in ref for c in b"\r\n")
+        if plain and ref != b"refs/heads/.invalid":
+            return ref.decode("utf-8", "surrogateescape").removeprefix("refs/heads/")
+        branch = self.run(["symbolic-ref", "-q", "HEAD"], ok=(0, 1, 128)).stdout
+        return branch.decode("utf-8", "surrogateescape").strip().removeprefix("refs/heads/")
 
     def settings_anchor(self, commit: str, head: str) -> tuple[str | None, str | None]:
         """A commit the gate's settings may be read from for a candidate based on

@@ -146,18 +146,20 @@ class Notes(Objects):
         """
         if not words:
             return set()
-        rev = self.run(["rev-parse", "--verify", "-q", notes + "^{commit}"], ok=(0, 1, 128))
-        if rev.returncode != 0:
-            return set()
-        oid = rev.stdout.decode("ascii").strip()
         proc = self.run(
-            ["grep", "-l", "-z", "-F", "-f", "-", oid],
+            ["grep", "-l", "-z", "-F", "-f", "-", notes, "--"],  # "--": a revision, never a path
             input="".join(f"{w}\n" for w in words).encode(),
-            ok=(0, 1),  # 1: nothing holds them
+            ok=(0, 1, 128),  # 1: nothing holds them; 128: maybe no such notes
         )
+        if proc.returncode == 128:
+            rev = self.run(["rev-parse", "--verify", "-q", notes + "^{commit}"], ok=(0, 1, 128))
+            if rev.returncode != 0:
+                return set()  # no notes at all
+            why = proc.stderr.decode("utf-8", "replace").strip()
+            raise GitError(f"cannot search the notes of {notes}: {why}")
         out = set()
         for name in proc.stdout.split(b"\0"):
-            # each name is <notes commit>:<path in the notes tree, any fanout>
+            # each name is <notes ref or commit>:<path in the notes tree, any fanout>
             _, _, path = name.decode("ascii", "replace").partition(":")
             key = path.replace("/", "")
             if len(key) in (40, 64):

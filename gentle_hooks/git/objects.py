@@ -324,7 +324,7 @@ class RangeAncestry:
 
     def __init__(self, repo: Refs, infos: Sequence[CommitInfo]) -> None:
         self._repo = repo
-        shallow_file, grafts_file = repo.git_path("shallow"), repo.git_path("info/grafts")
+        shallow_file, grafts_file = repo.git_paths("shallow", "info/grafts")
         shallow = _ids_in(shallow_file)
         self._whole = bool(os.path.exists(grafts_file) or repo.env.get("GIT_GRAFT_FILE"))
         self._tree = {i.id: i.tree for i in infos}

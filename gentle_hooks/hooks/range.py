@@ -29,7 +29,6 @@ from gentle_hooks.policy.selfcheck import Disagreement
 from gentle_hooks.policy.shortfall import SpotCheckShortfall
 from gentle_hooks.report import range_text
 from gentle_hooks.report.text import short
-from gentle_hooks.services.reverify import Claim, rerun_claims
 from gentle_hooks.values.frozen import replace
 
 #: Seconds one re-run command may take under ``--reverify`` (``--timeout``).
@@ -276,6 +275,8 @@ def reverify_verdicts(
         UsageError: a bare repository (nothing to check out the commits in).
         GitError: a checkout could not be made.
     """
+    from gentle_hooks.services.reverify import Claim, rerun_claims  # checkouts: --reverify only
+
     root = repo.paths.toplevel
     if root is None:
         raise UsageError("--reverify needs a clone with a work tree (a CI checkout)")

@@ -19,7 +19,6 @@ from gentle_hooks.policy.linekeys import (
     stripped_key,
     telling_keys,
 )
-from gentle_hooks.policy.movedfile import file_lines
 from gentle_hooks.policy.renamedcopy import CopyLine, writer_copy_lines
 from gentle_hooks.policy.shapes import LineShape, line_shape
 from gentle_hooks.policy.spans import Span, writer_spans
@@ -159,6 +158,8 @@ class DetailedDelta(WriterDelta):
         own when first read, as :attr:`copies`."""
         d = self.__dict__
         if "_outline" not in d:
+            from gentle_hooks.policy.movedfile import file_lines  # rows F1-F6 alone read it
+
             d["_outline"] = file_lines(d["_start"][1])
         lines: tuple[bytes, ...] = d["_outline"]
         return lines

@@ -20,7 +20,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from gentle_hooks.policy.assignments import assigned
 from gentle_hooks.values.frozen import frozen
 
 
@@ -127,6 +126,8 @@ def loading_assignments(command: str) -> tuple[str, ...]:
     would repeat (SPEC §5 "Spot check")."""
     if not any(word in command for word in _ASSIGNMENT_WORDS):
         return ()  # no assignment can hold none of them: the line is not parsed
+    from gentle_hooks.policy.assignments import assigned  # only a line with a word parses
+
     found = assigned(command)
     names = {n for n in found.names if _is_run_row(n)}
     if found.unread:

@@ -54,6 +54,7 @@ import re
 from collections.abc import Sequence, Set
 
 from gentle_hooks.policy.linekeys import stripped_key
+from gentle_hooks.values.lazy_pattern import lazy_pattern
 
 #: The non-blank lines a writer file needs for its move to be read line by line (row F1):
 #: two lines are one line and an import, anybody's.
@@ -69,8 +70,10 @@ MAX_LINES = 400
 #: F4): a command or a host, not an option or a two-letter command.
 MIN_WORD = 4
 
-_STRING = re.compile(rb'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|`[^`]*`')
-_LITERAL = re.compile(rb'"(?:\\.|[^"\\])*"?|\'(?:\\.|[^\'\\])*\'?|`[^`]*`?|(?<![\w.])\d[\w.]*|\s+')
+_STRING = lazy_pattern(rb'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|`[^`]*`')
+_LITERAL = lazy_pattern(
+    rb'"(?:\\.|[^"\\])*"?|\'(?:\\.|[^\'\\])*\'?|`[^`]*`?|(?<![\w.])\d[\w.]*|\s+'
+)
 
 
 def code_around_literals(stripped: bytes) -> bytes:

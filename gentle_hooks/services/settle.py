@@ -37,7 +37,6 @@ from gentle_hooks.policy.delivery import SETTLED_ROWS, delivered_row
 from gentle_hooks.policy.delta import WriterDelta
 from gentle_hooks.policy.linekeys import any_line_keys, line_keys
 from gentle_hooks.policy.placement import placements
-from gentle_hooks.policy.rewrite import rewrites
 
 
 def policy_entry(
@@ -258,6 +257,8 @@ def holds_writer_content(
         return True
     if own:
         return False
+    from gentle_hooks.policy.rewrite import rewrites  # few writer lines held: row A9 next
+
     if rewrites(rec.delta.started, line_keys(content), rec.delta.left):
         return False  # a person's own version of the file: its edit alike is by chance
     edited, dropped = rec.delta.edited()
@@ -386,6 +387,8 @@ def rewritten_ids(repo: Repository, entries: Sequence[WriterEntryRecord]) -> fro
     mine = [e for e in entries if e.state == "open" and e.root == here and not e.binary]
     if not mine:
         return frozenset()
+    from gentle_hooks.policy.rewrite import rewrites  # on a commit gate with open entries
+
     found = []
     for rec, rule, copies in _checked_out(repo, mine):
         held = [content for blob, content in copies if blob is not None]

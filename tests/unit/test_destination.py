@@ -102,3 +102,29 @@ def test_rewritten_applies_the_longest_instead_of_prefix() -> None:
     assert rewritten("gh:team/r.git", pairs) == "/srv/b/r.git"
     assert rewritten("gh:r.git", pairs) == "/srv/a/r.git"
     assert rewritten("other:r.git", pairs) == "other:r.git"
+
+
+def test_the_branch_head_is_on_names_its_remote_in_each_worktree(tmp_path: Path) -> None:
+    """``branch.<name>.remote`` of the branch ``HEAD`` is on chooses the work's remote, read
+    per worktree (a linked worktree's own ``HEAD``); detached, git's next choice
+    (``origin``) stands; a branch name with a slash is read whole."""
+    work, one, two = tmp_path / "work", tmp_path / "one.git", tmp_path / "two.git"
+    work.mkdir()
+    _git(work, "init", "-q", "-b", "main")
+    _git(work, "commit", "-q", "--allow-empty", "-m", "one")
+    for bare in (one, two):
+        _git(tmp_path, "init", "-q", "--bare", str(bare))
+    _git(work, "remote", "add", "origin", str(one))
+    _git(work, "remote", "add", "up", str(two))
+    _git(work, "config", "branch.main.remote", "origin")
+    _git(work, "config", "branch.team/fix.remote", "up")
+    assert Repository.open(str(work)).work_remote() == "origin"
+    _git(work, "switch", "-q", "-c", "team/fix")
+    assert Repository.open(str(work)).work_remote() == "up"
+    _git(work, "switch", "-q", "--detach")
+    assert Repository.open(str(work)).work_remote() == "origin"
+    _git(work, "switch", "-q", "main")
+    linked = tmp_path / "linked"
+    _git(work, "worktree", "add", "-q", str(linked), "team/fix")
+    assert Repository.open(str(linked)).work_remote() == "up"
+    assert Repository.open(str(work)).work_remote() == "origin"
