@@ -152,16 +152,17 @@ class Deltas(Refs):
 
     def blob_in_history(self, tips: Sequence[str], path: str, blob: str) -> bool:
         """Whether ``blob`` was at ``path`` in a commit reachable from ``tips``: some commit
-        of that history added or removed it there (one ``git log --find-object``).
+        of that history added or removed it there (one ``git log --find-object``). False
+        when git cannot walk it (a tip beyond a shallow boundary): not known to be there.
 
         Raises:
-            GitError: git failed.
+            GitError: git failed otherwise.
         """
         if not tips:
             return False
         args = ["log", "-1", "--format=%H", "--full-history", f"--find-object={blob}"]
-        out = self.run([*args, *tips, "--", path], env=LITERAL_PATHSPECS).stdout
-        return bool(out.strip())
+        proc = self.run([*args, *tips, "--", path], env=LITERAL_PATHSPECS, ok=(0, 128))
+        return proc.returncode == 0 and bool(proc.stdout.strip())
 
     def staged_delta(self) -> list[BlobChange] | None:
         """What the index git hands a hook changes against ``HEAD``, path by path (the

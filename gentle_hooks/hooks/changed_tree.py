@@ -85,7 +85,8 @@ def brought_content(
         sources: each notes source (a ref or notes commit) with its
             :meth:`~gentle_hooks.git.notes.Notes.notes_map`.
         verified: whether a note's own candidate passes its plan (the gate's judgement).
-        in_time: called after each source is searched (a hook's time bound).
+        in_time: called after each source is searched and before each history walk (a
+            hook's time bound).
 
     Raises:
         GitError: git failed.
@@ -128,8 +129,11 @@ def brought_content(
         paths: set[str] = set()
         for pair in wanted.get(info.id, {}):
             noting = [(n, note) for n, note in lists.get(pair, []) if n != info.id]
-            if not noting or repo.blob_in_history(list(info.parents), *pair):
-                continue  # no note lists it, or its history held it (judged then)
+            if not noting:
+                continue
+            in_time()
+            if repo.blob_in_history(list(info.parents), *pair):
+                continue  # its history held it: judged when it first arrived
             for n, note in noting:
                 if n not in judged:
                     judged[n] = verified(note)
