@@ -117,6 +117,53 @@ class Deltas(Refs):
         by_pair = dict(zip(todo, (parse_raw(c) for c in chunks), strict=True))
         return [by_pair.get(p, []) for p in pairs]
 
+    def commit_deltas(self, commits: Sequence[str]) -> dict[str, list[list[BlobChange]]]:
+        """What each of ``commits`` changed against each of its parents, path by path: one
+        list per parent, in parent order (a root commit: one, against the empty tree), in
+        one ``diff-tree --stdin -m --root``.
+
+        Raises:
+            GitError: git failed, or printed something not of that shape.
+        """
+        if not commits:
+            return {}
+        stdin = "".join(f"{c}\n" for c in dict.fromkeys(commits)).encode("ascii")
+        out = self.run(
+            ["diff-tree", "--stdin", "-m", "--root", "--always", *_RAW_FLAGS], input=stdin
+        ).stdout
+        found: dict[str, list[list[BlobChange]]] = {}
+        fields = out.split(b"\0")
+        if fields and fields[-1] == b"":
+            fields.pop()
+        current: list[BlobChange] | None = None
+        at = 0
+        while at < len(fields):  # each parent's diff follows the commit id, echoed alone
+            if fields[at].startswith(b":") and current is not None and at + 1 < len(fields):
+                current.extend(parse_raw(fields[at] + b"\0" + fields[at + 1] + b"\0"))
+                at += 2
+                continue
+            oid = fields[at].decode("ascii", "replace").strip()
+            if fields[at].startswith(b":") or len(oid) not in (40, 64):
+                raise GitError("unexpected output from git diff-tree --stdin -m")
+            current = []
+            found.setdefault(oid, []).append(current)
+            at += 1
+        return found
+
+    def blob_in_history(self, tips: Sequence[str], path: str, blob: str) -> bool:
+        """Whether ``blob`` was at ``path`` in a commit reachable from ``tips``: some commit
+        of that history added or removed it there (one ``git log --find-object``). False
+        when git cannot walk it (a tip beyond a shallow boundary): not known to be there.
+
+        Raises:
+            GitError: git failed otherwise.
+        """
+        if not tips:
+            return False
+        args = ["log", "-1", "--format=%H", "--full-history", f"--find-object={blob}"]
+        proc = self.run([*args, *tips, "--", path], env=LITERAL_PATHSPECS, ok=(0, 128))
+        return proc.returncode == 0 and bool(proc.stdout.strip())
+
     def staged_delta(self) -> list[BlobChange] | None:
         """What the index git hands a hook changes against ``HEAD``, path by path (the
         same question the hook's probe asked, answered once per process, and once per

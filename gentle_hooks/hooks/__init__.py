@@ -22,6 +22,8 @@ only then is the handler imported.
 * :mod:`.elsewhere` — a block's commands bound to the repository when the user is outside it
 * :mod:`.judgement` — commits judged from notes and trailers alone, their lines and JSON
 * :mod:`.same_tree` — a commit judged by another commit's note of its exact tree
+* :mod:`.changed_tree` — a commit judged by another commit's note of the writer content
+  it brings in
 * :mod:`.range` — ``gate --range A..B`` for CI
 * :mod:`.range_local` — ``gate --range`` in the writer's clone: a commit no note names,
   judged from the ledger as the push gate will (hooks off)

@@ -14,11 +14,13 @@ Overrides in notes are listed, and honoured only with ``gate.honour_overrides``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from gentle_hooks.config.load import LoadedConfig
 from gentle_hooks.git.notes import note_bytes, too_large
 from gentle_hooks.git.objects import CommitInfo, RangeAncestry
 from gentle_hooks.git.repository import Repository
+from gentle_hooks.hooks.changed_tree import Brought, brought_content
 from gentle_hooks.hooks.outcome import COMMITTED
 from gentle_hooks.hooks.same_tree import Borrowed, borrowed_notes
 from gentle_hooks.native.builtin import prefetch_builtin
@@ -123,6 +125,7 @@ def judge_commits(
         check()
     settings = config.settings
     root = repo.paths.toplevel or repo.paths.git_dir
+    counts = _signed_only(trust) if settings.require_signed else None
     infos = repo.read_commits(list(commits))
     ancestry = RangeAncestry(repo, infos)
     sifted = []
@@ -134,14 +137,13 @@ def judge_commits(
         # a person's discard claim noted on the commit is theirs, listed as an override (§5)
         plain = [s.info for s in sifted if s.why is None and not _claimed(s.note)]
         if plain:  # a note of another commit may record writer work for the same tree
-            lent = borrowed_notes(
-                repo,
-                list(zip(notes_sources, maps, strict=True)),
-                plain,
-                ancestry,
-                candidate_identity,
-                check,
-            )
+            sources = list(zip(notes_sources, maps, strict=True))
+            lent: dict[str, Borrowed | Brought] = {}
+            lent.update(borrowed_notes(repo, sources, plain, ancestry, candidate_identity, check))
+            rest = [i for i in plain if i.id not in lent]
+            if rest:  # or a note listing writer content it brings in (a changed tree)
+                verified = partial(_verified, repo, config, root, counts, check)
+                lent.update(brought_content(repo, sources, rest, verified, check))
             sifted = [
                 _lent(s, lent[s.info.id], ancestry) if s.info.id in lent else s for s in sifted
             ]
@@ -150,7 +152,6 @@ def judge_commits(
     if settings.native_provider == BUILTIN:
         check()
         _prefetch(repo, config, sifted)
-    counts = _signed_only(trust) if settings.require_signed else None
     out = []
     for s in sifted:
         check()
@@ -245,9 +246,33 @@ def _claimed(note: ParsedNote) -> bool:
     return any(o.hook == "discard" for o in note.of(OverrideLine))
 
 
-def _lent(s: _Sifted, lent: Borrowed, ancestry: RangeAncestry) -> _Sifted:
-    """``s`` delegated by the notes of other commits of its tree (:mod:`.same_tree`): its
-    own note's lines with theirs, and their candidates that count for it."""
+def _verified(
+    repo: Repository,
+    config: LoadedConfig,
+    root: str,
+    counts: Callable[[NoteLine], bool] | None,
+    check: Callable[[], None],
+    note: ParsedNote,
+) -> bool:
+    """Whether a note's own candidate (its identity true to its trees, both trees here)
+    passes its plan, judged as a commit of that tree would be (:mod:`.changed_tree`)."""
+    for c in note.candidates:
+        if candidate_identity(c.base_tree, c.tree) != c.identity:
+            continue
+        if repo.missing_objects([c.base_tree, c.tree]):
+            continue  # not checkable here: it verifies nothing
+        info = CommitInfo(c.commit, c.tree, (), "", "", "")
+        sifted = _Sifted(info, note, "writer content", (c,))
+        honour = config.settings.honour_overrides
+        if not _judge_one(repo, config, sifted, "", root, honour, counts, check).blocked:
+            return True
+    return False
+
+
+def _lent(s: _Sifted, lent: Borrowed | Brought, ancestry: RangeAncestry) -> _Sifted:
+    """``s`` delegated by the notes of other commits of its tree (:mod:`.same_tree`) or
+    of writer content it brings in (:mod:`.changed_tree`): its own note's lines with
+    theirs, and their candidates that count for it."""
     note = replace(s.note, lines=(*s.note.lines, *lent.note.lines))
     valid = valid_candidates(
         lent.note, s.info.tree, ancestry.checker(s.info.id), candidate_identity

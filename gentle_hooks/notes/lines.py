@@ -7,6 +7,8 @@ kind's fields, named as the fields of its type:
 
 * ``candidate`` (:class:`CandidateLine`): ``commit``, ``identity``, ``base_tree``, ``tree``;
 * ``writer`` (:class:`WriterLine`): ``model``, ``effort``, ``source``;
+* ``writes`` (:class:`WritesLine`): ``path``, ``blob`` (the writer's content a commit
+  carries, one line per file);
 * ``escalation`` (:class:`EscalationLine`): ``item``, ``slug``, ``reason``, ``critical``;
 * ``receipt``, ``spot_check``, ``verdict``, ``review``, ``override``: records bound to an
   ``identity`` (:class:`ReceiptLine`, :class:`SpotCheckLine`, :class:`VerdictLine`,
@@ -98,6 +100,19 @@ class WriterLine:
     model: str
     effort: str
     source: str | None = None
+
+
+@frozen
+class WritesLine:
+    """One file of writer content the noted commit carries: its path and the blob id the
+    writer produced there (SPEC §3 "Attribution follows content"). The range and server
+    gates find this content again in a commit with no note of its own
+    (:mod:`gentle_hooks.hooks.changed_tree`)."""
+
+    KIND = "writes"
+
+    path: str
+    blob: str
 
 
 @frozen
@@ -198,6 +213,7 @@ class OverrideLine:
 NoteLine = (
     CandidateLine
     | WriterLine
+    | WritesLine
     | EscalationLine
     | ReceiptLine
     | SpotCheckLine
@@ -318,6 +334,7 @@ _CLASSES: dict[str, type[NoteLine]] = {
     for c in (
         CandidateLine,
         WriterLine,
+        WritesLine,
         EscalationLine,
         ReceiptLine,
         SpotCheckLine,
@@ -345,6 +362,7 @@ _WIRE_BY_NAME: dict[str, str] = {
     "commit": "oid",
     "base_tree": "oid",
     "tree": "oid",
+    "blob": "oid",
     "item": "item",
     "verdict": "object",
     "sig": "text",

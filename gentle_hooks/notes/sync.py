@@ -35,13 +35,14 @@ from gentle_hooks.notes.lines import (
     SpotCheckLine,
     VerdictLine,
     WriterLine,
+    WritesLine,
     canonical_json,
     encode,
 )
 from gentle_hooks.notes.sharing import ADDED_KEY, SHARE_KEY, SHARE_PUSH_REFSPEC
 from gentle_hooks.notes.trust import Signer
 from gentle_hooks.notes.where import repository
-from gentle_hooks.values.candidate import Candidate, Projection
+from gentle_hooks.values.candidate import EMPTY_BLOBS, Candidate, Projection
 
 NOTES_MESSAGE = "gentle-hooks: record verification of delivered commits"
 
@@ -57,8 +58,10 @@ def note_lines(led: Ledger, rec: CommitRecord) -> list[str]:
 
 
 def note_records(led: Ledger, rec: CommitRecord) -> list[NoteLine]:
-    """The note lines of one commit record: candidate, writers, escalations, and every
-    record bound to its identity (receipts, spot checks, verdicts, review facts,
+    """The note lines of one commit record: candidate, writers, the writer's files the
+    commit carries (a :class:`~gentle_hooks.notes.lines.WritesLine` per path and blob the
+    writer produced, but for deletions, empty files and discarded work), escalations, and
+    every record bound to its identity (receipts, spot checks, verdicts, review facts,
     overrides), in that order. A verdict a ``verify run`` wrote carries that run's
     verdict digest (:attr:`~gentle_hooks.notes.lines.VerdictLine.observed`).
     """
@@ -66,6 +69,12 @@ def note_records(led: Ledger, rec: CommitRecord) -> list[NoteLine]:
     lines: list[NoteLine] = [CandidateLine(rec.commit_id, ident, rec.base_tree, rec.tree)]
     mutations, escalations = led.delivered_work(sorted({rec.commit_id, rec.origin}))
     lines += [WriterLine(m.model, m.effort, m.source) for m in mutations]
+    taken = led.entries_taken_by(sorted({rec.commit_id, rec.origin})) if mutations else []
+    lines += [
+        WritesLine(e.path, e.blob)
+        for e in taken
+        if e.blob is not None and e.blob not in EMPTY_BLOBS and e.state != "discarded"
+    ]
     lines += [EscalationLine(e.item, e.slug, e.reason, e.critical) for e in escalations]
     lines += [
         ReceiptLine(ident, r.command, r.observed, r.exit_code, r.output_digest, r.recorded_at)

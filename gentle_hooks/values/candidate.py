@@ -24,6 +24,14 @@ EMPTY_TREES = {
     "sha256": "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321",
 }
 
+#: Blob ids of the empty file, by object format: content no writer can be told by.
+EMPTY_BLOBS = frozenset(
+    {
+        "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391",
+        "473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813",
+    }
+)
+
 MODE_FILE = "100644"
 MODE_EXEC = "100755"
 MODE_SYMLINK = "120000"

@@ -72,8 +72,12 @@ def test_the_notes_ref_cannot_be_rewound_or_shrunk(server: Path) -> None:
             "escalation: item must be an integer 1..6, not 2.0",
         ),
         ("not json at all", "not JSON"),
+        (
+            '{"kind":"writes","v":1,"path":"src/app.py","blob":"HEAD"}',
+            'writes: blob must be a lowercase hex object id, not "HEAD"',
+        ),
     ],
-    ids=["slug-missing", "item-float", "not-json"],
+    ids=["slug-missing", "item-float", "not-json", "writes-blob-not-an-id"],
 )
 def test_a_poisoned_line_is_rejected_naming_it_alone_or_with_a_branch(
     server: Path, line: str, why: str

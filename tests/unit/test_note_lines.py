@@ -28,6 +28,7 @@ from gentle_hooks.notes.lines import (
     SpotCheckLine,
     VerdictLine,
     WriterLine,
+    WritesLine,
     canonical_json,
     decode,
     encode,
@@ -52,6 +53,7 @@ JSON = st.recursive(
 KINDS: dict[type[NoteLine], st.SearchStrategy[NoteLine]] = {
     CandidateLine: st.builds(CandidateLine, OIDS, TEXT, OIDS, OIDS),
     WriterLine: st.builds(WriterLine, TEXT, TEXT, MAYBE_TEXT),
+    WritesLine: st.builds(WritesLine, TEXT, OIDS),
     EscalationLine: st.builds(
         EscalationLine, st.integers(1, 6), TEXT, TEXT, st.booleans(), MAYBE_TEXT
     ),
@@ -93,6 +95,7 @@ KINDS: dict[type[NoteLine], st.SearchStrategy[NoteLine]] = {
 _SAMPLES: dict[str, NoteLine] = {
     "candidate": CandidateLine(OID, "i", OID, OID),
     "writer": WriterLine("m", "low"),
+    "writes": WritesLine("src/app.py", OID),
     "escalation": EscalationLine(2, "security", "r"),
     "receipt": ReceiptLine("i", "c", "ok"),
     "spot_check": SpotCheckLine("i", "rerun", "c"),
@@ -227,6 +230,15 @@ def test_optional_fields_take_their_defaults_and_null() -> None:
     assert spot == SpotCheckLine("i", "rerun", "c", None, None, False, False, None)
     escalation = decode('{"kind":"escalation","v":1,"item":2,"slug":"s","reason":"r"}')
     assert escalation == EscalationLine(2, "s", "r", False)
+
+
+def test_a_writes_line_holds_a_path_and_an_object_id() -> None:
+    line = WritesLine("src/app.py", OID)
+    assert encode(line) == f'{{"blob":"{OID}","kind":"writes","path":"src/app.py","v":1}}'
+    with pytest.raises(MalformedLine, match="writes: blob must be a lowercase hex object id"):
+        decode('{"kind":"writes","v":1,"path":"a.py","blob":"HEAD"}')
+    with pytest.raises(MalformedLine, match="writes: path is missing"):
+        decode(f'{{"kind":"writes","v":1,"blob":"{OID}"}}')
 
 
 def test_the_schema_names_every_field_of_every_kind() -> None:
