@@ -124,7 +124,9 @@ def record_from_runtime(
     event = replace(event, notes=(*event.notes, *(m.why for m in settled if m.why)))
     late = [_written(rt, m.event, m.starts, cwd, model, effort, env) for m in moved if not m.why]
     # and the patches the rollout shows applied (Codex's): a replay of a recorded one is quiet
-    for patch in agent_stop_patches.applied(event, cwd) if event.patches else []:
+    # (those the ledger holds already are settled: a later Stop re-checks only the rest)
+    fresh = agent_stop_patches.unsettled(event, root)
+    for patch in agent_stop_patches.applied(fresh, cwd) if fresh.patches else []:
         d = _written(rt, patch, {}, cwd, model, effort, env)
         late += [d] if d.recorded and not d.recorded.replayed else []
     done = _one(rt, sender, name, event, cwd, model, effort, env, root, windows)
