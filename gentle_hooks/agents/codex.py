@@ -72,6 +72,7 @@ from gentle_hooks.agents.payload import (
     read_file,
     text,
 )
+from gentle_hooks.agents.shell_dirs import named_dirs
 from gentle_hooks.bounded import MAX_NESTING, nesting_depth
 from gentle_hooks.errors import UsageError
 from gentle_hooks.values.frozen import replace
@@ -366,6 +367,8 @@ def decoded(data: bytes, context: tuple[str | None, str | None] | None) -> Runti
         # exec returned from while it still runs: its window
         background=command_leaves_process(member(event, "tool_input", "command"))
         or still_running(event.get("tool_response")),
+        # where its writes may land when its directory is in no work tree (agent_above)
+        roots=named_dirs(member(event, "tool_input", "command")),
     )
 
 
