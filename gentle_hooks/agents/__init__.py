@@ -13,8 +13,10 @@ Room ``agents`` (standard library and the rooms below). One module per job:
 * :mod:`.definitions` — subagent definition files: the name and model they declare
 * :mod:`.claude_code` — Claude Code's documented hook input, decoded
 * :mod:`.codex` — Codex's documented hook input, decoded
-* :mod:`.codex_rollout` — Codex's rollout read for the shell calls that may still run, and
-  its exec output's header (still running, exit code)
+* :mod:`.codex_output` — Codex's tool outputs read: failed, still running, patch applied
+* :mod:`.codex_rollout` — Codex's rollout read for the shell calls that may still run and
+  the patches it shows applied, in every form
+* :mod:`.shell_dirs` — the directories a shell command names (a session above the repository)
 * :mod:`.gemini_cli` — Gemini CLI's documented hook input, decoded
 * :mod:`.cursor` — Cursor's documented hook input, decoded
 * :mod:`.copilot` — GitHub Copilot's documented hook input, decoded

@@ -76,6 +76,7 @@ from gentle_hooks.agents.payload import (
     read_file,
     text,
 )
+from gentle_hooks.agents.shell_dirs import named_dirs
 from gentle_hooks.errors import UsageError
 from gentle_hooks.values.frozen import replace
 
@@ -280,7 +281,11 @@ def decode(data: bytes) -> RuntimeEvent:
         # ran past its timeout (its response names the task: backgroundTaskId)
         task = text(member(event.get("tool_response"), "backgroundTaskId"))
         late = is_background(call.args) or bool(task)
-        decoded = replace(decoded, not_written=SHELL_NOT_RECORDED, shell=shell, background=late)
+        # roots: where its writes may land when its directory is in no work tree (agent_above)
+        named = named_dirs(member(call.args, "command"))
+        decoded = replace(
+            decoded, not_written=SHELL_NOT_RECORDED, shell=shell, background=late, roots=named
+        )
     if call.tool is None and (decoded.hook_event or "").lower() in TURN_ENDS:
         decoded = replace(decoded, shell=SHELL_END)  # the turn ended: its windows close
     if call.tool in EDIT_TOOLS:  # what the call changed: the file it started from

@@ -44,7 +44,8 @@ import sys
 from collections.abc import Iterable, Mapping
 
 from gentle_hooks.agents.background import command_leaves_process
-from gentle_hooks.agents.codex_rollout import HEAD, Patch, exec_status, patches, unreported
+from gentle_hooks.agents.codex_output import failure, still_running
+from gentle_hooks.agents.codex_rollout import Patch, read_rollout
 from gentle_hooks.agents.definitions import project_dirs, subagent_label
 from gentle_hooks.agents.event import (
     OUR_EFFORTS,
@@ -54,7 +55,6 @@ from gentle_hooks.agents.event import (
     UNKNOWN,
     RuntimeEvent,
     map_effort,
-    result_failure,
     snake_tool_call,
 )
 from gentle_hooks.agents.patch import (
@@ -68,11 +68,11 @@ from gentle_hooks.agents.patch import (
 from gentle_hooks.agents.payload import (
     json_lines,
     line_blocks_backwards,
-    loads_text,
     member,
     read_file,
     text,
 )
+from gentle_hooks.agents.shell_dirs import named_dirs
 from gentle_hooks.bounded import MAX_NESTING, nesting_depth
 from gentle_hooks.errors import UsageError
 from gentle_hooks.values.frozen import replace
@@ -264,92 +264,15 @@ def inherited_role(agent_type: str | None) -> str:
 #: openai/codex ``codex-rs/core/src/tools/hook_names.rs``, ``HookToolName::bash``.
 SHELL_TOOL = "Bash"
 
-#: How much of a text response is read for its exit status line (it leads the output).
-_HEAD = HEAD
-
-
-def _exit_failure(value: object, where: str) -> str | None:
-    """``failed (<where> is N)`` when ``value`` is a non-zero integer exit status."""
-    if isinstance(value, int) and not isinstance(value, bool) and value != 0:
-        return f"failed ({where} is {value})"
-    return None
-
-
-def failure(response: object) -> str | None:
-    """What Codex's ``tool_response`` says of a call that did not succeed, or None.
-
-    Codex documents ``tool_response`` as any JSON value (its schema names no failure
-    field); what its tools put there, read here (openai/codex ``codex-rs/core/src/tools/
-    mod.rs``: ``format_exec_output_for_model_structured`` and ``..._freeform``):
-
-    * an object, or a string holding one (the structured exec output,
-      ``{"output": ..., "metadata": {"exit_code": N}}``): ``success`` false or ``is_error``
-      (:func:`~gentle_hooks.agents.event.result_failure`), a non-zero ``exit_code``,
-      ``metadata.exit_code`` or ``metadata.shell_exit_code``, or a non-blank ``error``;
-    * other text (the freeform exec output): an ``Exit code: N`` (or ``Shell exit code:
-      N``) line, or unified exec's ``Process exited with code N`` (its ``success`` is
-      always true: openai/codex ``codex-rs/core/src/tools/handlers/unified_exec.rs``,
-      ``format_response``), with N non-zero in its header (its first :data:`_HEAD`
-      characters, up to an ``Output:`` line: what the command printed never counts;
-      :func:`gentle_hooks.agents.codex_rollout.exec_status`).
-
-    Text without such a line (``Success. Updated the following files: ...``, the
-    ``apply_patch`` tool's) says nothing of the kind.
-    """
-    where = "tool_response"
-    if isinstance(response, str):
-        head = response.lstrip()
-        if head.startswith("{"):
-            with contextlib.suppress(UsageError):
-                response = loads_text(response, where)
-        else:
-            code = exec_status(response)[1] or 0
-            return f"failed ({where} says exit code {code})" if code else None
-    if not isinstance(response, dict):
-        return None
-    said = result_failure(response, where)
-    for key, value in (
-        ("exit_code", response.get("exit_code")),
-        ("metadata.exit_code", member(response, "metadata", "exit_code")),
-        ("metadata.shell_exit_code", member(response, "metadata", "shell_exit_code")),
-    ):
-        said = said or _exit_failure(value, f"{where}.{key}")
-    error = response.get("error")
-    if said is None and text(error) is not None:
-        said = f"failed ({where}.error)"
-    return said
-
-
-#: The members of the structured unified exec output that name a process still running
-#: (openai/codex ``codex-rs/core/src/tools/handlers/shell_spec.rs``,
-#: ``unified_exec_output_schema``: ``session_id``, "to pass to write_stdin when the process
-#: is still running", exclusive of ``exit_code``, "when the command finished during this
-#: call"; ``command_id`` in some versions' code-mode result).
-_RUNNING_KEYS = ("session_id", "command_id")
-
-
-def still_running(response: object) -> bool:
-    """Whether Codex's ``tool_response`` of a shell call says its command is still running
-    when the call returned (unified exec yields after ``yield_time_ms`` and keeps the
-    process, which writes on after the hook): text whose header (before its ``Output:``
-    line, in the first :data:`_HEAD` characters) holds unified exec's ``Process running
-    with session ID N`` (:func:`gentle_hooks.agents.codex_rollout.exec_status`), or an object
-    (or text holding one) with a :data:`_RUNNING_KEYS` member that is a number or text
-    and no ``exit_code``. What the command printed (after ``Output:``) never says so."""
-    if isinstance(response, str):
-        head = response.lstrip()
-        if not head.startswith("{"):
-            return exec_status(response)[0] is not None
-        with contextlib.suppress(UsageError):
-            response = loads_text(response, "tool_response")
-    if not isinstance(response, dict) or response.get("exit_code") is not None:
-        return False
-    ids = [response.get(k) for k in _RUNNING_KEYS]
-    return any(isinstance(i, (int, str)) and not isinstance(i, bool) for i in ids)
-
 
 def decode(data: bytes) -> RuntimeEvent:
-    """Decode Codex's hook input.
+    """Decode Codex's hook input (:func:`decoded`, its rollout's ``turn_context`` read)."""
+    return decoded(data, None)
+
+
+def decoded(data: bytes, context: tuple[str | None, str | None] | None) -> RuntimeEvent:
+    """Decode Codex's hook input, the newest ``turn_context`` of its rollout being
+    ``context`` ((model, effort); None: read it, :func:`turn_context`).
 
     Inside a thread-spawned subagent the input names it (``agent_id``, the child thread id,
     and ``agent_type``, its role): the model is the child's own only when its role sets one
@@ -380,7 +303,7 @@ def decode(data: bytes) -> RuntimeEvent:
             unreadable=None if found else "tool_input.command runs no apply_patch envelope",
         )
     transcript = text(event.get("transcript_path"))
-    ctx_model, ctx_effort = turn_context(transcript)
+    ctx_model, ctx_effort = turn_context(transcript) if context is None else context
     model, effort = text(event.get("model")) or ctx_model, map_effort(ctx_effort, EFFORTS)
     agent = text(event.get("agent_id"))
     kind = text(event.get("agent_type"))
@@ -421,10 +344,12 @@ def decode(data: bytes) -> RuntimeEvent:
     if call.tool is None and (decoded.hook_event or "").lower() in TURN_ENDS:
         # the turn ended: its windows close, and the rollout names the shell calls that
         # may still run with no PostToolUse sent (openai/codex pull request #18888)
-        calls = tuple((c.call_id, SHELL_TOOL, c.running) for c in unreported(transcript))
+        shells, applied = read_rollout(transcript)
+        calls = tuple((c.call_id, SHELL_TOOL, c.running) for c in shells)
         # and the apply_patch calls it shows applied: recorded under their own call id,
-        # once (a PostToolUse that came recorded it already)
-        done = tuple(e for p in patches(transcript) if (e := _patch_event(event, p)))
+        # once (a PostToolUse that came recorded it already); the rollout read once
+        context = (ctx_model, ctx_effort)
+        done = tuple(e for p in applied if (e := _patch_event(event, p, context)))
         return replace(decoded, shell=SHELL_END, unreported=calls, patches=done)
     if not shell:
         return decoded
@@ -442,17 +367,26 @@ def decode(data: bytes) -> RuntimeEvent:
         # exec returned from while it still runs: its window
         background=command_leaves_process(member(event, "tool_input", "command"))
         or still_running(event.get("tool_response")),
+        # where its writes may land when its directory is in no work tree (agent_above)
+        roots=named_dirs(member(event, "tool_input", "command")),
     )
 
 
-def _patch_event(stop: Mapping[str, object], patch: Patch) -> RuntimeEvent | None:
+def _patch_event(
+    stop: Mapping[str, object], patch: Patch, context: tuple[str | None, str | None]
+) -> RuntimeEvent | None:
     """The ``PostToolUse`` event an ``apply_patch`` call of the rollout would have sent
     (its ``tool_input.command`` the envelope, its ``tool_response`` the output, its
-    ``tool_use_id`` the call id), with the ``Stop`` input ``stop``'s session, turn, cwd,
-    model and rollout (a Codex that sends no ``PostToolUse`` of ``apply_patch`` records
-    its patches at ``Stop``); None when that input is past the bound of one."""
+    ``tool_use_id`` the call id), with the ``Stop`` input ``stop``'s session, turn, cwd
+    (joined with the patch's :attr:`~.codex_rollout.Patch.where`), model and rollout, whose
+    ``turn_context`` is ``context`` (a Codex that sends no ``PostToolUse`` of
+    ``apply_patch`` records its patches at ``Stop``); None when that input is past the
+    bound of one."""
     keys = ("session_id", "turn_id", "transcript_path", "cwd", "model")
     post = {k: stop[k] for k in keys if k in stop}
+    cwd = text(stop.get("cwd"))
+    if patch.where is not None and (cwd or os.path.isabs(patch.where)):
+        post["cwd"] = os.path.join(cwd or "", patch.where)
     post.update(
         hook_event_name="PostToolUse",
         tool_name="apply_patch",
@@ -461,7 +395,7 @@ def _patch_event(stop: Mapping[str, object], patch: Patch) -> RuntimeEvent | Non
         tool_use_id=patch.call_id,
     )
     try:
-        return decode(json.dumps(post).encode("utf-8", "surrogatepass"))
+        return decoded(json.dumps(post).encode("utf-8", "surrogatepass"), context)
     except UsageError:
         return None
 

@@ -1,6 +1,6 @@
-"""Codex CLI's rollout transcript read for the shell calls whose ``PostToolUse`` never came,
-and its unified exec output read for whether a command still runs and how it ended (SPEC §7
-"Hooks"; docs/agents/codex.md, "A command that runs in the background").
+"""Codex CLI's rollout transcript read for the shell calls whose ``PostToolUse`` never came and
+the patches it shows applied (SPEC §7 "Hooks"; docs/agents/codex.md, "A command that runs in
+the background", "A patch that sent no ``PostToolUse``").
 
 Room ``agents`` (standard library only). Codex's unified exec returns a shell call after
 ``yield_time_ms`` while its command goes on, and current Codex sends that call's
@@ -17,7 +17,8 @@ lines (``{"timestamp", "type", "payload"}``, ``RolloutItem`` tagged by ``type``:
   (``codex-rs/core/src/tools/registry.rs``, ``dispatch_any``);
 * ``response_item`` ``function_call_output`` (``call_id``, ``output``: the text the model
   read, or a list of content items with ``text``; older versions an object with
-  ``content``): unified exec's header (:func:`exec_status`) says whether the command still
+  ``content``): unified exec's header
+  (:func:`~gentle_hooks.agents.codex_output.exec_status`) says whether the command still
   runs (``Process running with session ID N``) or how it ended (``Process exited with
   code N``);
 * a ``write_stdin`` call (``arguments`` ``{"session_id": N, ...}``) and its output: the
@@ -28,21 +29,24 @@ lines (``{"timestamp", "type", "payload"}``, ``RolloutItem`` tagged by ``type``:
   ``status``, ``call_id``, ``name``, ``input``, the patch envelope as text) and its
   ``custom_tool_call_output`` (``call_id``, ``output``: text, or content items):
   ``codex-rs/protocol/src/models.rs``, ``ResponseItem::CustomToolCall`` and
-  ``CustomToolCallOutput``. :func:`patches` gives those whose output says they applied
-  (:func:`patch_applied`).
+  ``CustomToolCallOutput``; the other forms of an ``apply_patch`` call (the JSON tool, a
+  shell call or ``local_shell_call`` running an envelope): :func:`patches`, which gives
+  those whose output says they applied.
 
 :func:`unreported` gives the shell calls whose last word is "still running", or that have
 no output yet: their ``PreToolUse`` snapshot may still wait for a ``PostToolUse`` that will
-never come. The read is bounded: only the last :data:`TAIL` bytes (whole lines), a line
-that is not a JSON object skipped, an unreadable file giving nothing.
+never come. :func:`read_rollout` gives both from one read. The read is bounded: only the
+last :data:`TAIL` bytes (whole lines), a line that is not a JSON object skipped, an
+unreadable file giving nothing.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
-import re
+import os
 
+from gentle_hooks.agents.codex_output import arguments, exec_status, patch_applied
+from gentle_hooks.agents.patch import shell_patch
 from gentle_hooks.agents.payload import json_lines, line_blocks_backwards, member, text
 from gentle_hooks.values.frozen import frozen
 
@@ -50,48 +54,12 @@ from gentle_hooks.values.frozen import frozen
 TAIL = 16 * 1024 * 1024
 #: The most calls :func:`unreported` gives (the newest kept).
 MAX_CALLS = 32
-#: How much of an exec output is read for its header (it leads the output).
-HEAD = 512
 #: The function names of Codex's shell tools in a rollout (``exec_command``: unified exec;
 #: ``shell``, ``shell_command``, ``container.exec``: the one-shot ones; openai/codex
 #: ``codex-rs/protocol/src/models.rs``, ``ShellToolCallParams``).
 SHELL_CALLS = ("exec_command", "shell", "shell_command", "container.exec")
 #: The unified exec tool that polls or feeds a running command by its session id.
 POLL_CALL = "write_stdin"
-
-#: An exit status line of an exec output header: ``Exit code: N`` (the freeform shell
-#: output, openai/codex ``codex-rs/core/src/tools/mod.rs``), ``Shell exit code: N``, or
-#: unified exec's ``Process exited with code N`` (``codex-rs/core/src/tools/handlers/
-#: unified_exec.rs``, ``format_response``).
-_EXIT = re.compile(
-    r"^(?:(?:Shell exit code|Exit code): |Process exited with code )(-?\d+)\s*$", re.MULTILINE
-)
-#: Unified exec's line of a command still running, with the id ``write_stdin`` resumes it by
-#: (``command ID`` in some versions).
-_RUNNING = re.compile(r"^Process running with (?:session|command) ID (\S+)\s*$", re.MULTILINE)
-
-
-def header(output: str) -> str:
-    """The header of an exec output: its first :data:`HEAD` characters up to its
-    ``Output:`` line (what the command printed after it never counts)."""
-    return ("\n" + output[:HEAD]).split("\nOutput:", 1)[0]
-
-
-def exec_status(output: str) -> tuple[str | None, int | None]:
-    """(session id of a command still running, exit code) as an exec output's header says
-    them, or, for the structured output (a JSON object: openai/codex ``codex-rs/core/src/
-    tools/handlers/shell_spec.rs``, ``unified_exec_output_schema``), its ``session_id`` when
-    it has no ``exit_code``, and its ``exit_code``; (None, None) when it says neither."""
-    if output.lstrip().startswith("{"):
-        doc = _arguments(output)
-        code, session = doc.get("exit_code"), doc.get("session_id")
-        exited = code if isinstance(code, int) and not isinstance(code, bool) else None
-        alive = isinstance(session, (int, str)) and not isinstance(session, bool)
-        return (str(session) if alive and code is None else None), exited
-    head = header(output)
-    running = _RUNNING.search(head)
-    ended = _EXIT.search(head)
-    return (running.group(1) if running else None), (int(ended.group(1)) if ended else None)
 
 
 @frozen
@@ -118,28 +86,11 @@ def _output_text(value: object) -> str:
     return ""
 
 
-def _arguments(value: object) -> dict[str, object]:
-    """A ``function_call``'s ``arguments``, or a structured output (a JSON text of at most
-    :data:`_MAX_JSON` characters) as an object ({} when not one)."""
-    if isinstance(value, dict):
-        return value
-    parsed: object = None
-    if isinstance(value, str) and len(value) <= _MAX_JSON:
-        with contextlib.suppress(ValueError, RecursionError):
-            parsed = json.loads(value)
-    return parsed if isinstance(parsed, dict) else {}
-
-
-#: The longest JSON text parsed of one ``arguments`` or output.
-_MAX_JSON = 1024 * 1024
-#: What a line :func:`unreported` or :func:`patches` reads holds (the others are not parsed
-#: at all).
-_WANTED = (b'"function_call', b'"exec_command_end"', b'"custom_tool_call')
-#: The freeform tool that applies a patch envelope (a ``custom_tool_call``'s ``name``).
+#: What a line :func:`read_rollout` reads holds (the others are not parsed at all).
+_WANTED = (b'"function_call', b'"exec_command_end"', b'"custom_tool_call', b'"local_shell_call')
+#: The tool that applies a patch envelope: a ``custom_tool_call``'s ``name`` (the freeform
+#: tool) or a ``function_call``'s (the JSON tool, its envelope under ``input``).
 PATCH_TOOL = "apply_patch"
-#: How the ``apply_patch`` tool's own text says it applied (``codex-rs/apply-patch``,
-#: ``print_summary``), alone or after an exec header.
-_APPLIED = "Success. Updated the following files:"
 
 
 def _lines(path: str) -> list[dict[str, object]]:
@@ -156,17 +107,28 @@ def _lines(path: str) -> list[dict[str, object]]:
     return json_lines(b"\n".join(kept))
 
 
+def read_rollout(path: str | None) -> tuple[tuple[Unreported, ...], tuple[Patch, ...]]:
+    """(:func:`unreported`, :func:`patches`) of the rollout at ``path``, its tail read once."""
+    if not path:
+        return (), ()
+    lines = _lines(path)
+    return _unreported(lines), _patches(lines)
+
+
 def unreported(path: str | None) -> tuple[Unreported, ...]:
     """The shell calls of the rollout at ``path`` whose command may still run: the last
     output of the call (or of a ``write_stdin`` poll of its session) says it runs, or it
     has none, and no ``exec_command_end`` names it; in the rollout's order, the newest
     :data:`MAX_CALLS`. () when ``path`` is None or unreadable."""
-    if not path:
-        return ()
+    return read_rollout(path)[0]
+
+
+def _unreported(lines: list[dict[str, object]]) -> tuple[Unreported, ...]:
+    """:func:`unreported` of the rollout's :func:`_lines`."""
     state: dict[str, bool] = {}  # call id -> still running (False: no output yet)
     sessions: dict[str, str] = {}  # unified exec session id -> the call that started it
     polls: dict[str, str] = {}  # write_stdin call id -> the session it polls
-    for line in _lines(path):
+    for line in lines:
         payload = line.get("payload")
         kind = text(member(payload, "type"))
         call = text(member(payload, "call_id"))
@@ -175,7 +137,7 @@ def unreported(path: str | None) -> tuple[Unreported, ...]:
         if kind == "function_call" and payload.get("name") in SHELL_CALLS:
             state[call] = False
         elif kind == "function_call" and payload.get("name") == POLL_CALL:
-            session = _arguments(payload.get("arguments")).get("session_id")
+            session = arguments(payload.get("arguments")).get("session_id")
             if isinstance(session, (int, str)) and not isinstance(session, bool):
                 polls[call] = str(session)
         elif kind == "function_call_output":
@@ -197,60 +159,85 @@ def unreported(path: str | None) -> tuple[Unreported, ...]:
 
 @frozen
 class Patch:
-    """An ``apply_patch`` ``custom_tool_call`` of a rollout, with its output.
+    """An ``apply_patch`` call of a rollout, in any of its forms, with its output.
 
     Attributes:
-        call_id: its ``call_id`` (the ``tool_use_id`` of its hook inputs); envelope: its
-            ``input``; output: the text of its ``custom_tool_call_output``.
+        call_id: its ``call_id`` (the ``tool_use_id`` of its hook inputs); envelope: the
+            patch it applies; output: the text of its output item; where: the directory
+            its paths are taken from, relative to the session's ``cwd`` unless absolute
+            (a shell form's ``workdir`` and ``cd DIR &&``), None for the ``cwd`` itself.
     """
 
     call_id: str
     envelope: str
     output: str
-
-
-def patch_applied(output: str) -> bool:
-    """Whether an ``apply_patch`` output says the patch applied: an exec header with exit
-    code 0 (``Exit code: 0``, :func:`exec_status`), a structured output whose
-    ``metadata.exit_code`` is 0, or the tool's own ``Success. Updated the following files:``
-    text with no exit code; anything else (``apply_patch verification failed``, a non-zero
-    code, nothing) does not."""
-    if output.lstrip().startswith("{"):
-        doc = _arguments(output)
-        code = member(doc, "metadata", "exit_code")
-        if code is None:
-            code = doc.get("exit_code")
-        inner = text(doc.get("output")) or ""
-        if code is None:
-            return inner.lstrip().startswith(_APPLIED)
-        return type(code) is int and code == 0
-    _, code = exec_status(output)
-    if code is not None:
-        return code == 0
-    return output.lstrip().startswith(_APPLIED)
+    where: str | None = None
 
 
 def patches(path: str | None) -> tuple[Patch, ...]:
-    """The ``apply_patch`` ``custom_tool_call`` items of the rollout at ``path`` whose
-    ``custom_tool_call_output`` says they applied (:func:`patch_applied`), in the rollout's
-    order, the newest :data:`MAX_CALLS`; a call with no output yet, or one whose input is
-    not text, is left out. () when ``path`` is None or unreadable."""
-    if not path:
-        return ()
-    calls: dict[str, str] = {}
+    """The ``apply_patch`` calls of the rollout at ``path`` whose output says they applied
+    (:func:`~gentle_hooks.agents.codex_output.patch_applied`), in the rollout's order, the
+    newest :data:`MAX_CALLS`; a call with no output yet, or one whose envelope is not text,
+    is left out. () when ``path`` is None or unreadable. The forms (:func:`_called_patch`):
+
+    * ``custom_tool_call`` of ``name`` ``apply_patch`` (the freeform tool), its ``input``
+      the envelope, its output a ``custom_tool_call_output``;
+    * ``function_call`` of ``name`` ``apply_patch`` (the JSON tool: openai/codex
+      ``codex-rs/core/src/tools/handlers/apply_patch.rs``, ``ApplyPatchToolArgs``), its
+      ``arguments`` a JSON text holding the envelope under ``input``;
+    * a shell call whose command runs an envelope, which Codex intercepts and applies
+      (``apply_patch.rs``, ``intercept_apply_patch``; the command forms:
+      :func:`gentle_hooks.agents.patch.shell_patch`): a ``function_call`` of a
+      :data:`SHELL_CALLS` tool (``arguments`` ``command``, a list or text, or unified
+      exec's ``cmd``; ``workdir``), or a ``local_shell_call`` (``action.command``,
+      ``action.working_directory``: ``codex-rs/protocol/src/models.rs``,
+      ``LocalShellAction::Exec``);
+
+    the last three answered by a ``function_call_output`` of the same ``call_id``."""
+    return read_rollout(path)[1]
+
+
+def _called_patch(kind: str | None, payload: dict[str, object]) -> tuple[str, str | None] | None:
+    """(envelope, directory) of a rollout item that calls ``apply_patch`` in one of the
+    forms :func:`patches` names; None for any other item."""
+    name = payload.get("name")
+    if kind == "custom_tool_call" and name == PATCH_TOOL:
+        body = payload.get("input")
+        return (body, None) if isinstance(body, str) and body.strip() else None
+    if kind == "function_call" and name == PATCH_TOOL:
+        body = arguments(payload.get("arguments")).get("input")
+        return (body, None) if isinstance(body, str) and body.strip() else None
+    if kind == "function_call" and name in SHELL_CALLS:
+        args = arguments(payload.get("arguments"))
+        command, workdir = args.get("command", args.get("cmd")), args.get("workdir")
+    elif kind == "local_shell_call":
+        command = member(payload, "action", "command")
+        workdir = member(payload, "action", "working_directory")
+    else:
+        return None
+    found = shell_patch(command)
+    if found is None:
+        return None
+    parts = [d for d in (text(workdir), found[1]) if d]
+    return found[0], os.path.join(*parts) if parts else None
+
+
+def _patches(lines: list[dict[str, object]]) -> tuple[Patch, ...]:
+    """:func:`patches` of the rollout's :func:`_lines`."""
+    calls: dict[str, tuple[str, str | None]] = {}
     done: dict[str, Patch] = {}
-    for line in _lines(path):
+    outputs = ("custom_tool_call_output", "function_call_output")
+    for line in lines:
         payload = line.get("payload")
         kind = text(member(payload, "type"))
         call = text(member(payload, "call_id"))
         if call is None or not isinstance(payload, dict):
             continue
-        envelope = payload.get("input")
-        if kind == "custom_tool_call" and payload.get("name") == PATCH_TOOL:
-            if isinstance(envelope, str) and envelope.strip():
-                calls[call] = envelope
-        elif kind == "custom_tool_call_output" and call in calls:
+        if kind in outputs and call in calls:
             output = _output_text(payload.get("output"))
             if patch_applied(output):
-                done[call] = Patch(call, calls.pop(call), output)
+                envelope, where = calls.pop(call)
+                done[call] = Patch(call, envelope, output, where)
+        elif (found := _called_patch(kind, payload)) is not None:
+            calls[call] = found
     return tuple(list(done.values())[-MAX_CALLS:])

@@ -87,8 +87,8 @@ class RuntimeEvent:
             the paths that hold their result and differ from ``HEAD`` (content decides,
             not the exit status); () for any other call, whose failure records nothing.
         roots: for a subagent start or stop, every workspace directory of the session when
-            the runtime names several (Cursor's ``workspace_roots``); () when it names only
-            ``cwd``.
+            the runtime names several (Cursor's ``workspace_roots``); for a shell call, the
+            directories its command names (:func:`.shell_dirs.named_dirs`); () otherwise.
         notes: what the decoder could not tell about the writer and how it was recorded
             (one line each: a subagent whose definition cannot be read, so its model is
             ``unknown``); the recorder prints each after what it recorded.

@@ -47,6 +47,7 @@ from gentle_hooks.errors import GitError, UsageError, shown_field
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.policy.inputs import label_problem
 from gentle_hooks.services import (
+    agent_above,
     agent_leftover,
     agent_patched,
     agent_prewrite,
@@ -124,7 +125,9 @@ def record_from_runtime(
     event = replace(event, notes=(*event.notes, *(m.why for m in settled if m.why)))
     late = [_written(rt, m.event, m.starts, cwd, model, effort, env) for m in moved if not m.why]
     # and the patches the rollout shows applied (Codex's): a replay of a recorded one is quiet
-    for patch in agent_stop_patches.applied(event, cwd) if event.patches else []:
+    # (those the ledger holds already are settled: a later Stop re-checks only the rest)
+    fresh = agent_stop_patches.unsettled(event, root)
+    for patch in agent_stop_patches.applied(fresh, cwd) if fresh.patches else []:
         d = _written(rt, patch, {}, cwd, model, effort, env)
         late += [d] if d.recorded and not d.recorded.replayed else []
     done = _one(rt, sender, name, event, cwd, model, effort, env, root, windows)
@@ -161,7 +164,7 @@ def _one(
     if event.lifecycle is not None:
         return _bracket(rt.name, rt.title, rt.ack, event, cwd)
     if event.shell == SHELL_BEFORE:  # a shell call about to run: the work tree is kept
-        why = agent_shell.before(rt.name, rt.title, event, root)
+        why = agent_above.before(rt.name, rt.title, event, root, cwd)
         return RuntimeRecorded(event, None, why, rt.ack)
     if event.shell == WRITE_BEFORE:  # a writing call about to run: the files it names are kept
         why = agent_prewrite.keep(rt.title, rt.name, event, root, cwd)
@@ -191,7 +194,7 @@ def _one(
         uid = (
             agent_windows.open_window(rt.name, rt.title, event, root) if event.background else None
         )
-        event, starts, no = agent_shell.after(rt.name, rt.title, event, root)
+        event, starts, no = agent_above.after(rt.name, rt.title, event, root, cwd)
         if uid is not None and root is not None:
             ends = rt.wiring is not None and rt.wiring.turn_end is not None
             said = agent_windows.register(rt.name, uid, event, root, turn_end=ends)

@@ -9,7 +9,9 @@ it would have sent, under its own call id, so a patch whose ``PostToolUse`` came
 once). Only the files that hold what the patch writes there now
 (:func:`gentle_hooks.agents.patch.holds_result`) are kept: a file a person changed back,
 or whose patched lines a person rewrote, is not the writer's (content decides); a patch
-none of whose files holds it records nothing.
+none of whose files holds it records nothing. A patch whose call the session's ledger holds
+already is settled and left out before any of that (:func:`unsettled`): a later ``Stop``
+re-checks only the patches not yet recorded.
 """
 
 from __future__ import annotations
@@ -19,6 +21,12 @@ import os
 from gentle_hooks.agents.event import RuntimeEvent
 from gentle_hooks.agents.patch import holds_result
 from gentle_hooks.agents.payload import read_file
+from gentle_hooks.errors import GitError
+from gentle_hooks.git.repository import Repository
+from gentle_hooks.ledger.location import ledger_path
+from gentle_hooks.ledger.sqlite_file import StoreError
+from gentle_hooks.ledger.store import Ledger
+from gentle_hooks.policy.inputs import label_problem
 from gentle_hooks.services.agent_trees import full_path
 from gentle_hooks.values.frozen import replace
 
@@ -54,3 +62,36 @@ def applied(event: RuntimeEvent, cwd: str | None) -> list[RuntimeEvent]:
         if kept:
             out.append(replace(patch, paths=kept))
     return out
+
+
+def unsettled(event: RuntimeEvent, root: str | None) -> RuntimeEvent:
+    """``event`` (an end of the turn's) with its patches kept to those not yet recorded in
+    the ledger of the work tree ``root``: a patch whose source, session and call id a
+    mutation there holds already would only be reported as a replay (a call id that is
+    not a derived one records once: SPEC §6), so it is not measured or recorded again. The
+    ledger is read as it is (no spool folded, nothing created); a patch whose ids the
+    ledger would store otherwise (:func:`~gentle_hooks.policy.inputs.label_problem`) is
+    kept, as are all of them when ``root`` is None or its ledger is absent or cannot be
+    read (the recording path then decides, as before)."""
+    if not event.patches or root is None:
+        return event
+    try:
+        led = Ledger.open_existing(ledger_path(Repository.open(root).paths.common_dir), fold=False)
+    except (GitError, StoreError):
+        return event
+    if led is None:
+        return event
+    kept = []
+    with led:
+        for patch in event.patches:
+            source, session, call = patch.source, patch.session_id, patch.tool_call_id
+            plain = call is not None and all(
+                label_problem(v) is None for v in (source, session, call) if v is not None
+            )
+            try:
+                done = plain and led.mutation_for_call(source, session, call or "") is not None
+            except StoreError:
+                done = False
+            if not done:
+                kept.append(patch)
+    return replace(event, patches=tuple(kept))

@@ -22,6 +22,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.agent_payloads import FIXTURES
 from tests.e2e.conftest import World
 from tests.e2e.test_attribution_background import BASE, HUMAN, PATH, _hook
@@ -122,3 +124,43 @@ def test_a_patch_a_person_changed_back_records_nothing(based: World, tmp_path: P
     r = w.git("commit", "-qm", "human: formatter")
     assert r.code == 0, r
     assert "Gentle-Writer" not in w.ok("log", "-1", "--format=%B")
+
+
+#: The other forms of the same call in a rollout (h17f; openai/codex @ 001cb8e2): the JSON
+#: tool's ``function_call`` (``codex-rs/core/src/tools/handlers/apply_patch.rs``,
+#: ``ApplyPatchToolArgs``: the envelope under ``input`` of the ``arguments`` text), and a
+#: ``local_shell_call`` running ``apply_patch`` (``codex-rs/protocol/src/models.rs``,
+#: ``LocalShellAction::Exec``), each answered by a ``function_call_output``.
+FORMS = {
+    "json": {"type": "function_call", "name": "apply_patch", "call_id": CALL},
+    "local_shell": {
+        "type": "local_shell_call",
+        "call_id": CALL,
+        "status": "completed",
+        "action": {"type": "exec", "command": ["apply_patch", ENVELOPE], "working_directory": None},
+    },
+}
+
+
+@pytest.mark.parametrize("form", sorted(FORMS))
+def test_a_patch_of_another_form_is_recorded_at_the_stop(
+    based: World, tmp_path: Path, form: str
+) -> None:
+    w = based
+    w.write(PATH, PATCHED)
+    path = _rollout(tmp_path, APPLIED)
+    head = path.read_text(encoding="utf-8").splitlines()[:2]
+    call = dict(FORMS[form])
+    if form == "json":
+        call["arguments"] = json.dumps({"input": ENVELOPE})
+    out = {"type": "function_call_output", "call_id": CALL, "output": APPLIED}
+    lines = [*head, *(json.dumps({"type": "response_item", "payload": p}) for p in (call, out))]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    said = _hook(w, _stop(w, path), "codex")
+    assert "recorded: pending mutation #1" in said, said
+    assert w.ledger("SELECT source, tool_call_id, paths FROM pending_mutation") == [
+        ("codex", CALL, json.dumps([PATH]))
+    ]
+    w.ok("add", "--", PATH)
+    blocked = w.git("commit", "-m", "codex: discount rules")
+    assert blocked.code == 1 and "BLOCKED the staged change" in blocked.said[0], blocked

@@ -23,7 +23,8 @@ import pytest
 
 from gentle_hooks.agents import codex_rollout
 from gentle_hooks.agents.codex import decode
-from gentle_hooks.agents.codex_rollout import Unreported, exec_status, unreported
+from gentle_hooks.agents.codex_output import exec_status
+from gentle_hooks.agents.codex_rollout import Unreported, unreported
 from gentle_hooks.agents.event import SHELL_END
 from tests.agent_payloads import FIXTURES
 

@@ -23,7 +23,8 @@ from pathlib import Path
 import pytest
 
 from gentle_hooks.agents.codex import decode
-from gentle_hooks.agents.codex_rollout import patch_applied, patches, unreported
+from gentle_hooks.agents.codex_output import patch_applied
+from gentle_hooks.agents.codex_rollout import patches, unreported
 from gentle_hooks.agents.event import SHELL_END
 from tests.agent_payloads import FIXTURES
 
