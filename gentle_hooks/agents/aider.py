@@ -6,6 +6,9 @@ commits decides whether the gates see them: whether git runs the hooks
 (``git-commit-verify``), and how aider marks its edits (``attribute-co-authored-by``,
 ``attribute-author``, ``attribute-committer``, ``attribute-commit-message-author``,
 ``attribute-commit-message-committer``), and whether it commits at all (``auto-commits``).
+:func:`marks` says what the gates read of those marks: ``(aider)`` on the committer alone
+is aider's commit of a person's own dirty files, the person's (``aider/repo.py``
+``GitRepo.commit``).
 
 Each option is read, lowest precedence first, from:
 
@@ -115,11 +118,80 @@ class AiderCommits:
         return self._name("attribute-committer")
 
     @property
+    def dirty_marked(self) -> bool:
+        """``(aider)`` is appended to the committer name of the commits aider makes of the
+        user's own files (its commit of dirty files before editing, ``/commit``): always,
+        unless ``attribute-committer`` is explicitly false (``aider/repo.py``
+        ``GitRepo.commit``: "Committer name IS modified by default")."""
+        return self.get("attribute-committer").value is not False
+
+    @property
     def message_marked(self) -> bool:
         """The messages of aider's edits start with ``aider: ``."""
         return self._on("attribute-commit-message-author") or self._on(
             "attribute-commit-message-committer"
         )
+
+
+def said(s: Setting) -> str:
+    """``option: value, source`` (``unset`` for None)."""
+    value = "unset" if s.value is None else str(s.value).lower()
+    return f"{s.option}: {value}, {s.source}"
+
+
+def marks(conf: AiderCommits, target: str) -> tuple[bool, list[str]]:
+    """How aider marks its commits and what the gates read of it (docs/agents/aider.md).
+
+    The gates read aider's edits as delegated by the ``Co-authored-by`` trailer,
+    ``(aider)`` on the author name or the ``aider: `` message prefix; ``(aider)`` on the
+    committer alone is what aider puts on every commit it makes, the user's own dirty files
+    included, so it is read as the person's commit (SPEC §5 "Decision": a person's change is
+    never taken for AI work).
+
+    Args:
+        conf: the resolved options; target: the configuration file a fix names.
+
+    Returns:
+        (False when aider's edits carry no mark the gates read, the phrases to report).
+    """
+    read = [
+        (conf.trailer, "a Co-authored-by trailer", "attribute-co-authored-by"),
+        (conf.author_marked, "'(aider)' on the author name", "attribute-author"),
+    ]
+    shown = [f"{what} ({said(conf.get(o))})" for on, what, o in read if on]
+    for o in ("attribute-commit-message-author", "attribute-commit-message-committer"):
+        if conf.get(o).value:
+            shown.append(f"an 'aider: ' message prefix ({said(conf.get(o))})")
+    committer = said(conf.get("attribute-committer"))
+    parts = []
+    if shown:
+        parts.append("its edits are marked as aider's: " + ", ".join(shown))
+    elif conf.committer_marked:
+        parts.append(
+            f"its edits carry only '(aider)' on the committer name ({committer}; "
+            f"{'; '.join(said(conf.get(o)) for _, _, o in read)}), which aider puts on your "
+            "own dirty files it commits too: the gates read it as a person's commit and take "
+            f"aider's edits for yours; put 'attribute-co-authored-by: true' in {target}"
+        )
+    else:
+        off = "; ".join([*(said(conf.get(o)) for _, _, o in read), committer])
+        parts.append(
+            f"its edits carry no mark of aider ({off}): the gates take its commits for a "
+            f"person's; put 'attribute-co-authored-by: true' in {target}"
+        )
+    if conf.dirty_marked:
+        parts.append(
+            f"'(aider)' on the committer name ({committer}) is aider's mark of every commit "
+            "it runs, your own dirty files it commits before editing included: the gates read "
+            "it as who ran git commit, not as aider's work"
+        )
+    if conf.get("attribute-commit-message-committer").value:
+        parts.append(
+            "aider before v0.83 prefixes every commit with 'aider: ' under "
+            "attribute-commit-message-committer, your own dirty files too, and the gates read "
+            "those as aider's: prefer attribute-commit-message-author"
+        )
+    return bool(shown), parts
 
 
 def env_name(option: str) -> str:

@@ -10,7 +10,7 @@ the runtimes' environment variables are :data:`RUNTIME_ENV` below.
 from __future__ import annotations
 
 from gentle_hooks.errors import quoted, shown, shown_field
-from gentle_hooks.policy.markers import MARKERS
+from gentle_hooks.policy.markers import MARKERS, Marker
 
 TYPE_CHECKING = False  # the hook pass path calls runtime_evidence: keep imports light
 if TYPE_CHECKING:
@@ -94,7 +94,9 @@ def strip_comments(message: str) -> str:
 def message_evidence(message: str, author: str = "", committer: str = "") -> Evidence | None:
     """AI evidence in a commit, by the table :data:`gentle_hooks.policy.markers.MARKERS`:
     co-author trailers naming an agent's address, an agent as author or committer (by name
-    or address), agent trailers (``Assisted-by:``...), and message markers.
+    or address; an ``author`` row's name mark only on the author: aider's ``(aider)`` on the
+    committer alone is a person's own change aider committed), agent trailers
+    (``Assisted-by:``...), and message markers.
 
     Args:
         message: the full commit message; author/committer: ``Name <email>`` or the name
@@ -110,8 +112,8 @@ def message_evidence(message: str, author: str = "", committer: str = "") -> Evi
             return Evidence(agent, f"Co-authored-by: {shown_field(who)}")
     for ident, role in ((author, "author"), (committer, "committer")):
         name, email = _split_ident(ident)
-        for m in MARKERS:
-            if m.where == "identity" and name and _rx(m.pattern).search(name):
+        for m in _name_markers(role):
+            if name and _rx(m.pattern).search(name):
                 return Evidence(m.agent, f"{role} {shown(quoted(name))}")
         agent = _address_agent(email) if email else None
         if agent:
@@ -125,17 +127,28 @@ def message_evidence(message: str, author: str = "", committer: str = "") -> Evi
     return None
 
 
-#: The identity variables git reads for the commit being made; an agent that commits by
-#: itself (aider: ``(aider)`` after the author and committer names) puts its marker there,
-#: where the commit's hooks see it before the commit exists.
+def _name_markers(role: str) -> tuple[Marker, ...]:
+    """The markers read in the name of an ``author`` or a ``committer``: the ``identity``
+    rows, and for the author the ``author`` rows too."""
+    wanted = ("identity", "author") if role == "author" else ("identity",)
+    return tuple(m for m in MARKERS if m.where in wanted)
+
+
+#: The identity variables git reads for the commit being made, with the role each names;
+#: an agent that commits by itself puts its marker there, where the commit's hooks see it
+#: before the commit exists (aider: ``(aider)`` after the author name of its own edits, and
+#: after the committer name of every commit it makes, a person's dirty files included).
 IDENTITY_ENV = ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME")
+_ROLE = {"GIT_AUTHOR_NAME": "author", "GIT_COMMITTER_NAME": "committer"}
 
 
 def runtime_evidence(env: Mapping[str, str]) -> Evidence | None:
     """An agent runtime detected in the hook's environment, or None: a runtime's own
     variable (:data:`RUNTIME_ENV`), or an agent's name marker (the ``identity`` rows of
     :data:`gentle_hooks.policy.markers.MARKERS`) in ``GIT_AUTHOR_NAME`` or
-    ``GIT_COMMITTER_NAME``."""
+    ``GIT_COMMITTER_NAME``, an ``author`` row's in ``GIT_AUTHOR_NAME`` only (aider sets
+    ``GIT_COMMITTER_NAME`` to ``<name> (aider)`` for the person's dirty files it commits
+    before editing, too)."""
     for name, value, agent in RUNTIME_ENV:
         got = env.get(name)
         if got and (value is None or got == value):
@@ -144,7 +157,7 @@ def runtime_evidence(env: Mapping[str, str]) -> Evidence | None:
         who = env.get(name, "").strip()
         if not who:
             continue
-        for m in MARKERS:
-            if m.where == "identity" and _rx(m.pattern).search(who):
+        for m in _name_markers(_ROLE[name]):
+            if _rx(m.pattern).search(who):
                 return Evidence(m.agent, f"{name} {who!r} in the commit's environment")
     return None

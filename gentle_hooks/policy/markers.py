@@ -1,12 +1,17 @@
 """The table of AI markers in commits (SPEC §8 "Detection"): every documented or observed
 way an agent signs a commit it wrote, one row each, with its source in ``docs/markers.md``.
 
-Room ``policy``; data only, standard library only (the hook pass path imports it). Four
+Room ``policy``; data only, standard library only (the hook pass path imports it). Five
 places a marker can be, by :attr:`Marker.where`:
 
 * ``address``: an address (lowercase, matched as the end of the address) that names an
   agent, in a ``Co-authored-by:`` trailer or as the author's or committer's email;
 * ``identity``: a regular expression over an author's or committer's *name*;
+* ``author``: a regular expression over the author's name only: a mark the agent also puts
+  on the *committer* of commits it makes of a person's own work (aider's ``(aider)``: its
+  ``GitRepo.commit`` marks the committer of every commit it makes, the dirty files it
+  commits before editing and ``/commit`` included, and the author only of its own edits),
+  so a committer carrying it says who ran ``git commit``, not who wrote the change;
 * ``trailer``: a regular expression over the message, for trailers and sign-offs;
 * ``message``: a regular expression over the message, for lines that are not trailers.
 
@@ -78,7 +83,6 @@ MARKERS: tuple[Marker, ...] = (
     # author and committer names
     *_rows(
         "identity",
-        ("I-aider", r"\(aider\)\s*$", "aider", "aider"),
         ("I-copilot-agent", r"(?i)^copilot-swe-agent(\[bot\])?$", "copilot", "copilot"),
         ("I-jules", r"(?i)^google-labs-jules(\[bot\])?$", "jules", "observed"),
         ("I-claude", "(?i)^(claude|claude code)$", "claude-code", "observed"),
@@ -86,6 +90,8 @@ MARKERS: tuple[Marker, ...] = (
         ("I-gemini-code-assist", r"(?i)^gemini-code-assist(\[bot\])?$", _GCA, _GCA),
         ("I-codex-connector", r"(?i)^chatgpt-codex-connector(\[bot\])?$", "codex", "observed"),
     ),
+    # author names only: aider marks the committer of the person's own (dirty) commits too
+    *_rows("author", ("I-aider", r"\(aider\)\s*$", "aider", "aider")),
     # trailers
     *_rows(
         "trailer",

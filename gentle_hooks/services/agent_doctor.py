@@ -43,8 +43,11 @@ hook, or its instructions file (``CLAUDE.md``, ``GEMINI.md``, ``AGENTS.md``,
   commit option in the environment or a ``.env`` file) is there; reported with what aider
   will do with its commits and where each choice comes from
   (:mod:`gentle_hooks.agents.aider`): whether git runs the commit gate on them, and how its
-  edits are marked. Fails when its edits carry no mark at all (every attribution option
-  off): the gates then take aider's commits for a person's.
+  edits are marked (:func:`gentle_hooks.agents.aider.marks`), ``(aider)`` on the committer
+  named as what it is: aider's mark of every commit it runs, a person's dirty files
+  included, which the gates read as that person's. Fails when its edits carry no mark the
+  gates read (the trailer, the author mark and the message prefix off): the gates then
+  take aider's commits for a person's.
 
 In a worktree without a runtime's project file that another worktree of the repository
 wires us in (untracked, so not shared: :mod:`gentle_hooks.services.agent_worktrees`), one
@@ -154,11 +157,6 @@ def _found(rt: Runtime, root: str | None, home: str, env: Mapping[str, str]) -> 
     return found
 
 
-def _said(s: aider.Setting) -> str:
-    value = "unset" if s.value is None else str(s.value).lower()
-    return f"{s.option}: {value}, {s.source}"
-
-
 def _aider_check(rt: Runtime, root: str | None, env: Mapping[str, str]) -> AgentCheck | None:
     """aider's check: what it does with its commits, from every documented place."""
     cwd = os.getcwd()
@@ -174,7 +172,7 @@ def _aider_check(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agent
     target = os.path.join(root, aider.CONF) if root else os.path.join("~", aider.CONF)
     v = conf.get("git-commit-verify")
     if conf.verify:
-        verify = f"its commits run the commit gate ({_said(v)})"
+        verify = f"its commits run the commit gate ({aider.said(v)})"
     else:
         where = (
             f"put 'git-commit-verify: true' in {target}"
@@ -182,32 +180,14 @@ def _aider_check(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agent
             else f"set it to true where it is set ({v.source})"
         )
         verify = (
-            f"its commits skip the commit gate (aider commits with --no-verify; {_said(v)}): "
+            f"its commits skip the commit gate (aider commits with --no-verify; {aider.said(v)}): "
             + where
         )
-    marks = [
-        (conf.trailer, "a Co-authored-by trailer", "attribute-co-authored-by"),
-        (conf.author_marked, "'(aider)' on the author name", "attribute-author"),
-        (conf.committer_marked, "'(aider)' on the committer name", "attribute-committer"),
-    ]
-    shown = [f"{what} ({_said(conf.get(o))})" for on, what, o in marks if on]
-    for o in ("attribute-commit-message-author", "attribute-commit-message-committer"):
-        if conf.get(o).value:
-            shown.append(f"an 'aider: ' message prefix ({_said(conf.get(o))})")
-    parts = [f"no hook point ({rt.doc})", verify]
-    ok = True
-    if shown:
-        parts.append("its edits are marked as aider's: " + ", ".join(shown))
-    else:
-        ok = False
-        off = "; ".join(_said(conf.get(o)) for _, _, o in marks)
-        parts.append(
-            f"its edits carry no mark of aider ({off}): the gates take its commits for a "
-            f"person's; put 'attribute-co-authored-by: true' in {target}"
-        )
+    ok, said = aider.marks(conf, target)
+    parts = [f"no hook point ({rt.doc})", verify, *said]
     if conf.get("auto-commits").value is False:
         parts.append(
-            f"aider does not commit ({_said(conf.get('auto-commits'))}): its edits are "
+            f"aider does not commit ({aider.said(conf.get('auto-commits'))}): its edits are "
             "committed by you, unmarked; record them by hand (see the doc page)"
         )
     if conf.unreadable:

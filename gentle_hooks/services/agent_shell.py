@@ -52,8 +52,9 @@ measured from itself (:attr:`Changed.unseen`).
 
 Each snapshot holds a random nonce. A runtime that names no call id both events share
 (:attr:`RuntimeEvent.shell_key`: Gemini CLI, Cursor) gets a call id of its derived id and the
-nonce, so the same command run again is another call, while a replayed post-tool input finds no
-snapshot and records nothing again.
+nonce, so the same command run again is another call. Once read, a snapshot is a "spent" marker:
+a replayed post-tool input records nothing again, nor does a replayed pre-tool input of a call the
+runtime names keep anything (:mod:`.shell_files`).
 
 The pre-tool side runs five git processes (``status``, ``hash-object``, ``ls-files``, ``rev-parse``,
 ``for-each-ref``; stash entries come from its reflog file), the post-tool side six (``status``,
@@ -62,11 +63,6 @@ The pre-tool side runs five git processes (``status``, ``hash-object``, ``ls-fil
 holds it) for a path left changed, ``ls-tree`` when ``HEAD`` moved, ``cat-file --batch`` when a path
 is gone and another created, and, when the call made or moved a ref, up to five more (``rev-list``,
 ``cat-file --batch`` twice, ``diff-tree``, ``ls-tree``).
-
-The snapshot is replaced by a small "spent" marker when read, so that a replayed post-tool input of
-the same call says it was read already (never that the pre-tool hook is missing) and records nothing
-again. The marker, and a snapshot never read (a call denied or failed, or its post-tool hook not
-run), are swept by a later snapshot after :data:`.shell_files.MAX_AGE` seconds.
 
 The snapshot stays bounded and still sees every write. The first :data:`MAX_PATHS` changed paths
 (tracked ones first) are hashed; the rest (an agent's unignored ``.venv``) are kept as an ``lstat``
@@ -112,6 +108,7 @@ from gentle_hooks.services.shell_files import (
     modes,
     note_made,
     read_snapshot,
+    settles,
     spend,
     sweep,
     unlink,
@@ -122,6 +119,7 @@ from gentle_hooks.services.shell_notes import (
     no_snapshot_note,
     outside,
     over_note,
+    replayed_before,
     restored_note,
     trees_note,
     unseen_note,
@@ -337,6 +335,8 @@ def before(runtime: str, title: str, event: RuntimeEvent, root: str | None) -> s
     call = f"the {event.tool or 'shell'} call of {title}"
     if root is None:
         return outside(event)
+    if settles(event.tool_call_id, event.shell_key) and spent(root, runtime, event):
+        return replayed_before(call)  # kept again, a person's later edits would be the call's
     held = take(root, runtime, event)
     trees, past = other_trees(root)
     over, failed = [], []

@@ -12,6 +12,15 @@ for one over the bound, ``over``: true with ``blobs`` empty and no ``stats`` nor
 (the call then records nothing and says why). Beside them, :data:`MADE_FILE` lists the ref
 tips and stash entries shell calls made (:func:`known_made`, :func:`note_made`). Standard library,
 :mod:`gentle_hooks.bounded` and the frozen value decorator only.
+
+A snapshot is replaced by a small "spent" marker when read (:func:`spend`), so that a replayed
+post-tool input of the same call says it was read already (never that the pre-tool hook is
+missing) and records nothing again; nor does a replayed pre-tool input keep a snapshot over the
+marker of a call the runtime names (:func:`settles`: Claude Code's and Codex's ``tool_use_id``),
+which would make a person's edits made before the replayed post-tool input that call's. The
+marker, and a snapshot never read (a call denied or failed, or its post-tool hook not run), are
+swept by a later snapshot after :data:`MAX_AGE` seconds: a pair replayed later than that is taken
+for a new call.
 """
 
 from __future__ import annotations
@@ -202,6 +211,15 @@ def is_spent(path: str) -> bool:
             return fh.read(len(_SPENT) + 1) == _SPENT
     except OSError:
         return False
+
+
+def settles(call_id: str | None, shell_key: str | None) -> bool:
+    """Whether a shell call is settled once its post-tool input read the snapshot (spent):
+    its id ``call_id`` is the runtime's own, shared by the call's two events and no other
+    call (Claude Code's and Codex's ``tool_use_id``), so a later pre-tool input of it is a
+    replay. A derived id (``derived:``, none in the input) or a pairing key ``shell_key``
+    may be the same command run again: a new call, kept again."""
+    return shell_key is None and call_id is not None and not call_id.startswith("derived:")
 
 
 def unlink(path: str) -> None:

@@ -34,6 +34,15 @@ def outside(event: RuntimeEvent) -> str:
     )
 
 
+def replayed_before(call: str) -> str:
+    """Why the pre-tool input of ``call``, whose post-tool input already read its snapshot,
+    keeps nothing (:func:`.shell_files.settles`)."""
+    return (
+        f"{call} was read already: its post-tool input used its snapshot of the work tree "
+        "(this pre-tool input is a replay or a stale copy), so nothing is kept again"
+    )
+
+
 def restored_note(restored: tuple[str, ...]) -> str | None:
     """The one line saying which changed paths hold restored content (None: none)."""
     if not restored:

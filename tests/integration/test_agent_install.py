@@ -358,6 +358,42 @@ def test_doctor_fails_aider_with_every_attribution_off(repo: Path) -> None:
     assert f"put 'attribute-co-authored-by: true' in {repo / '.aider.conf.yml'}" in detail
 
 
+def test_doctor_names_aiders_committer_mark_as_what_it_is(repo: Path) -> None:
+    """aider/repo.py GitRepo.commit (Aider-AI/aider 5dc9490b, 0.86.3.dev): "(aider)" goes on
+    the committer of every commit aider makes, a person's dirty files included; doctor says
+    the gates read it as who ran git commit."""
+    (repo / ".aider.conf.yml").write_text("git-commit-verify: true\n")
+    code, checks = doctor(repo, WITH_GH)
+    ok, detail = checks["agent: aider"]
+    assert code == 0 and ok
+    assert (
+        "'(aider)' on the committer name (attribute-committer: unset, aider's default) is "
+        "aider's mark of every commit it runs, your own dirty files it commits before editing "
+        "included: the gates read it as who ran git commit, not as aider's work"
+    ) in detail
+    # the committer mark is not counted among the marks of aider's edits
+    assert (
+        "its edits are marked as aider's: a Co-authored-by trailer (attribute-co-authored-by: "
+        "true, aider's default); "
+    ) in detail
+
+
+def test_doctor_fails_aider_whose_edits_carry_only_the_committer_mark(repo: Path) -> None:
+    """Trailer off and ``attribute-author: false``: aider's edits carry "(aider)" on the
+    committer alone, as a person's dirty commit does; the gates read them as the person's."""
+    conf = repo / ".aider.conf.yml"
+    conf.write_text("attribute-co-authored-by: false\nattribute-author: false\n")
+    code, checks = doctor(repo, WITH_GH)
+    ok, detail = checks["agent: aider"]
+    assert code == 2 and not ok
+    assert (
+        "its edits carry only '(aider)' on the committer name (attribute-committer: unset, "
+        "aider's default; "
+    ) in detail
+    assert "the gates read it as a person's commit and take aider's edits for yours" in detail
+    assert f"put 'attribute-co-authored-by: true' in {conf}" in detail
+
+
 def test_the_documented_env_prefix_stays_wired_and_is_never_doubled(repo: Path) -> None:
     assert gh(repo, "install", "--agent", "gemini-cli", env=WITH_GH).returncode == 0
     path = repo / ".gemini" / "settings.json"

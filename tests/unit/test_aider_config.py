@@ -79,6 +79,25 @@ def test_the_trailer_turns_the_name_marks_off_unless_they_are_set(
     assert not (conf.trailer or conf.author_marked or conf.committer_marked or conf.message_marked)
 
 
+@pytest.mark.parametrize(
+    ("conf", "dirty"),
+    [
+        ("", True),  # the trailer on: aider's edits unmarked by name, its dirty commits marked
+        ("attribute-co-authored-by: false\n", True),
+        ("attribute-committer: true\n", True),
+        ("attribute-committer: false\n", False),  # --no-attribute-committer
+    ],
+)
+def test_aiders_commits_of_your_dirty_files_carry_the_committer_mark(
+    conf: str, dirty: bool, places: tuple[Path, Path, Path]
+) -> None:
+    """aider/repo.py GitRepo.commit (5dc9490b): with aider_edits False "Committer name IS
+    modified by default", "EXCEPTION: If --attribute-committer is EXPLICITLY False"."""
+    _, root, _ = places
+    (root / ".aider.conf.yml").write_text(conf)
+    assert resolve(places).dirty_marked is dirty
+
+
 def test_a_value_that_is_not_a_boolean_is_reported_and_ignored(
     places: tuple[Path, Path, Path],
 ) -> None:

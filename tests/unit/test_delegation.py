@@ -90,8 +90,11 @@ def test_human_commits_have_no_evidence(message: str, author: str) -> None:
         ({"GEMINI_CLI": "1"}, "gemini-cli"),
         ({"CLINE_ACTIVE": "true"}, "cline"),
         ({"GENTLE_WRITER_MODEL": "o4-mini"}, "gentle-hooks env recorder"),
-        ({"GIT_AUTHOR_NAME": "Ann Example (aider)"}, "aider"),
-        ({"GIT_COMMITTER_NAME": "Ann Example (aider) "}, "aider"),
+        ({"GIT_AUTHOR_NAME": "Ann Example (aider) "}, "aider"),
+        (
+            {"GIT_AUTHOR_NAME": "Ann Example (aider)", "GIT_COMMITTER_NAME": "Ann (aider)"},
+            "aider",
+        ),
     ],
 )
 def test_runtime_evidence(env: dict[str, str], agent: str) -> None:
@@ -103,6 +106,54 @@ def test_no_runtime_evidence() -> None:
     assert runtime_evidence({"CLINE_ACTIVE": "false", "CLAUDECODE": "", "HOME": "/x"}) is None
     human = {"GIT_AUTHOR_NAME": "Ann (aider fan)", "GIT_COMMITTER_NAME": "Ann Example"}
     assert runtime_evidence(human) is None
+    # aider's commit of the person's own dirty files (or /commit): the committer alone
+    dirty = {"GIT_AUTHOR_NAME": "Ann Example", "GIT_COMMITTER_NAME": "Ann Example (aider)"}
+    assert runtime_evidence(dirty) is None
+    assert runtime_evidence({"GIT_COMMITTER_NAME": "Ann Example (aider)"}) is None
+
+
+#: aider's commits, from Aider-AI/aider ``aider/repo.py`` ``GitRepo.commit`` (commit
+#: 5dc9490bb35f9729ef2c95d00a19ccd30c26339c, 0.86.3.dev; v0.83.0 on) and its earlier
+#: versions (v0.39.0-v0.82: both names on aider's edits, the committer on every commit):
+#: (row, message, author, committer, delegated). ``aider_edits`` False (its commit of the
+#: user's dirty files before editing, ``/commit``): the author is "NEVER modified", the
+#: committer is unless ``--no-attribute-committer``, no trailer, no prefix.
+AIDER_ROWS = [
+    ("dirty commit", SUBJECT, "Pat <p@x>", "Pat (aider) <p@x>", False),
+    ("dirty commit, committer mark off", SUBJECT, "Pat <p@x>", "Pat <p@x>", False),
+    (
+        "edit, v0.85+ defaults: trailer",
+        SUBJECT + "Co-authored-by: aider (gpt-4o) <aider@aider.chat>\n",
+        "Pat <p@x>",
+        "Pat <p@x>",
+        True,
+    ),
+    (
+        "edit, v0.83-v0.84 trailer on",
+        SUBJECT + "Co-authored-by: aider (gpt-4o) <noreply@aider.chat>\n",
+        "Pat <p@x>",
+        "Pat <p@x>",
+        True,
+    ),
+    ("edit, trailer off (v0.39-v0.84 defaults)", SUBJECT, "Pat (aider) <p@x>", "Pat (aider)", True),
+    ("edit, --attribute-author alone", SUBJECT, "Pat (aider) <p@x>", "Pat <p@x>", True),
+    ("edit, 'aider: ' prefix", "aider: fix the parser\n", "Pat <p@x>", "Pat (aider)", True),
+]
+
+
+@pytest.mark.parametrize(
+    ("message", "author", "committer", "delegated"),
+    [row[1:] for row in AIDER_ROWS],
+    ids=[row[0] for row in AIDER_ROWS],
+)
+def test_aiders_commits_row_by_row(
+    message: str, author: str, committer: str, delegated: bool
+) -> None:
+    """``(aider)`` on the committer is aider running ``git commit``, also of a person's own
+    dirty files: only the author mark, the trailer or the prefix says aider wrote it."""
+    ev = message_evidence(message, author, committer)
+    assert (ev is not None) == delegated, ev
+    assert ev is None or ev.agent == "aider"
 
 
 def test_a_marker_byte_that_is_not_utf8_is_shown_as_its_escape() -> None:

@@ -55,7 +55,7 @@ def test_the_commit_script_names_every_variable_of_the_tables() -> None:
 
 
 def test_every_marker_has_its_word() -> None:
-    assert set(IDENTITY_WORDS) == {m.id for m in MARKERS if m.where == "identity"}
+    assert set(IDENTITY_WORDS) == {m.id for m in MARKERS if m.where in ("identity", "author")}
     assert set(MESSAGE_WORDS) == {m.id for m in MARKERS if m.where in ("trailer", "message")} | {
         "co-authored-by"
     }
@@ -99,7 +99,7 @@ def _fold(text: str, pick: int) -> str:
 
 
 MESSAGE_MARKERS = [m.pattern for m in MARKERS if m.where in ("trailer", "message")]
-IDENTITY_MARKERS = [m.pattern for m in MARKERS if m.where == "identity"]
+IDENTITY_MARKERS = [m.pattern for m in MARKERS if m.where in ("identity", "author")]
 
 
 @settings(max_examples=300, deadline=None)

@@ -142,6 +142,8 @@ def test_each_marker_is_recognised(row: str) -> None:
         ("Repair aider: integration docs\n", "John", ""),
         (S + "Reviewed-by: Claude Shannon <claude@example.com>\n", "Claude Shannon", ""),
         ("Devin's fix\n", "Devin Smith <devin@example.com>", ""),
+        # aider's commit of a person's dirty files: "(aider)" on the committer alone
+        (S, "Jane Doe <jane@example.com>", "Jane Doe (aider) <jane@example.com>"),
         ("", "", ""),
     ],
 )
