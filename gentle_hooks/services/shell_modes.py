@@ -1,12 +1,14 @@
-"""The paths whose mode alone a shell call changed: ``chmod +x run.sh`` keeps the file's
-blob, yet the flip makes it runnable, so it is the writer's change of that path (SPEC §3
+"""The paths whose mode alone a writer changed: ``chmod +x run.sh`` keeps the file's blob,
+yet the flip makes it runnable, so it is the writer's change of that path (SPEC §3
 "Attribution follows content": what a tree holds at a path is its blob and its mode; §4:
-an exec-bit flip makes a change high risk; :mod:`.agent_shell` compares).
+an exec-bit flip makes a change high risk).
 
 Room ``services``. Each is recorded as a write whose blob is the one it started from
 (:func:`gentle_hooks.policy.attribution.carries_row` row A8: a change of that path that
-keeps that blob, so changes only its mode, carries it), whether the work tree holds the
-flip after the call or a commit the call made does (``chmod +x f && git commit``).
+keeps that blob, so changes only its mode, carries it): of a shell call
+(:func:`flipped`, :mod:`.agent_shell` compares), whether the work tree holds the flip after
+the call or a commit the call made does (``chmod +x f && git commit``); of the generic
+``record [PATH...]`` (:func:`named_flips`), whose paths are all the writer's.
 """
 
 from __future__ import annotations
@@ -14,8 +16,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from gentle_hooks.git.repository import Repository
+from gentle_hooks.ledger.records import WriterEntryRecord
 from gentle_hooks.services.shell_commits import Written
 from gentle_hooks.services.shell_files import Kept, mode_of, modes
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from gentle_hooks.ledger.store import Ledger
 
 
 def flipped(
@@ -57,3 +64,38 @@ def flipped(
     if clean and head:
         before |= repo.modes_in(head, clean)
     return [(p, b, b) for p, (m, b) in sorted(wanted.items()) if before.get(p, m) != m]
+
+
+def named_flips(
+    repo: Repository,
+    led: Ledger | None,
+    root: str,
+    paths: Sequence[str],
+    entries: Sequence[WriterEntryRecord],
+) -> list[Written]:
+    """``(path, blob, blob)`` for each of ``paths`` (root-relative, of the work tree
+    ``root``) the generic ``record`` names, or finds differing from ``HEAD``, whose mode
+    alone differs there, sorted: it got no entry in ``entries`` (its content is where the
+    writer started), the work tree holds ``HEAD``'s blob at it with another mode than
+    ``HEAD``'s, and no open entry of ``led`` for it holds that blob already (the same flip
+    recorded again is stored once). None with an unborn ``HEAD`` (every path is new
+    content there). One ``ls-tree`` and one ``hash-object``, only for such paths.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be read.
+    """
+    head = repo.head()
+    left = sorted(set(paths) - {e.path for e in entries})
+    now = modes(root, left)
+    at_head = repo.modes_in(head, now) if head and now else {}
+    differ = [p for p, m in now.items() if p in at_head and at_head[p] != m]
+    if not differ or head is None:
+        return []
+    blobs = repo.blobs_in(repo.tree_of(head), differ)
+    held = repo.hash_worktree(differ)
+    known = {(e.path, e.blob) for e in led.open_entries(root, differ)} if led else set()
+    return [
+        (p, b, b)
+        for p in differ
+        if (b := held.get(p)) is not None and blobs.get(p) == b and (p, b) not in known
+    ]
