@@ -8,13 +8,16 @@ Room ``services``. Each is recorded as a write whose blob is the one it started 
 keeps that blob, so changes only its mode, carries it): of a shell call
 (:func:`flipped`, :mod:`.agent_shell` compares), whether the work tree holds the flip after
 the call or a commit the call made does (``chmod +x f && git commit``); of the generic
-``record [PATH...]`` (:func:`named_flips`), whose paths are all the writer's.
+``record [PATH...]`` (:func:`named_flips`), whose paths are all the writer's. Such an
+entry's blob stays in ``HEAD``, so it ends by its flip: :func:`flips_held` says which
+flips a local version still holds (the rest expire, :mod:`.expiry`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from gentle_hooks.errors import GitError
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import WriterEntryRecord
 from gentle_hooks.services.shell_commits import Written
@@ -99,3 +102,51 @@ def named_flips(
         for p in differ
         if (b := held.get(p)) is not None and blobs.get(p) == b and (p, b) not in known
     ]
+
+
+def is_flip(entry: WriterEntryRecord) -> bool:
+    """Whether ``entry`` records a mode change alone (its blob is the one it started from)."""
+    return entry.blob is not None and entry.blob == entry.before_blob
+
+
+def flips_held(repo: Repository, entries: Sequence[WriterEntryRecord]) -> set[int]:
+    """The ids of ``entries`` (:func:`is_flip` ones) whose flip a local version still holds:
+    the work tree or the index holds the entry's blob at its path with another mode than
+    ``HEAD``'s, or an unpushed commit or stash entry changes the mode of that path (one its
+    first parent has: a commit adding the path flips nothing). With another worktree in
+    the repository every one is held (fail closed: the flip may be pending there); so with
+    a conflict in progress. One ``ls-tree`` per version read.
+
+    Raises:
+        GitError: git failed.
+    """
+    from gentle_hooks.git.checkout import other_worktrees
+
+    if not entries or other_worktrees(repo):
+        return {e.id for e in entries}
+    paths = sorted({e.path for e in entries})
+    head = repo.head()
+    at_head = repo.modes_in(head, paths) if head else {}
+    blobs = repo.hash_worktree(paths)
+    now = {p: m for p, m in modes(repo.paths.toplevel or "", paths).items() if blobs.get(p)}
+    try:
+        staged_tree = repo.staged_tree()
+    except GitError:  # a conflict in progress: the index is no tree yet (fail closed)
+        return {e.id for e in entries}
+    staged = repo.modes_in(staged_tree, paths)
+    staged_blobs = repo.blobs_in(staged_tree, paths)
+    held: set[int] = set()
+    for e in entries:
+        if (blobs.get(e.path) == e.blob and now.get(e.path) != at_head.get(e.path)) or (
+            staged_blobs.get(e.path) == e.blob and staged.get(e.path) != at_head.get(e.path)
+        ):
+            held.add(e.id)
+    left = [e for e in entries if e.id not in held]
+    for info in repo.read_commits(repo.unpushed_commits_touching({e.path for e in left})):
+        if not left:
+            break
+        mine = repo.modes_in(info.tree, paths)
+        theirs = repo.modes_in(info.parents[0], paths) if info.parents else {}
+        held |= {e.id for e in left if e.path in theirs and mine.get(e.path) != theirs[e.path]}
+        left = [e for e in left if e.id not in held]
+    return held

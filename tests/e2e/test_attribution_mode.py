@@ -122,3 +122,27 @@ def test_a_persons_chmod_the_record_does_not_name_stays_theirs(scripted: World) 
     assert "Gentle-Writer" not in w.ok("log", "-1", "--format=%B")
     r = w.git("commit", "-qam", "human: the rest")  # the writer's edit still blocks
     assert r.code == 1 and "in other.sh" in r.said[0], r
+
+
+@pytest.mark.parametrize("by", ["bash", "record"])
+def test_a_writers_chmod_put_back_then_made_again_by_the_person_is_theirs(
+    scripted: World, by: str
+) -> None:
+    """The writer's flip recorded, the person puts it back (``chmod -x``), a gate looks
+    (their commit of another file): the flip is nowhere, so it expires; the person's own
+    ``chmod +x`` later commits with no trailer."""
+    w = scripted
+    if by == "bash":
+        assert "changed the mode of run.sh (chmod)" in _bash(w, "chmod +x run.sh")
+    else:
+        os.chmod(w.work / "run.sh", 0o755)
+        assert w.gh("record", *WRITER, "run.sh").code == 0
+    os.chmod(w.work / "run.sh", 0o644)
+    w.write("other.sh", SCRIPT + "echo done\n")
+    r = w.git("commit", "-qam", "human: other")
+    assert r.code == 0, r
+    assert "pending writer work on run.sh expired" in r.err, r
+    os.chmod(w.work / "run.sh", 0o755)  # the person's own flip
+    r = w.git("commit", "-qam", "human: runnable")
+    assert r.code == 0, r
+    assert "Gentle-Writer" not in w.ok("log", "-1", "--format=%B")
