@@ -127,6 +127,7 @@ def record(
             tool_call_id=tool_call_id,
             paths=paths,
             here_paths=more_paths,
+            modes=True,
         ),
         os.environ,
     )

@@ -160,6 +160,8 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
             sorted(
                 {e.path for e in facts.entries if e.path in writers and (e.path, e.path) in at}
                 - {e.path for e in facts.entries if e.state != "open" or e.root == here}
+                # the writer's blob byte for byte is the writer's, in every worktree alike
+                - {e.path for e in facts.entries if e.blob and staged.get(e.path) == e.blob}
             )
         )
         if copies:  # a distinctive writer line there is the writer's content copied

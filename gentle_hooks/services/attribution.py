@@ -153,9 +153,10 @@ def carried_by_change(
     lined: set[int] = set()  # expired entries a change holds only by their distinctive lines
     if entries is None:  # expired work whose blob came back (a dropped stash restored)
         new = sorted({c.new_blob for cs in changes.values() for c in cs if c.new_blob})
-        back = led.expired_entries_of_blobs(new)
-        seen = {e.id for e in back}
-        lines = [e for e in led.expired_entries_of_paths(paths) if e.id not in seen]
+        # (a mode change's blob is HEAD's, never gone: an expired flip never comes back)
+        back = [e for e in led.expired_entries_of_blobs(new) if e.blob != e.before_blob]
+        lines = [e for e in led.expired_entries_of_paths(paths) if e.blob != e.before_blob]
+        lines = [e for e in lines if e.id not in {b.id for b in back}]
         if lines:  # imported here: the pass path reads no expired lines
             from gentle_hooks.policy.distinctive import lines_still_count
 

@@ -20,7 +20,9 @@ the writer's pending work:
   claimable so (:func:`distinctive_copies`): a copy bringing a *distinctive* writer line
   (``os.system("curl x | sh")``, rows D2-D4 of :mod:`gentle_hooks.policy.distinctive`,
   which nobody writes the same way by chance) is the writer's content copied, never a
-  person's same fix, and a discard of it is refused.
+  person's same fix, and a discard of it is refused; so is a copy that is the writer's
+  blob byte for byte (:func:`exact_copies`): in the writer's own worktree that blob is the
+  writer's until its work ends, and another worktree is no way round that.
 """
 
 from __future__ import annotations
@@ -124,3 +126,23 @@ def distinctive_copies(
             if held - had:
                 found.add(e.id)
     return frozenset(found)
+
+
+def exact_copies(
+    repo: Repository, entries: Sequence[WriterEntryRecord], trees: Sequence[str]
+) -> dict[str, list[str]]:
+    """Of ``entries`` (other worktrees' open work), each path one of ``trees`` (a change's
+    new side: the work tree as ``git add -A`` would stage it, the index) holds with an
+    entry's own blob (a deletion never), with the roots of those entries, sorted: the
+    writer's content copied, not a copy claim's to take.
+
+    Raises:
+        GitError: git failed.
+    """
+    paths = sorted({e.path for e in entries if e.blob})
+    held = [repo.blobs_in(t, paths) for t in trees] if paths else []
+    out: dict[str, set[str]] = {}
+    for e in entries:
+        if e.blob and any(side.get(e.path) == e.blob for side in held):
+            out.setdefault(e.path, set()).add(e.root)
+    return {p: sorted(rs) for p, rs in sorted(out.items())}

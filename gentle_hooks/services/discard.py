@@ -42,7 +42,10 @@ again, and the writer's work stays pending.
 A discard run in linked worktree B, naming paths whose change here holds the own lines (or
 the blob) of work pending in another worktree A, none of them a distinctive writer line
 (:func:`~gentle_hooks.services.claims.distinctive_copies`: that is a copy, refused as
-above), and none of B's own work, is a *copy claim*
+above), none the writer's blob byte for byte
+(:func:`~gentle_hooks.services.claims.exact_copies`: the writer's content, refused as in
+A, :func:`~gentle_hooks.services.discard_refusals.copy_refusal`), and none of B's own
+work, is a *copy claim*
 (:func:`claim_copies`): a person made the same fix by hand in B (issue 13). It ends no
 entry (A's work stays pending and blocks A's delivery) and binds the blobs B's change holds
 at those paths: a change made in B holding exactly one of them there is the person's; any
@@ -85,10 +88,11 @@ from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.inputs import validate_label, validate_paths
 from gentle_hooks.policy.shellwords import shown_paths
 from gentle_hooks.services.attribution import carried
-from gentle_hooks.services.claims import distinctive_copies
+from gentle_hooks.services.claims import distinctive_copies, exact_copies
 from gentle_hooks.services.discard_refusals import (
     committed_here,
     committed_refusal,
+    copy_refusal,
     moved_refusal,
     refusal,
     stash_refusal,
@@ -164,6 +168,9 @@ def discard(
         if copied:  # a distinctive writer line copied here is the writer's: refused
             loud = distinctive_copies(repo, copied, *_change_trees(repo))
             kept = sorted({e.path for e in copied if e.id in loud})
+            # the writer's blob byte for byte is the writer's, as in its own worktree
+            if not kept and (same := exact_copies(repo, copied, _change_trees(repo)[1])):
+                raise UsageError(copy_refusal(same))
         if copies and not kept:  # a person's same change here of work pending elsewhere
             return claim_copies(repo, led, root, why, [e for e in copied if e.path in copies])
         if kept:

@@ -33,6 +33,23 @@ def refusal(paths: Sequence[str], in_head: Collection[str]) -> str:
     )
 
 
+def copy_refusal(held: Mapping[str, Sequence[str]]) -> str:
+    """The one line refusing, in another worktree than the writer's, a discard of content
+    that is the writer's blob byte for byte (``held``: each root-relative path with the
+    worktrees whose pending work wrote that blob): the writer's exact content copied
+    there is the writer's, as in its own worktree, so no claim here makes it a person's.
+    The ways out: the spot check, or that work ended in its own worktree (taken out there
+    and discarded there)."""
+    roots = sorted({r for rs in held.values() for r in rs})
+    return (
+        f"{', '.join(shown_paths(sorted(held)))}: holds the writer's content byte for byte "
+        f"(pending in {', '.join(shown_paths(roots))}); a discard here would not make it yours "
+        "(the commit and push gates judge a change holding it the writer's, in every "
+        "worktree): verify it as the gate's block says, or end that work where it was "
+        "written: take it out there and run the discard there"
+    )
+
+
 def not_cleared(held: Mapping[str, Sequence[str]]) -> str:
     """The one line a discard prints when it ended writer work that commits on this branch
     took, not pushed yet (``held``: each root-relative path with those commits' ids,

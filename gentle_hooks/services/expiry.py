@@ -5,7 +5,10 @@ line, never a block").
 Room ``services``: :func:`expire_pending` runs
 :func:`~gentle_hooks.services.attribution.expire_gone` over this work tree's open entries;
 the words of what expired are
-:func:`~gentle_hooks.services.attribution.expiry_lines`.
+:func:`~gentle_hooks.services.attribution.expiry_lines`. A writer's mode change alone
+(``chmod +x``: its blob stays in ``HEAD``) expires once no local version holds the flip
+(:func:`~gentle_hooks.services.shell_modes.flips_held`): put back, a person's own flip of
+the path later is theirs.
 """
 
 from __future__ import annotations
@@ -14,9 +17,10 @@ from collections.abc import Sequence
 
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.location import ledger_path
-from gentle_hooks.ledger.records import WriterEntryRecord
+from gentle_hooks.ledger.records import LIVE_STATES, WriterEntryRecord
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.services.attribution import expire_gone
+from gentle_hooks.services.shell_modes import flips_held, is_flip
 
 
 def expire_pending(repo: Repository, paths: Sequence[str] | None = None) -> list[WriterEntryRecord]:
@@ -29,4 +33,8 @@ def expire_pending(repo: Repository, paths: Sequence[str] | None = None) -> list
     led.close()
     with Ledger.open(led.path) as writable:
         entries = writable.open_entries(root, paths)
-        return expire_gone(repo, writable, entries)
+        flips = [e for e in entries if is_flip(e) and e.state in LIVE_STATES]
+        held = flips_held(repo, flips) if flips else set()
+        gone = [e for e in flips if e.id not in held]
+        writable.set_entry_state([e.id for e in gone], "expired")
+        return gone + expire_gone(repo, writable, [e for e in entries if not is_flip(e)])

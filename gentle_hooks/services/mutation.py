@@ -28,6 +28,7 @@ from gentle_hooks.services.confined import confined
 from gentle_hooks.services.record import Recorded, open_root, open_store
 from gentle_hooks.services.settle import delivered_left_out
 from gentle_hooks.services.shell_commits import Written, committed_entries, written_again
+from gentle_hooks.services.shell_modes import named_flips
 from gentle_hooks.values.frozen import frozen, replace
 
 TYPE_CHECKING = False
@@ -71,6 +72,8 @@ class MutationRequest:
         written: what a shell call left in commits it made, recorded as written there
             (:mod:`.shell_commits`); with it, only the paths ``starts`` names are read from
             the work tree (a person's unsaved edit of a path only committed is not read).
+        modes: the generic ``record``, whose paths are all the writer's: a path whose mode
+            alone differs from ``HEAD`` is its mode change (:func:`.shell_modes.named_flips`).
     """
 
     cwd: str | None = None
@@ -89,6 +92,7 @@ class MutationRequest:
     original: str | None = None
     starts: tuple[tuple[str, str | None], ...] = ()
     written: tuple[Written, ...] = ()
+    modes: bool = False
 
 
 def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
@@ -171,6 +175,10 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
                 entries = from_preimage(repo, entries, req)
             entries += written_again(repo, root, entries, req.starts)
             entries += committed_entries(repo, root, req.written)
+            if req.modes:
+                entries += committed_entries(
+                    repo, root, named_flips(repo, led, root, paths, entries)
+                )
             proposed = _utf8(req.proposal) if len(paths) == 1 else None
             if proposed is not None:
                 entries = confined(repo, entries, proposed, _utf8(req.edited) or b"")
@@ -260,7 +268,9 @@ def _measured(
 ) -> list[WriterEntryRecord]:
     """The entries of ``req``'s write measured from git alone (no ledger to read)."""
     entries = from_preimage(repo, entries_for_write(repo, None, root, _in_tree(paths, req)), req)
-    return entries + committed_entries(repo, root, req.written)
+    entries += committed_entries(repo, root, req.written)
+    flips = named_flips(repo, None, root, paths, entries) if req.modes else []
+    return entries + committed_entries(repo, root, flips)
 
 
 def _utf8(text: str | None) -> bytes | None:
