@@ -101,18 +101,22 @@ def steps(
         return refuted_steps(s.disagreements, commit, share, again, committed, identities)
     first: list[Step] = [(c.label, command_text(c)) for c in prepare]
     last: list[Step] = [(c.label, command_text(c)) for c in after]
+    fix = _steps(s, binding, commit, share, at_top, writer or share, fork)
     if last:
         # a verify run prints the verdict add to run next: it binds the candidate only
         # while the index still holds it, so it comes before what puts the index back
-        once = (
-            ", once the verdict add the verify run printed has run"
-            if isinstance(s, VerifierShortfall)
-            else ""
-        )
-        last.insert(0, ("then", f"either way{once}, put back the staged changes set aside above"))
-    fix = _steps(s, binding, commit, share, at_top, writer or share, fork)
+        once = ["once the verdict add the verify run printed has run"]
+        tail = [*(["either way"] if has_ways(fix) else [])]
+        tail += once if isinstance(s, VerifierShortfall) else []
+        last.insert(0, ("then", ", ".join([*tail, "put back the staged changes set aside above"])))
     words = SERVER_REMOTE if _on_server() else RANGE_REMOTE if share else ""
     return first + to_remote(fix, remote, words) + last
+
+
+def has_ways(items: Sequence[Step]) -> bool:
+    """True when labelled lines print more than one way (an ``otherwise`` line): only
+    then do the lines every way ends with say "either way"."""
+    return any(label == "otherwise" for label, _ in items)
 
 
 def _steps(
@@ -139,7 +143,7 @@ def _steps(
     if isinstance(s, (VerifierShortfall, SpotCheckShortfall)):
         core = _candidate_steps(s, binding, gh, at_top)
         ending: list[Step] = [("run", f"{gh} sync push")] if share else []
-        if ending and any(label == "otherwise" for label, _ in core):
+        if ending and has_ways(core):
             # every way ends with these (the notes shared): after the last way, not
             # inside it
             ending.insert(0, ("then", "either way, after the way that worked"))
@@ -206,7 +210,7 @@ def _verifier_worktree_steps(
         *([("run", f"{gh} sync push")] if share else []),
         worktree_remove(commit, kind),
     ]
-    if any(label == "otherwise" for label, _ in core):
+    if has_ways(core):
         ending.insert(0, ("then", "either way, after the way that worked"))
     return [*worktree_add(commit, kind), *core, *ending]
 

@@ -661,23 +661,55 @@ def test_a_verifier_shortfall_names_its_brief_file_and_the_commands_that_read_it
     assert "..." not in command(VERIFIER, binding)
 
 
-def test_a_partial_commits_verdict_add_comes_before_the_index_is_put_back() -> None:
+#: A failed report made in sub/ while a hook judged the top: two ways (report it again
+#: there, otherwise at the top).
+FAILED_IN_SUB = SpotCheckShortfall(
+    risk=PlanRisk.MEDIUM,
+    no_receipt=True,
+    refused=(RefusedReceipt(1, "pytest -q", 1, Standing(False, "S-failed"), cwd="sub"),),
+)
+
+
+@pytest.mark.parametrize(
+    ("shortfall", "binding", "at_top", "then"),
+    [
+        pytest.param(
+            VERIFIER,
+            STAGED,
+            False,
+            "either way, once the verdict add the verify run printed has run, put back the "
+            "staged changes set aside above",
+            id="verifier-two-ways",
+        ),
+        # one way printed: no "either way" (refuter h14f: it read as if a second was)
+        pytest.param(
+            SPOT, STAGED, False, "put back the staged changes set aside above", id="spot-one-way"
+        ),
+        pytest.param(
+            FAILED_IN_SUB,
+            Binding(projection=Projection.STAGED, top="/r"),
+            True,
+            "either way, put back the staged changes set aside above",
+            id="spot-two-ways",
+        ),
+    ],
+)
+def test_a_partial_commits_restore_line_words_the_ways_printed_above_it(
+    shortfall: Shortfall, binding: Binding, at_top: bool, then: str
+) -> None:
     # the verify run prints a verdict add --staged that binds the candidate only while the
-    # index holds it: the words before the restore say it runs first
+    # index holds it: the words before the restore say it runs first; "either way" only
+    # when more than one way (an otherwise line) was printed above
     from gentle_hooks.errors import Command
 
     back = Command(
         ("restore", "--staged", "--source=abc", "--", ":(top,literal)README.md"), tool="git"
     )
-    got = steps(VERIFIER, STAGED, after=(back,))
-    then = [text for label, text in got if label == "then"]
-    assert then == [
-        "either way, once the verdict add the verify run printed has run, put back the staged "
-        "changes set aside above"
-    ]
+    got = steps(shortfall, binding, after=(back,), at_top=at_top)
+    ways = 1 + sum(label == "otherwise" for label, _ in got)
+    assert ways == (1 if "either way" not in then else 2), got
+    assert [text for label, text in got if label == "then"] == [then]
     assert got[-1] == ("run", "git restore --staged --source=abc -- ':(top,literal)README.md'")
-    spot = [text for label, text in steps(SPOT, STAGED, after=(back,)) if label == "then"]
-    assert spot == ["either way, put back the staged changes set aside above"]
 
 
 def test_a_verify_run_failing_on_the_change_and_everywhere_is_named_in_the_block() -> None:
