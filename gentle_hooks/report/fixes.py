@@ -212,7 +212,7 @@ def _verifier_worktree_steps(
     ]
     if has_ways(core):
         ending.insert(0, ("then", "either way, after the way that worked"))
-    return [*worktree_add(commit, kind), *core, *ending]
+    return [*worktree_add(commit, kind, elsewhere=share), *core, *ending]
 
 
 def _on_server() -> bool:

@@ -47,6 +47,7 @@ from gentle_hooks.report.worktree_text import (
     PATH_LINE,
     PATH_WORDS,
     RANGE_REMOTE,
+    WRITERS_CLONE,
     path_steps,
 )
 from gentle_hooks.values.binding import Binding
@@ -211,9 +212,10 @@ def test_a_commit_judged_elsewhere_is_checked_out_for_its_fix() -> None:
     where = f'"$(git rev-parse --git-common-dir)/gentle-hooks/verify-{"c" * 12}"'
     assert got == [
         (
+            # where: the writer's clone holds the records a CI checkout lacks (refuter h14f)
             "do",
-            f"check commit {'c' * 12} out in a worktree of its own (yours stays as it is; "
-            "one an earlier try left there is removed first)",
+            f"{WRITERS_CLONE}, check commit {'c' * 12} out in a worktree of its own (that "
+            "clone's work tree stays as it is; one an earlier try left there is removed first)",
         ),
         (
             "run",
