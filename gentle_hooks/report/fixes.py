@@ -293,8 +293,9 @@ def _candidate_steps(
             out.append(("do", f"the writer reports the declared command ({NO_RECEIPT})"))
             out.append(("run", f"{gh} receipt run{here('.')} -- {runnable(s.declared[0])}"))
         elif failed:
+            last = failed[-1]
             out.extend(
-                _failed_steps(failed[-1].cwd, runnable(failed[-1].command), binding, gh, at_top)
+                _failed_steps(last.cwd, runnable(last.command), binding, gh, at_top, last.exit_code)
             )
         elif s.earlier:
             # the writer's report is bound to another candidate (files added or left since,
@@ -336,21 +337,29 @@ def _at_top(binding: Binding) -> Binding:
     return binding.for_report(".", True, _on_server()).for_prefix()
 
 
-def _failed_steps(rel: str, command: str, binding: Binding, gh: str, at_top: bool) -> list[Step]:
+def _failed_steps(
+    rel: str, command: str, binding: Binding, gh: str, at_top: bool, status: int | None
+) -> list[Step]:
     """The way out of a failed report of ``command`` (shell words) that ran in ``rel``
-    (relative to the top): fix the change and report it again there; when it ran below
-    the top and a hook printed the block (``at_top``), another way reports it at the top
-    (a command meant for the top fails below it). The spot check that follows is the
-    caller's."""
-    again = f"{gh} receipt run{_report_flags(binding)(rel)} -- {command}"
-    if not at_top or rel in ("", ".") or binding.top is None or _on_server():
-        return [
-            ("do", "fix the change (its report is a failure), then report it again"),
-            ("run", again),
-        ]
+    (relative to the top) and exited ``status``: fix the change (a command that never
+    started, :func:`~gentle_hooks.policy.toolmissing.not_run`: make it runnable) and report
+    it again there; when it ran below the top and a hook printed the block (``at_top``),
+    another way reports it at the top (a command meant for the top fails below it)."""
+    from gentle_hooks.policy.toolmissing import not_run
+
+    why = not_run(status)
+    top = not at_top or rel in ("", ".") or binding.top is None or _on_server()
+    fix = (
+        f"its command could not run ({why}): make it runnable there, not the change"
+        if why
+        else f"fix the change (its report{'' if top else f', run in {rel}/,'} is a failure)"
+    )
+    way: list[Step] = [("do", f"{fix}, then report it again")]
+    way.append(("run", f"{gh} receipt run{_report_flags(binding)(rel)} -- {command}"))
+    if top:
+        return way
     return [
-        ("do", f"fix the change (its report, run in {rel}/, is a failure), then report it again"),
-        ("run", again),
+        *way,
         ("run", f"{gh} spot-check{binding_flags(binding)}"),
         (
             "otherwise",

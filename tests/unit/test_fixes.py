@@ -812,3 +812,40 @@ def test_the_path_line_picks_the_copy_this_clones_hooks_run(tmp_path: Path) -> N
     _copy(tmp_path / "venv" / "bin" / "gentle-hook", "plain", 200)
     hook.write_text(f"#!/bin/sh\nGENTLE_HOOK_PYTHON={tmp_path}/venv/bin/python3\n")
     assert _paste_path_line(repo, home) == "plain x\n"
+
+
+@pytest.mark.parametrize(
+    ("status", "cwd", "words"),
+    [
+        pytest.param(1, ".", "fix the change (its report is a failure)", id="failed"),
+        pytest.param(
+            127,
+            ".",
+            "its command could not run (exit 127: no such command was found on the PATH it ran "
+            "with): make it runnable there, not the change",
+            id="not-found",
+        ),
+        pytest.param(
+            1, "sub", "fix the change (its report, run in sub/, is a failure)", id="failed-below"
+        ),
+        pytest.param(
+            126,
+            "sub",
+            "its command could not run (exit 126: the command was found but could not be "
+            "executed there): make it runnable there, not the change",
+            id="not-executable-below",
+        ),
+    ],
+)
+def test_a_failed_report_is_the_changes_only_when_its_command_ran(
+    status: int, cwd: str, words: str
+) -> None:
+    # a shell's 126/127: the report's command never started (PATH, not executable), so the
+    # way out makes it runnable, not "fix the change" (issue 14, refuter h14f)
+    s = SpotCheckShortfall(
+        risk=PlanRisk.MEDIUM,
+        no_receipt=True,
+        refused=(RefusedReceipt(1, "sh -c t", status, Standing(False, "S-failed"), cwd=cwd),),
+    )
+    got = steps(s, Binding(projection=Projection.STAGED, top="/r"), at_top=True)
+    assert got[0] == ("do", f"{words}, then report it again"), got
