@@ -38,7 +38,7 @@ class Cmd:
     cwd: str
     env: Mapping[str, str]
     stdin: str | None = None
-    before: Callable[[], None] | None = None
+    before: Callable[[], object] | None = None
 
 
 @dataclass(frozen=True)

@@ -64,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{j.name:28} {'fast ' if j.fast else '     '}{j.needs:11} {j.what}")
         return 0
     tmp = Path(tempfile.mkdtemp(prefix="gentle-journeys-"))
-    start, load_start, setup = time.monotonic(), os.getloadavg(), {}
+    start, load_start = time.monotonic(), os.getloadavg()
+    setup: dict[str, float] = {}
     outcomes = run_journeys(
         tmp, fast=args.fast, only=args.only, keep=args.keep, jobs=args.jobs, setup=setup
     )

@@ -676,12 +676,13 @@ def assess_section(
 def rss_rows(table: Table, rows: Mapping[str, Row], one: str, big: str) -> None:
     """Peak RSS budgets from the assess rows (``ru_maxrss``: the process or a child it
     waited for, whichever peaked higher)."""
-    if one in rows and rows[one].rss_mib is not None:
-        mib = rows[one].rss_mib
+    mib = rows[one].rss_mib if one in rows else None
+    if mib is not None:
         verdict = "PASS" if mib <= 40 else "FAIL"
         table.add(Row(f"peak RSS: assess {one}", "<= 40 MiB", verdict, rss_mib=mib))
-    if big in rows and rows[big].rss_mib is not None:
-        mib, git = rows[big].rss_mib, rows[big].floors_rss["G"]
+    mib = rows[big].rss_mib if big in rows else None
+    git = rows[big].floors_rss.get("G") if big in rows else None
+    if mib is not None and git is not None:
         verdict = "PASS" if mib <= 1.5 * git else "FAIL"
         note = f"git diff peak {git:.1f} MiB, ratio {mib / git:.2f}"
         table.add(Row(f"peak RSS: assess {big}", "<= 1.5 x git", verdict, rss_mib=mib, note=note))

@@ -47,8 +47,9 @@ CLASSES = ("in_band", "self_recovered", "by_design", "dead_end", "out_of_band")
 #: How many blocks one action may raise before the agent gives up.
 MAX_ROUNDS = 6
 _OTHERWISE = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*otherwise\b")
-#: Opens the lines every way ends with (the branch back, the notes shared).
-_THEN = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*then, either way\b")
+#: Opens the lines every way ends with (the branch back, the notes shared): ``then,``
+#: (``then, either way,`` when more than one way is printed above it).
+_THEN = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*then, ")
 _LABEL = re.compile(
     r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*(run|prefix|write|human):\s(.*)$", re.S
 )
@@ -134,7 +135,7 @@ def printed_ways(
 ) -> list[list[str]]:
     """The text block's ways out: the commands before the first ``otherwise`` line, then
     those after each ``otherwise`` line (empty ways left out); the commands after a
-    ``then, either way`` line end every way. Several blocks (a push of several blocked
+    ``then,`` line end every way. Several blocks (a push of several blocked
     commits) are done one after the other: way N is each block's way N (its first way
     when it has fewer), in order. ``human``: the ``human:`` lines only (a person's way)."""
     return [[cmd for cmd, _ in way] for way in placed_ways(out, test_command, brief, human)]

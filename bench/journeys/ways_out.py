@@ -279,7 +279,12 @@ def _push_dirty_staged(ctx: Ctx) -> None:
     "a human's git merge --no-ff of an unverified writer branch: blocked at pre-merge-commit",
     fast=True,
 )
-def _merge_human(ctx: Ctx, fmt: str = "text") -> None:
+def _merge_human_text(ctx: Ctx) -> None:
+    _merge_human(ctx, "text")
+
+
+def _merge_human(ctx: Ctx, fmt: str) -> None:
+    """The merge journey's body, the block read as ``fmt`` (``text`` or ``json``)."""
     w = plain(ctx)
     ctx.sb.git(w, "switch", "-q", "-c", "topic")
     _unverified_commit(ctx)

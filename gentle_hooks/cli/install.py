@@ -229,6 +229,10 @@ def uninstall(
 
     repo = Repository.open(cwd, allow_bare=True)
     actions = do_uninstall(repo, hook_types or KNOWN_HOOK_TYPES)
+    if not hook_types:  # with every hook: the links a block's PATH line made go too
+        from gentle_hooks.services.install import remove_path_links
+
+        actions += remove_path_links(repo)
     for action in actions:
         kind = "" if action.hook_type == "-" else f"{action.hook_type}: "
         click.echo(f"{kind}{action.what}: {action.path}")

@@ -135,7 +135,7 @@ def block_lines(
     targets: Sequence[str] = (),
     again: Sequence[str] = (),
     named: Sequence[str] = (),
-) -> list[str]:
+) -> tuple[list[str], bool]:
     """The lines that explain one blocked candidate: what is missing, why, the commands to
     run (labelled ``run:``/``prefix:``, :func:`gentle_hooks.report.fixes.steps`), then the
     candidate. Row ids are in the JSON decision, and in words' place only with ``explain``
@@ -144,12 +144,13 @@ def block_lines(
     command the hook runs under, as typed (:func:`~gentle_hooks.hooks.decision.typed_again`);
     ``named``: the candidates an override of it already named
     (:func:`gentle_hooks.hooks.overrides.skip_named`): a printed override names them and
-    this one."""
+    this one. With the lines: True when they print more than one way out (an
+    ``otherwise`` line, or a person's ``human:`` way beside the writer's)."""
     # only a block reads the fix commands' words (their imports cost a gate that passes)
     from gentle_hooks.hooks.overrides import override_names
     from gentle_hooks.report.base_text import base_words, empty_base_lines
     from gentle_hooks.report.discard_text import discard_lines
-    from gentle_hooks.report.fixes import headline, reason, step_lines, steps
+    from gentle_hooks.report.fixes import has_ways, headline, reason, step_lines, steps
     from gentle_hooks.report.shortfall_text import restates_headline
 
     r = j.result
@@ -161,6 +162,7 @@ def block_lines(
     ]
     if r.native_note:
         lines.append(f"  note: {r.native_note}")
+    several = False
     for n, s in enumerate(d.shortfalls):
         if not restates_headline(s):
             lines.append(f"  missing: {reason(s)}")
@@ -169,21 +171,19 @@ def block_lines(
         prepared = n == 0 or bool(j.after)
         if j.fix_note and prepared:
             lines.append(f"  note: {j.fix_note}")
-        lines.extend(
-            step_lines(
-                steps(
-                    s,
-                    r.binding,
-                    j.commit,
-                    prepare=j.prepare if prepared else (),
-                    after=j.after,
-                    at_top=True,
-                    remote=j.remote,
-                    again=again,
-                    identities=override_names(named, cand.identity),
-                )
-            )
+        way = steps(
+            s,
+            r.binding,
+            j.commit,
+            prepare=j.prepare if prepared else (),
+            after=j.after,
+            at_top=True,
+            remote=j.remote,
+            again=again,
+            identities=override_names(named, cand.identity),
         )
+        several = several or has_ways(way)
+        lines.extend(step_lines(way))
     # discard is offered only for work not in the change: a path whose staged content is
     # the writer's own blob or holds its own lines holds the writer's work (a discard
     # would not make it a human's: the commit and push gates judge it the writer's still),
@@ -202,6 +202,7 @@ def block_lines(
         lines.extend(discard_lines(j.copies, copy=True))
     if j.returned:  # a pushed commit's writer content typed again by a person
         lines.extend(discard_lines(j.returned))
+    several = several or bool(alike or j.claims or j.copies or j.returned)
     lines.append(
         f"  candidate {cand.identity[:19]}… ({cand.projection.value} tree {short(cand.tree)} "
         f"vs {base})"
@@ -209,7 +210,7 @@ def block_lines(
     lines.extend(empty_base_lines(cand.base))
     if explain:
         lines.append(f"  decision rows: {' '.join(plan.rows)}")
-    return lines
+    return lines, several
 
 
 def conclude(
@@ -333,9 +334,12 @@ def _conclude(
 
     # typed from outside the work tree (git -C DIR): each command names the repository
     top = outside_top(repo.paths.toplevel)
+    several = False  # more than one way printed above the retry line (any block's)
     for same in refs.values():
         targets = [j.target for j in same if j.target] if len(same) > 1 else []
-        lines.extend(bound_lines(block_lines(same[0], explain, targets, again, named), top))
+        said, ways = block_lines(same[0], explain, targets, again, named)
+        lines.extend(bound_lines(said, top))
+        several = several or ways
     why = env.get("GENTLE_HOOKS_SKIP", "").strip()
     overridden = [(j.result, j.target) for j in blocked]
     if why and named_only(env) is not None:
@@ -360,7 +364,7 @@ def _conclude(
             f"warn mode ({source}): reported, not blocking; let through by {who} and recorded"
         )
         return EXIT_OK, f"warn mode ({source})"
-    lines.extend(bound_lines(retry_lines(call.name), top))
+    lines.extend(bound_lines(retry_lines(call.name, several), top))
     lines.append(f"note: {override_words(call.name)}")
     return EXIT_BLOCKED, None
 
@@ -370,17 +374,19 @@ def _conclude(
 _GIT_COMMAND = {"pre-push": "git push"}
 
 
-def retry_lines(hook: str) -> list[str]:
+def retry_lines(hook: str, several: bool = False) -> list[str]:
     """The block's last words before the override: what to run again once the commands
     above have run (the same git command, judged again). A merge git keeps in progress
     after a pre-merge-commit block is concluded with ``git commit --no-edit``, as git says
     (the same ``git merge`` fails: "You have not concluded your merge"): that command is a
-    ``run:`` line after a ``then, either way`` line, so it ends every way printed above."""
+    ``run:`` line after a ``then`` line, so it ends every way printed above; ``several``:
+    more than one way was printed above, so the line says ``then, either way``."""
     from gentle_hooks.hooks.decision import then_run
 
     if hook == "pre-merge-commit":
+        either = "either way, " if several else ""
         return [
-            "then, either way, conclude the merge git kept in progress with git commit "
+            f"then, {either}conclude the merge git kept in progress with git commit "
             "--no-edit: the gate judges it again",
             *(f"  run: {c}" for c in then_run(hook)),
         ]

@@ -10,7 +10,9 @@ lines an interpreter, shell or make prints then; :func:`missing_tool` finds the 
 whose line is in a check's output. A line alone never blocks a verdict: the caller also
 runs the check on the candidate's base tree, and only a check that fails there with the
 same exit status and the same line lacks its tool (a test that fails for real prints
-other lines, or fails only on the candidate).
+other lines, or fails only on the candidate). :func:`not_run` says, from the status
+alone, that a command never started (126, 127): a report or re-run that failed so says
+where it ran, not that the change is wrong.
 """
 
 from __future__ import annotations
@@ -83,3 +85,17 @@ def missing_tool(command: str, output: str) -> str | None:
         if pattern is not None and re.search(pattern, output, re.MULTILINE):
             return row.id
     return None
+
+
+#: The statuses a POSIX shell gives a command it could not start at all (not a result of
+#: the command's own: no test ran), in words.
+NOT_RUN = {
+    126: "exit 126: the command was found but could not be executed there",
+    127: "exit 127: no such command was found on the PATH it ran with",
+}
+
+
+def not_run(exit_code: int | None) -> str | None:
+    """Why a command that exited ``exit_code`` never ran (:data:`NOT_RUN`: 126, 127), in
+    words; None for any other status (the command ran: its result is its own)."""
+    return NOT_RUN.get(exit_code) if exit_code is not None else None

@@ -101,18 +101,22 @@ def steps(
         return refuted_steps(s.disagreements, commit, share, again, committed, identities)
     first: list[Step] = [(c.label, command_text(c)) for c in prepare]
     last: list[Step] = [(c.label, command_text(c)) for c in after]
+    fix = _steps(s, binding, commit, share, at_top, writer or share, fork)
     if last:
         # a verify run prints the verdict add to run next: it binds the candidate only
         # while the index still holds it, so it comes before what puts the index back
-        once = (
-            ", once the verdict add the verify run printed has run"
-            if isinstance(s, VerifierShortfall)
-            else ""
-        )
-        last.insert(0, ("then", f"either way{once}, put back the staged changes set aside above"))
-    fix = _steps(s, binding, commit, share, at_top, writer or share, fork)
+        once = ["once the verdict add the verify run printed has run"]
+        tail = [*(["either way"] if has_ways(fix) else [])]
+        tail += once if isinstance(s, VerifierShortfall) else []
+        last.insert(0, ("then", ", ".join([*tail, "put back the staged changes set aside above"])))
     words = SERVER_REMOTE if _on_server() else RANGE_REMOTE if share else ""
     return first + to_remote(fix, remote, words) + last
+
+
+def has_ways(items: Sequence[Step]) -> bool:
+    """True when labelled lines print more than one way (an ``otherwise`` line): only
+    then do the lines every way ends with say "either way"."""
+    return any(label == "otherwise" for label, _ in items)
 
 
 def _steps(
@@ -139,7 +143,7 @@ def _steps(
     if isinstance(s, (VerifierShortfall, SpotCheckShortfall)):
         core = _candidate_steps(s, binding, gh, at_top)
         ending: list[Step] = [("run", f"{gh} sync push")] if share else []
-        if ending and any(label == "otherwise" for label, _ in core):
+        if ending and has_ways(core):
             # every way ends with these (the notes shared): after the last way, not
             # inside it
             ending.insert(0, ("then", "either way, after the way that worked"))
@@ -206,9 +210,9 @@ def _verifier_worktree_steps(
         *([("run", f"{gh} sync push")] if share else []),
         worktree_remove(commit, kind),
     ]
-    if any(label == "otherwise" for label, _ in core):
+    if has_ways(core):
         ending.insert(0, ("then", "either way, after the way that worked"))
-    return [*worktree_add(commit, kind), *core, *ending]
+    return [*worktree_add(commit, kind, elsewhere=share), *core, *ending]
 
 
 def _on_server() -> bool:
@@ -289,8 +293,9 @@ def _candidate_steps(
             out.append(("do", f"the writer reports the declared command ({NO_RECEIPT})"))
             out.append(("run", f"{gh} receipt run{here('.')} -- {runnable(s.declared[0])}"))
         elif failed:
+            last = failed[-1]
             out.extend(
-                _failed_steps(failed[-1].cwd, runnable(failed[-1].command), binding, gh, at_top)
+                _failed_steps(last.cwd, runnable(last.command), binding, gh, at_top, last.exit_code)
             )
         elif s.earlier:
             # the writer's report is bound to another candidate (files added or left since,
@@ -332,21 +337,29 @@ def _at_top(binding: Binding) -> Binding:
     return binding.for_report(".", True, _on_server()).for_prefix()
 
 
-def _failed_steps(rel: str, command: str, binding: Binding, gh: str, at_top: bool) -> list[Step]:
+def _failed_steps(
+    rel: str, command: str, binding: Binding, gh: str, at_top: bool, status: int | None
+) -> list[Step]:
     """The way out of a failed report of ``command`` (shell words) that ran in ``rel``
-    (relative to the top): fix the change and report it again there; when it ran below
-    the top and a hook printed the block (``at_top``), another way reports it at the top
-    (a command meant for the top fails below it). The spot check that follows is the
-    caller's."""
-    again = f"{gh} receipt run{_report_flags(binding)(rel)} -- {command}"
-    if not at_top or rel in ("", ".") or binding.top is None or _on_server():
-        return [
-            ("do", "fix the change (its report is a failure), then report it again"),
-            ("run", again),
-        ]
+    (relative to the top) and exited ``status``: fix the change (a command that never
+    started, :func:`~gentle_hooks.policy.toolmissing.not_run`: make it runnable) and report
+    it again there; when it ran below the top and a hook printed the block (``at_top``),
+    another way reports it at the top (a command meant for the top fails below it)."""
+    from gentle_hooks.policy.toolmissing import not_run
+
+    why = not_run(status)
+    top = not at_top or rel in ("", ".") or binding.top is None or _on_server()
+    fix = (
+        f"its command could not run ({why}): make it runnable there, not the change"
+        if why
+        else f"fix the change (its report{'' if top else f', run in {rel}/,'} is a failure)"
+    )
+    way: list[Step] = [("do", f"{fix}, then report it again")]
+    way.append(("run", f"{gh} receipt run{_report_flags(binding)(rel)} -- {command}"))
+    if top:
+        return way
     return [
-        ("do", f"fix the change (its report, run in {rel}/, is a failure), then report it again"),
-        ("run", again),
+        *way,
         ("run", f"{gh} spot-check{binding_flags(binding)}"),
         (
             "otherwise",

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from gentle_hooks.policy.selfcheck import Disagreement
 from gentle_hooks.policy.shellwords import quote, shown
+from gentle_hooks.policy.toolmissing import not_run
 
 #: The reason a printed override line records (a concrete one: the user may edit it).
 SKIP_REASON = "a re-run of this change disagreed (flaky test?)"
@@ -69,10 +70,20 @@ def refuted_steps(
             one, and those an override of this git command already named), or empty.
     """
     what = f"commit {commit[:12]}" if commit else "this change"
+    last = disagreements[-1]
+    # a shell's 126/127: the re-run's command never started where it ran (PATH, a tool
+    # shadowed or missing there): that is the environment's doing, not the change's
+    why = not_run(last.observed_exit)
+    env = (
+        f"; the re-run's command could not run there ({why}): that says where it ran, not "
+        "that the change is wrong"
+        if why
+        else ""
+    )
     out = [
         (
             "do",
-            f"{what} is refuted, a re-run of it disagreed: {both_results(disagreements[-1])}; "
+            f"{what} is refuted, a re-run of it disagreed: {both_results(last)}{env}; "
             "both results are recorded and stay with it, so no new report or spot check of "
             "the same change can satisfy the gate",
         )
@@ -98,20 +109,27 @@ def refuted_steps(
         )
         return out
     amend = "amend the commit (git commit --amend)" if commit or committed else "commit again"
+    fix = (
+        "make the command runnable where the spot check re-runs it (on the PATH it gets "
+        "there, executable); then let it through on purpose (the failure is not the "
+        "change's), or change the change"
+        if why
+        else "change the change (fix the code, or the test its re-run failed)"
+    )
     out.append(
         (
             "do",
-            "the way out: change the change (fix the code, or the test its re-run failed), "
-            f"stage it and {amend}: a changed change is a new candidate, reported and "
-            "spot-checked afresh",
+            f"the way out: {fix}, stage it and {amend}: a changed change is a new "
+            "candidate, reported and spot-checked afresh",
         )
     )
     reason = f"GENTLE_HOOKS_SKIP={quote(SKIP_REASON)}"
+    flaky = "a flaky test, a command that could not run" if why else "a flaky test"
     if not again:
         out.append(
             (
                 "do",
-                "or, when the failure is not the change's (a flaky test): let it through on "
+                f"or, when the failure is not the change's ({flaky}): let it through on "
                 f"purpose, recorded: run the same git commit or push with {reason} in its "
                 "environment",
             )
@@ -120,7 +138,7 @@ def refuted_steps(
     out.append(
         (
             "otherwise",
-            "when the failure is not the change's (a flaky test): let it through on purpose "
+            f"when the failure is not the change's ({flaky}): let it through on purpose "
             "(recorded: who, when, which candidate, why; edit the reason to say yours; it "
             f"lets through only the candidates {SKIP_ONLY} names)",
         )

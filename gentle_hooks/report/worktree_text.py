@@ -194,7 +194,9 @@ def worktree_steps(
     """Verify ``commit`` in a linked worktree under the repository's common git directory
     (a name no earlier step made; each line runs from anywhere in the user's clone and
     leaves the user's work tree, index and HEAD as they are), share the note (``share``:
-    CI and a server read notes; a local pre-push reads the clone's own records), remove it.
+    CI and a server read notes; a local pre-push reads the clone's own records), remove it;
+    with ``share`` the first line says these lines run in the writer's clone
+    (:data:`WRITERS_CLONE`).
     ``report``: no report that counts is recorded for it, so the writer makes one there:
     ``declared``, the declared verification command (shell words), else its own after a
     prefix."""
@@ -221,7 +223,7 @@ def worktree_steps(
         )
         reported.append(("prefix", f"{gh} receipt run --committed --cwd {here} --"))
     return [
-        *worktree_add(commit),
+        *worktree_add(commit, elsewhere=share),
         *reported,
         ("run", f"{gh} spot-check --committed --cwd {where}"),
         *([("run", f"{gh} sync push")] if share else []),
@@ -238,17 +240,30 @@ def worktree_dir(commit: str, kind: str = "verify") -> str:
     return f'"$(git rev-parse --git-common-dir)/gentle-hooks/{kind}-{commit[:12]}"'
 
 
-def worktree_add(commit: str, kind: str = "verify") -> list[Step]:
+#: Where a CI or server block's worktree lines run: the records they read and make are
+#: in that clone's ledger (a CI checkout has none of them), and its ``sync push`` shares
+#: them where the judge reads notes.
+WRITERS_CLONE = (
+    "in the writer's clone (the one this commit was made in: its ledger holds the "
+    "commit's records; a CI checkout or the server holds none)"
+)
+
+
+def worktree_add(commit: str, kind: str = "verify", elsewhere: bool = False) -> list[Step]:
     """The lines that check ``commit`` out in :func:`worktree_dir` (detached: no branch is
     made or moved; the user's work tree, index and HEAD stay as they are). The line first
     removes that worktree where an earlier try left it (a step that failed before its
-    ``remove`` line ran; its directory deleted by hand), so the block pasted again runs."""
+    ``remove`` line ran; its directory deleted by hand), so the block pasted again runs.
+    ``elsewhere``: a CI or server block, printed away from the clone the lines run in: the
+    words say which (:data:`WRITERS_CLONE`)."""
     where = worktree_dir(commit, kind)
+    clone = f"{WRITERS_CLONE}, " if elsewhere else ""
+    yours = "that clone's work tree" if elsewhere else "yours"
     return [
         (
             "do",
-            f"check commit {commit[:12]} out in a worktree of its own (yours stays as it is; "
-            "one an earlier try left there is removed first)",
+            f"{clone}check commit {commit[:12]} out in a worktree of its own ({yours} stays "
+            "as it is; one an earlier try left there is removed first)",
         ),
         # `add -f` also takes the place of one still registered whose directory is gone
         (

@@ -268,6 +268,47 @@ def uninstall(repo: Repository, hook_types: Sequence[str] = KNOWN_HOOK_TYPES) ->
     return actions
 
 
+#: Where a block's PATH line (:data:`gentle_hooks.report.worktree_text.PATH_LINE`) links the
+#: copy of the CLI the clone's hooks run, under a worktree's git directory (``git
+#: rev-parse --git-path``: the main one's, or a linked worktree's own).
+PATH_LINK = os.path.join("gentle-hooks", "bin", "gentle-hook")
+
+
+def remove_path_links(repo: Repository) -> list[Action]:
+    """Remove the links a block's PATH line made (:data:`PATH_LINK`) under the git
+    directory of every worktree of the clone, and each ``bin`` directory (and the
+    ``gentle-hooks`` one above a linked worktree's) left empty. Only a symbolic link to a
+    ``gentle-hook`` is ours: a file of the user's there, or a link to anything else, stays,
+    and so does a directory still holding one.
+
+    Returns:
+        One :class:`Action` (hook type ``-``) per link and per directory removed.
+    """
+    common = repo.paths.common_dir
+    linked = os.path.join(common, "worktrees")
+    dirs = [common, repo.paths.git_dir]
+    if os.path.isdir(linked):
+        dirs += [os.path.join(linked, n) for n in sorted(os.listdir(linked))]
+    actions: list[Action] = []
+    for d in dict.fromkeys(os.path.realpath(d) for d in dirs):
+        link = os.path.join(d, PATH_LINK)
+        try:
+            target = os.readlink(link)
+        except OSError:  # none there, or a file of the user's: not ours to remove
+            continue
+        if os.path.basename(target.rstrip(os.sep)) != "gentle-hook":
+            continue
+        os.unlink(link)
+        actions.append(Action("-", link, "removed the link a printed PATH line made"))
+        for empty in (os.path.dirname(link), os.path.join(d, "gentle-hooks")):
+            try:
+                os.rmdir(empty)
+            except OSError:  # not empty: the ledger, or files of the user's, live there
+                break
+            actions.append(Action("-", empty, "removed the empty directory"))
+    return actions
+
+
 def framework_program(repo: Repository, tool: str, hook_type: str) -> str:
     """How the user runs ``tool`` (``pre-commit`` or ``prek``) here, as shell words: its
     name when PATH finds it; else what the framework's ``hook_type`` hook runs (pre-commit:

@@ -411,8 +411,8 @@ def paste_first_way(
     follow_verify: bool = False,
 ) -> list[str]:
     """Run the first way of a block literally with ``sh -c`` in ``where``: every
-    ``run:``/``prefix:`` line up to an ``otherwise`` line, then those after ``then, either
-    way``; each must exit 0. The commands run (at least one).
+    ``run:``/``prefix:`` line up to an ``otherwise`` line, then those after a ``then,``
+    line; each must exit 0. The commands run (at least one).
 
     ``test``: the words a ``prefix:`` line is completed with (``None``: a prefix line fails
     the test, nothing is left for the user to complete). ``brief``: what a ``write:`` line's
@@ -424,7 +424,7 @@ def paste_first_way(
         words = line.removeprefix("gentle-hooks:").strip()
         if words.startswith("otherwise"):
             inside = False
-        elif words.startswith("then, either way"):
+        elif words.startswith("then, "):
             inside = True
         elif inside and brief is not None and words.startswith("write: "):
             Path(words.removeprefix("write: ")).write_text(json.dumps(brief), encoding="utf-8")

@@ -137,12 +137,37 @@ def test_a_blocked_merge_is_concluded_with_git_commit_as_printed(native: World) 
     blocked = w.git("merge", "--no-ff", "--no-edit", "topic")
     assert blocked.code != 0, blocked
     assert (w.work / ".git" / "MERGE_HEAD").exists()
-    conclude = "then, either way, conclude the merge git kept in progress with git commit"
+    # one way printed above it (a report, its spot check): no "either way" (refuter h14f)
+    conclude = "then, conclude the merge git kept in progress with git commit"
     assert any(conclude in line for line in blocked.said), blocked
+    assert not any("otherwise" in line for line in blocked.said), blocked
+    assert not any("either way" in line for line in blocked.said), blocked
     ran = paste_first_way(w, blocked.said, w.work, shlex.join(TOP_TEST))
     assert ran[-1] == "git commit --no-edit", ran  # a run: line, pasted with the way
     assert not (w.work / ".git" / "MERGE_HEAD").exists()
     assert len(w.ok("log", "-1", "--format=%P").split()) == 2  # the merge commit
+
+
+def test_a_blocked_merge_with_two_ways_concludes_either_way(native: World) -> None:
+    """An escalated writer branch merged: the verifier's run or, otherwise, its clean room
+    first (two ways), so the line before ``git commit --no-edit`` says "either way"."""
+    w = native
+    w.ok("switch", "-q", "-c", "topic")
+    w.delegate(text=V2)
+    w.escalate()
+    w.ok("add", "-A")
+    w.ok("commit", "-q", "--no-verify", "-m", "writer: escalated")
+    w.ok("switch", "-q", "main")
+    w.write("README.md", "# demo, main moved on\n")
+    w.ok("commit", "-qam", "human: readme")
+    blocked = w.git("merge", "--no-ff", "--no-edit", "topic")
+    assert blocked.code != 0 and (w.work / ".git" / "MERGE_HEAD").exists(), blocked
+    words = [line.removeprefix("gentle-hooks:").strip() for line in blocked.said]
+    otherwise = [n for n, line in enumerate(words) if line.startswith("otherwise, ")]
+    conclude = "then, either way, conclude the merge git kept in progress with git commit"
+    then = [n for n, line in enumerate(words) if line.startswith(conclude)]
+    assert len(otherwise) == 1 and len(then) == 1 and otherwise[0] < then[0], blocked
+    assert words[then[0] + 1] == "run: git commit --no-edit", blocked
 
 
 def test_every_line_of_a_merge_block_names_git_commit_and_its_override_works(

@@ -47,6 +47,7 @@ from gentle_hooks.report.worktree_text import (
     PATH_LINE,
     PATH_WORDS,
     RANGE_REMOTE,
+    WRITERS_CLONE,
     path_steps,
 )
 from gentle_hooks.values.binding import Binding
@@ -211,9 +212,10 @@ def test_a_commit_judged_elsewhere_is_checked_out_for_its_fix() -> None:
     where = f'"$(git rev-parse --git-common-dir)/gentle-hooks/verify-{"c" * 12}"'
     assert got == [
         (
+            # where: the writer's clone holds the records a CI checkout lacks (refuter h14f)
             "do",
-            f"check commit {'c' * 12} out in a worktree of its own (yours stays as it is; "
-            "one an earlier try left there is removed first)",
+            f"{WRITERS_CLONE}, check commit {'c' * 12} out in a worktree of its own (that "
+            "clone's work tree stays as it is; one an earlier try left there is removed first)",
         ),
         (
             "run",
@@ -661,23 +663,55 @@ def test_a_verifier_shortfall_names_its_brief_file_and_the_commands_that_read_it
     assert "..." not in command(VERIFIER, binding)
 
 
-def test_a_partial_commits_verdict_add_comes_before_the_index_is_put_back() -> None:
+#: A failed report made in sub/ while a hook judged the top: two ways (report it again
+#: there, otherwise at the top).
+FAILED_IN_SUB = SpotCheckShortfall(
+    risk=PlanRisk.MEDIUM,
+    no_receipt=True,
+    refused=(RefusedReceipt(1, "pytest -q", 1, Standing(False, "S-failed"), cwd="sub"),),
+)
+
+
+@pytest.mark.parametrize(
+    ("shortfall", "binding", "at_top", "then"),
+    [
+        pytest.param(
+            VERIFIER,
+            STAGED,
+            False,
+            "either way, once the verdict add the verify run printed has run, put back the "
+            "staged changes set aside above",
+            id="verifier-two-ways",
+        ),
+        # one way printed: no "either way" (refuter h14f: it read as if a second was)
+        pytest.param(
+            SPOT, STAGED, False, "put back the staged changes set aside above", id="spot-one-way"
+        ),
+        pytest.param(
+            FAILED_IN_SUB,
+            Binding(projection=Projection.STAGED, top="/r"),
+            True,
+            "either way, put back the staged changes set aside above",
+            id="spot-two-ways",
+        ),
+    ],
+)
+def test_a_partial_commits_restore_line_words_the_ways_printed_above_it(
+    shortfall: Shortfall, binding: Binding, at_top: bool, then: str
+) -> None:
     # the verify run prints a verdict add --staged that binds the candidate only while the
-    # index holds it: the words before the restore say it runs first
+    # index holds it: the words before the restore say it runs first; "either way" only
+    # when more than one way (an otherwise line) was printed above
     from gentle_hooks.errors import Command
 
     back = Command(
         ("restore", "--staged", "--source=abc", "--", ":(top,literal)README.md"), tool="git"
     )
-    got = steps(VERIFIER, STAGED, after=(back,))
-    then = [text for label, text in got if label == "then"]
-    assert then == [
-        "either way, once the verdict add the verify run printed has run, put back the staged "
-        "changes set aside above"
-    ]
+    got = steps(shortfall, binding, after=(back,), at_top=at_top)
+    ways = 1 + sum(label == "otherwise" for label, _ in got)
+    assert ways == (1 if "either way" not in then else 2), got
+    assert [text for label, text in got if label == "then"] == [then]
     assert got[-1] == ("run", "git restore --staged --source=abc -- ':(top,literal)README.md'")
-    spot = [text for label, text in steps(SPOT, STAGED, after=(back,)) if label == "then"]
-    assert spot == ["either way, put back the staged changes set aside above"]
 
 
 def test_a_verify_run_failing_on_the_change_and_everywhere_is_named_in_the_block() -> None:
@@ -778,3 +812,40 @@ def test_the_path_line_picks_the_copy_this_clones_hooks_run(tmp_path: Path) -> N
     _copy(tmp_path / "venv" / "bin" / "gentle-hook", "plain", 200)
     hook.write_text(f"#!/bin/sh\nGENTLE_HOOK_PYTHON={tmp_path}/venv/bin/python3\n")
     assert _paste_path_line(repo, home) == "plain x\n"
+
+
+@pytest.mark.parametrize(
+    ("status", "cwd", "words"),
+    [
+        pytest.param(1, ".", "fix the change (its report is a failure)", id="failed"),
+        pytest.param(
+            127,
+            ".",
+            "its command could not run (exit 127: no such command was found on the PATH it ran "
+            "with): make it runnable there, not the change",
+            id="not-found",
+        ),
+        pytest.param(
+            1, "sub", "fix the change (its report, run in sub/, is a failure)", id="failed-below"
+        ),
+        pytest.param(
+            126,
+            "sub",
+            "its command could not run (exit 126: the command was found but could not be "
+            "executed there): make it runnable there, not the change",
+            id="not-executable-below",
+        ),
+    ],
+)
+def test_a_failed_report_is_the_changes_only_when_its_command_ran(
+    status: int, cwd: str, words: str
+) -> None:
+    # a shell's 126/127: the report's command never started (PATH, not executable), so the
+    # way out makes it runnable, not "fix the change" (issue 14, refuter h14f)
+    s = SpotCheckShortfall(
+        risk=PlanRisk.MEDIUM,
+        no_receipt=True,
+        refused=(RefusedReceipt(1, "sh -c t", status, Standing(False, "S-failed"), cwd=cwd),),
+    )
+    got = steps(s, Binding(projection=Projection.STAGED, top="/r"), at_top=True)
+    assert got[0] == ("do", f"{words}, then report it again"), got

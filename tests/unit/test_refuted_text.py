@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import shlex
 
+import pytest
+
 from gentle_hooks.policy.selfcheck import Disagreement
 from gentle_hooks.report.refusal_text import disagreement_text
 from gentle_hooks.report.refuted_text import SKIP_REASON, both_results, refuted_steps
@@ -99,3 +101,36 @@ def test_ci_names_the_commit_and_the_rewrite_and_prints_no_local_override() -> N
     )
     assert "gate.honour_overrides" in got[2][1]
     assert not any("GENTLE_HOOKS_SKIP=" in t for _, t in got)
+
+
+@pytest.mark.parametrize(
+    ("observed", "env", "way"),
+    [
+        pytest.param(1, "", "change the change (fix the code, or the test", id="exit-1-the-change"),
+        pytest.param(
+            127,
+            "exit 127: no such command was found on the PATH it ran with",
+            "make the command runnable where the spot check re-runs it",
+            id="exit-127-not-found",
+        ),
+        pytest.param(
+            126,
+            "exit 126: the command was found but could not be executed there",
+            "make the command runnable where the spot check re-runs it",
+            id="exit-126-not-executable",
+        ),
+        pytest.param(2, "", "change the change (fix the code, or the test", id="exit-2-the-change"),
+    ],
+)
+def test_a_re_run_that_never_started_is_worded_as_where_it_ran(
+    observed: int, env: str, way: str
+) -> None:
+    # a shell's 126/127 says the re-run's command never started there (PATH shadowing a
+    # tool, one not executable): not that the change is wrong (issue 14, refuter h14f)
+    d = Disagreement(2, 1, "sh -c checktool", 0, observed)
+    got = refuted_steps([d], None, False, ("git", "commit"))
+    said = " ".join(text for _, text in got)
+    assert (f"could not run there ({env})" in said) == bool(env), said
+    assert ("not that the change is wrong" in said) == bool(env), said
+    assert f"the way out: {way}" in said, said
+    assert ("fix the code" in said) == (not env), said

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from gentle_hooks.policy.toolmissing import MISSING_ROWS, missing_tool
+from gentle_hooks.policy.toolmissing import MISSING_ROWS, missing_tool, not_run
 
 #: (id, command, output, the row it matches or None): outputs as the interpreter, dash,
 #: bash, make and GNU env print them.
@@ -63,3 +63,23 @@ def test_missing_rows(command: str, output: str, row: str | None) -> None:
 
 def test_every_missing_row_is_covered() -> None:
     assert {c[3] for c in CASES} - {None} == {r.id for r in MISSING_ROWS}
+
+
+@pytest.mark.parametrize(
+    ("status", "words"),
+    [
+        pytest.param(None, None, id="no-status"),
+        pytest.param(0, None, id="passed"),
+        pytest.param(1, None, id="failed"),
+        pytest.param(2, None, id="usage"),
+        pytest.param(
+            126, "exit 126: the command was found but could not be executed there", id="126"
+        ),
+        pytest.param(127, "exit 127: no such command was found on the PATH it ran with", id="127"),
+        pytest.param(128 + 9, None, id="killed"),
+    ],
+)
+def test_only_a_shells_126_and_127_say_the_command_never_ran(
+    status: int | None, words: str | None
+) -> None:
+    assert not_run(status) == words
