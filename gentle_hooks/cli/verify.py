@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from gentle_hooks.cli.options import binding_options, json_option
-from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK
+from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, shown_field
 from gentle_hooks.report.jsontext import model_json
 from gentle_hooks.services.record import Binding
 
@@ -65,11 +65,12 @@ def _check_options(f: Callable[..., int]) -> Callable[..., int]:
         )
         own, given = run_faults(brief, flags)
         label = _label(brief_file)
+        # a fault quotes the command: its line breaks are shown, never broken (one line each)
         for fault in own:  # seed 001 "Guardrails": a rule, as brief check rejects it
-            click.echo(f"{label}: brief rejected: {fault}", err=True)
+            click.echo(f"{label}: brief rejected: {shown_field(fault, None)}", err=True)
         refused = flag_reach_faults(flags) + flag_load_faults(flags) + given
         for fault in refused:  # nothing runs: as a brief's check would be (rules B4, B5)
-            click.echo(f"gentle-hook: check refused: {fault}", err=True)
+            click.echo(f"gentle-hook: check refused: {shown_field(fault, None)}", err=True)
         if own or refused:
             return EXIT_BLOCKED
         extra = ExtraChecks(criteria=checks, negatives=negatives, suite=suite)

@@ -1553,11 +1553,12 @@ def test_a_check_that_can_hide_a_failing_command_is_refused(
 ) -> None:
     """Seed 001 "Completion criteria": "every declared criterion has evidence, not an
     assertion": a line that succeeds while one of its commands fails (row N-hidden) is
-    refused before a room is made; ``a && b`` stays allowed."""
+    refused before a room is made (exit 1: a rule, issue 18 LOW); ``a && b`` stays
+    allowed."""
     for verb in ("prepare", "run"):
         proc = env.gh("verify", verb, "--brief", str(env.brief_path), *flags)
-        assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr
-        assert proc.stderr.startswith(f"gentle-hook: error: {named}")
+        assert (proc.returncode, proc.stdout) == (1, ""), proc.stderr
+        assert proc.stderr.startswith(f"gentle-hook: check refused: {named}")
         assert way_out in proc.stderr
         assert len(proc.stderr.strip().splitlines()) == 1
     assert env.rooms() == []
@@ -1590,7 +1591,8 @@ def test_a_check_whose_shape_hides_a_failure_is_refused_by_name(
     """Seed 001 "Completion criteria": "every declared criterion has evidence, not an
     assertion". A criterion is simple commands joined by ``&&``; anything else is refused
     with one line naming the construct, before a room is made, for ``prepare`` and ``run``,
-    as ``--check``, as the brief's criterion and as ``--suite``."""
+    as ``--check``, as the brief's criterion and as ``--suite`` (exit 1: a rule, issue 18
+    LOW)."""
     briefed = {**BRIEF, "successCriteria": [{"criterion": "hidden", "run": check}]}
     cases = [
         (BRIEF, ("--check", check), f"criterion {check!r}"),
@@ -1601,8 +1603,9 @@ def test_a_check_whose_shape_hides_a_failure_is_refused_by_name(
         env.brief(brief)
         for verb in ("prepare", "run"):
             proc = env.gh("verify", verb, "--brief", str(env.brief_path), *flags)
-            assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr
-            line = f"gentle-hook: error: {what}: `{check}` uses {named}"
+            assert (proc.returncode, proc.stdout) == (1, ""), proc.stderr
+            said = "gentle-hook: check refused" if flags else f"{env.brief_path}: brief rejected"
+            line = f"{said}: {what}: `{check}` uses {named}"
             assert proc.stderr.startswith(line), proc.stderr
             assert "write one command, or `a && b`" in proc.stderr
             assert len(proc.stderr.strip().splitlines()) == 1
