@@ -134,7 +134,8 @@ def test_brief_check_rejects_a_check_verify_run_refuses(
     run: Any, tmp_path: Path, change: dict[str, Any], said: str
 ) -> None:
     """A brief ``brief check`` calls ok is one ``verify run`` runs: a check whose command
-    observes nothing is refused by both, in the same words."""
+    observes nothing is refused by both, in the same words, with the same exit code (1: a
+    rule; issue 18, LOW: verify run exited 2)."""
     criterion = {"successCriteria": [{"criterion": "it adds", "run": "python3 -m unittest"}]}
     name = write(tmp_path / "brief.json", {**GOOD_BRIEF, **criterion, **change})
     r = run("brief", "check", name)
@@ -143,7 +144,8 @@ def test_brief_check_rejects_a_check_verify_run_refuses(
     repo = tmp_path / "repo"
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
     ran = run("verify", "run", "--cwd", str(repo), "--brief", str(tmp_path / name))
-    assert ran.returncode == 2 and f"gentle-hook: error: {said}: " in ran.stderr, ran.stderr
+    assert (ran.returncode, ran.stdout) == (1, ""), ran.stderr
+    assert ran.stderr.startswith(f"{tmp_path / name}: brief rejected: {said}: "), ran.stderr
 
 
 def test_brief_check_reads_stdin(run: Any) -> None:
