@@ -146,11 +146,13 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
     CheckRow(
         "C1-suite-part",
         "the full suite selects or deselects tests (pytest -k, -m, --deselect, a node id, go "
-        "test -run...; or its output says tests were deselected or filtered out: "
-        ":data:`~gentle_hooks.policy.selection.SELECTION_ROWS`): it is not the full suite",
+        "test -run...; or its output says tests were deselected or filtered out), or runs "
+        "under options that override the repository's pytest configuration (-o, -c, -p "
+        "PLUGIN, -W ignore...): :data:`~gentle_hooks.policy.selection.SELECTION_ROWS`, whose "
+        "row the evidence names in words: it is not the full suite",
         lambda o: o.check.kind == "suite" and o.selection is not None,
         "blocked",
-        said="it runs some of the tests, not the full suite",
+        said="it is not the full suite",
     ),
     CheckRow(
         "C2-signal",
@@ -313,7 +315,8 @@ STATUS_ROWS: tuple[StatusRow, ...] = (
     ),
     StatusRow(
         "S1-suite-part",
-        "the full suite selected or deselected tests: it is not the full suite",
+        "the full suite ran some of the tests, or under another configuration: it is not "
+        "the full suite",
         lambda v: any(check_result(o)[1] == "C1-suite-part" for o in v.of("suite")),
         "blocked",
     ),

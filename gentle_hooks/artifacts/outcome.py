@@ -9,6 +9,7 @@ Room: artifacts (imports :mod:`.verdict`, :mod:`gentle_hooks.policy`,
 from __future__ import annotations
 
 from gentle_hooks.artifacts.verdict import CheckKind, Program
+from gentle_hooks.policy.selection import selection_said
 from gentle_hooks.policy.skipreports import SkippedNamed
 from gentle_hooks.policy.testcount import prints_count
 from gentle_hooks.values.frozen import frozen
@@ -180,7 +181,7 @@ def evidence_words(o: Outcome) -> str:
     if o.check.kind == "suite" and o.runner is None:
         tests = "; it runs no recognised test runner: nothing shows the project's tests ran"
     if o.selection is not None:
-        tests += "; it ran some of the tests, not the full suite"
+        tests += f"; {selection_said(o.selection)}"
     if o.selected_by:
         more = f" and {len(o.selected_by) - 3} more" if len(o.selected_by) > 3 else ""
         tests += (

@@ -340,6 +340,22 @@ def quorum_report(files: tuple[str, ...], as_json: bool) -> int:
     return EXIT_OK
 
 
+def _sampled(taken: int, wanted: int) -> str:
+    """The audit's sample line: how many upheld findings it sampled, and when fewer than
+    ``wanted`` exist, that it took them all (seed 003: "Sample two upheld findings")."""
+    if taken == 0:
+        return (
+            "re-check yourself: no upheld (CONFIRMED) finding to sample; a PLAUSIBLE one is "
+            "not upheld"
+        )
+    if taken < wanted:
+        return (
+            f"re-check yourself (only {taken} upheld finding(s), fewer than the {wanted} to "
+            "sample: all of them):"
+        )
+    return f"re-check yourself ({taken} sampled upheld finding(s)):"
+
+
 def _pct(rate: float | None) -> str:
     return "-" if rate is None else f"{rate * 100:.0f}%"
 
@@ -358,10 +374,12 @@ def quorum_audit(files: tuple[str, ...], seed: int | None, as_json: bool) -> int
 
     Each FILE (or -) holds tally records as `quorum tally --json` writes them. Prints two
     upheld (CONFIRMED) findings sampled for you to re-check yourself, with what each
-    upholding verifier says it opened; findings with a whatIChecked that restated the claim;
-    verdicts returned faster than their evidence could be opened; upheld verdicts overruled
-    (narrative, no act of checking, failed check). Informational: exits 0; 2 when a FILE is
-    unreadable or holds an inconsistent record, or the FILEs hold more than 1 MiB in all.
+    upholding verifier says it opened (every upheld finding when fewer than two exist,
+    saying so; a PLAUSIBLE finding is never upheld); findings with a whatIChecked that
+    restated the claim; verdicts returned faster than their evidence could be opened;
+    upheld verdicts overruled (narrative, no act of checking, failed check). Informational:
+    exits 0; 2 when a FILE is unreadable or holds an inconsistent record, or the FILEs hold
+    more than 1 MiB in all.
     """
     import secrets
 
@@ -378,19 +396,15 @@ def quorum_audit(files: tuple[str, ...], seed: int | None, as_json: bool) -> int
 
     again = command_text(cli("quorum", "audit", "--seed", str(report.seed), *files))
     click.echo(
-        f"audit of {report.findings} finding(s), {report.upheld} upheld; seed {report.seed} "
-        f"(again: {again})"
+        f"audit of {report.findings} finding(s), {report.upheld} upheld (CONFIRMED); seed "
+        f"{report.seed} (again: {again})"
     )
 
     def finding(f: AuditedFinding) -> str:
         name = f"{_line(f.finding)}: " if f.finding else ""
         return f"  {name}{_line(f.claim)}  ({f.ruling})"
 
-    click.echo(
-        f"re-check yourself ({len(report.sample)} sampled upheld finding(s)):"
-        if report.sample
-        else "re-check yourself: no upheld finding to sample"
-    )
+    click.echo(_sampled(len(report.sample), report.wanted))
     for f in report.sample:
         click.echo(finding(f))
         for v in f.votes:

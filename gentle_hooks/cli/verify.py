@@ -1,9 +1,13 @@
 """``gentle-hook verify prepare|run``: the verifier's clean room (SPEC §9; seed 001).
 
 Room ``cli``: parse flags, read the brief, call :mod:`gentle_hooks.services.verify`, render
-with :mod:`gentle_hooks.report.verify_report`. Exit codes: 0 a room made / a ``pass``
-verdict written, 1 the brief rejected (B1-B5) or a ``fail``/``blocked`` verdict written, 2
-bad input (not a brief, no criterion, a changed room...).
+with :mod:`gentle_hooks.report.verify_report`. Exit codes (SPEC §7; docs/spec-notes.md
+"§7 exit codes"): 0 a room made / a ``pass`` verdict written; 1 a policy refusal or
+verdict: the brief rejected by a rule (B1-B5), no success criterion, a check whose command
+observes nothing or reaches outside the room (seed 001 "Guardrails"), or a
+``fail``/``blocked`` verdict written; 2 input the tool cannot act on: not a brief
+(not JSON, unknown or mistyped fields, a blank objective), an unreadable file, a blank
+flag, a changed room...
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from gentle_hooks.cli.options import binding_options, json_option
-from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK
+from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, shown_field
 from gentle_hooks.report.jsontext import model_json
 from gentle_hooks.services.record import Binding
 
@@ -31,7 +35,9 @@ def _check_options(f: Callable[..., int]) -> Callable[..., int]:
     the checked brief as ``brief``, its file as ``brief_file`` and the checks the flags add
     as ``extra``; a rejected brief, or a flag's command that reaches outside the clean
     room's tree or sets a variable that changes what its runner loads, prints each fault
-    and exits 1 before the command runs."""
+    and exits 1 before the command runs; so do no success criterion and a check whose
+    command observes nothing (:func:`~gentle_hooks.services.brief_checks.run_faults`:
+    policy, as ``brief check`` rejects them, not bad input)."""
 
     @functools.wraps(f)
     def checked(
@@ -42,7 +48,11 @@ def _check_options(f: Callable[..., int]) -> Callable[..., int]:
         suite: str | None,
         **kwargs: Any,
     ) -> int:
-        from gentle_hooks.services.brief_checks import flag_load_faults, flag_reach_faults
+        from gentle_hooks.services.brief_checks import (
+            flag_load_faults,
+            flag_reach_faults,
+            run_faults,
+        )
         from gentle_hooks.services.verify import ExtraChecks
 
         brief = _brief(brief_file)
@@ -53,10 +63,15 @@ def _check_options(f: Callable[..., int]) -> Callable[..., int]:
             *(("--negative", c) for c in negatives),
             *((("--suite", suite),) if suite is not None else ()),
         )
-        refused = flag_reach_faults(flags) + flag_load_faults(flags)
+        own, given = run_faults(brief, flags)
+        label = _label(brief_file)
+        # a fault quotes the command: its line breaks are shown, never broken (one line each)
+        for fault in own:  # seed 001 "Guardrails": a rule, as brief check rejects it
+            click.echo(f"{label}: brief rejected: {shown_field(fault, None)}", err=True)
+        refused = flag_reach_faults(flags) + flag_load_faults(flags) + given
         for fault in refused:  # nothing runs: as a brief's check would be (rules B4, B5)
-            click.echo(f"gentle-hook: check refused: {fault}", err=True)
-        if refused:
+            click.echo(f"gentle-hook: check refused: {shown_field(fault, None)}", err=True)
+        if own or refused:
             return EXIT_BLOCKED
         extra = ExtraChecks(criteria=checks, negatives=negatives, suite=suite)
         return f(*args, brief=brief, brief_file=brief_file, extra=extra, **kwargs)
@@ -95,11 +110,15 @@ def _brief(brief_file: str) -> DelegationBrief | None:
     from gentle_hooks.cli.quorum_cmds import read_input
     from gentle_hooks.services.verify import read_brief
 
-    label = "<stdin>" if brief_file == "-" else brief_file
+    label = _label(brief_file)
     brief, faults = read_brief(read_input(brief_file), label)
     for fault in faults:
         click.echo(f"{label}: brief rejected: {fault}", err=True)
     return None if faults else brief
+
+
+def _label(brief_file: str) -> str:
+    return "<stdin>" if brief_file == "-" else brief_file
 
 
 @click.group()
@@ -130,7 +149,9 @@ def prepare(
     and success criteria. Prints where it is, what the verifier may run there, and the
     `verify run` command. Exit 1 when the brief is rejected (no boundaries, no
     stopCondition, readOnly false without a mutating side effect, a check that reaches
-    outside the room's tree: an absolute path, ~, ../.. out of the room). Old brief
+    outside the room's tree: an absolute path, ~, ../.. out of the room; no success
+    criterion, a check that verifies nothing); 2 when the brief file is no brief or a
+    flag is blank. Old brief
     files blocks named under the git dir are removed (beyond the newest 16, older than a
     day; never this candidate's nor the brief given).
     """

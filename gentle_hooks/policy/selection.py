@@ -10,11 +10,29 @@ deselected``, from ``-k`` in a configuration's ``addopts`` too; cargo's ``3 filt
 out``). :func:`selection` names the first row met.
 
 A run told to read another configuration (``-o addopts=...``, ``-c other.ini``, ``-p plug``,
-``--rootdir``, ``--confcutdir``, ``--pyargs``) is not the full suite either (row
-P-pytest-config): what it collects is no longer what the repository's configuration says.
+``--rootdir``, ``--confcutdir``, ``--pyargs``, ``-W ignore::...``) is not the full suite
+either (row P-pytest-config): it selects nothing, but what it collects or how it judges a
+warning is no longer what the repository's configuration says; each row says what its
+options are (:attr:`SelectionRow.said`), so a run under another configuration is never
+reported as one that selected tests.
 
-Not a selection: ``-x``/``--maxfail`` (a run that stops at a failure fails), ``-q``,
-``-v``. An operand naming a test file or a subdirectory of the test tree (``pytest -q
+Harmless, accepted silently (:attr:`SelectionRow.harmless`): ``-W error...`` (a warning
+turned into an error only makes a test fail; pytest's command-line filters take precedence
+over the configuration's, so ``-W ignore...``, ``default``, ``always``, ``module``,
+``once`` could quiet a configured ``error`` and are P-pytest-config) and ``-p no:NAME`` for
+a plugin that only orders, caches, parallelises, reruns or reports (:data:`QUIET_PLUGINS`:
+``no:cacheprovider`` on a read-only checkout); ``-p no:doctest``, ``no:warnings`` or any
+other plugin may collect tests or apply the configured warning filters, so dropping it is
+P-pytest-config.
+
+Not a selection: ``-x``/``--maxfail`` (it stops at the first failure: the run fails, so it
+cannot pass while a test it left out fails), ``--ff``/``--failed-first`` and
+``--nf``/``--new-first`` (they reorder every test and run them all), ``-q``, ``-v``,
+``-r...``, ``--tb``, ``-n`` (xdist runs every test). ``--co``/``--collect-only`` runs no
+test at all: refused before anything runs
+(:func:`~gentle_hooks.policy.testcount.no_run_flags`), not a selection. The value of an
+option that takes one (``-W error::DeprecationWarning``, ``--junitxml a::b``) is no node id.
+An operand naming a test file or a subdirectory of the test tree (``pytest -q
 tests/test_sub.py``, ``pytest tests/unit``, ``go test ./pkg/...``) selects (row
 P-operand) unless the repository declares its full suite (``verification.full_suite``,
 committed at the candidate's base): then the declared suite is the full suite and the
@@ -47,7 +65,11 @@ class SelectionRow:
     selects, a pattern whose match in the output (a count above 0 in its first group)
     says tests were left out, whether an operand naming part of the test tree
     selects (:func:`part_operands`), and whether a file of the change that steers the
-    runner's discovery selects (``steered``: :func:`steers_discovery`)."""
+    runner's discovery selects (``steered``: :func:`steers_discovery`).
+
+    ``said``: what a run that meets the row did, for the verdict's evidence; ``harmless``:
+    (flag, pattern) pairs: the flag whose whole value matches its pattern meets no row
+    (``-p no:cacheprovider``, ``-W error::DeprecationWarning``)."""
 
     id: str
     when: str
@@ -57,6 +79,25 @@ class SelectionRow:
     output: str | None = None
     operands: bool = False
     steered: bool = False
+    said: str = "it ran some of the tests, not the full suite"
+    harmless: tuple[tuple[str, str], ...] = ()
+
+
+#: Plugins ``-p no:NAME`` may drop without changing which tests run or how one is judged:
+#: they order (randomly, random_order), cache (cacheprovider: only --lf/--sw read it, and
+#: those select), parallelise (xdist), rerun (rerunfailures: without it a flaky test fails)
+#: or report (sugar, faulthandler).
+QUIET_PLUGINS = (
+    "cacheprovider",
+    "randomly",
+    "random_order",
+    "xdist",
+    "rerunfailures",
+    "sugar",
+    "faulthandler",
+)
+#: A warning filter whose action is ``error`` (``error``, ``error::DeprecationWarning``).
+_ERROR_FILTER = r"error(?::.*)?"
 
 
 #: First match wins; flag rows before output rows.
@@ -68,17 +109,29 @@ SELECTION_ROWS: tuple[SelectionRow, ...] = (
         ("T-pytest",),
         frozenset(
             {"-k", "-m", "--deselect", "--lf", "--last-failed", "--sw", "--stepwise"}
-            | {"--sw-skip", "--stepwise-skip", "--ignore", "--ignore-glob", "--nf", "--new-first"}
+            | {"--sw-skip", "--stepwise-skip", "--ignore", "--ignore-glob"}
         ),
     ),
     SelectionRow(
         "P-pytest-config",
-        "pytest told to read another configuration or load or drop a plugin: -o/--override-ini, "
-        "-p, -c/--config-file, --rootdir, --confcutdir, --pyargs (addopts, testpaths, "
-        "collect_ignore of another file or none)",
+        "pytest told to read another configuration, load or drop a plugin, or override the "
+        "configured warning filters: -o/--override-ini, -p, -c/--config-file, --rootdir, "
+        "--confcutdir, --pyargs, -W/--pythonwarnings (addopts, testpaths, collect_ignore, "
+        "filterwarnings of another file or none); not -p no: of a plugin of QUIET_PLUGINS, "
+        "nor -W error",
         ("T-pytest",),
         frozenset({"-o", "--override-ini", "-p", "-c", "--config-file", "--rootdir"})
-        | frozenset({"--confcutdir", "--pyargs"}),
+        | frozenset({"--confcutdir", "--pyargs", "-W", "--pythonwarnings"}),
+        said=(
+            "it ran under options that override the repository's pytest configuration "
+            "(another configuration file or ini value, a plugin loaded or dropped, a warning "
+            "filter): not the full suite as the repository runs it"
+        ),
+        harmless=(
+            ("-p", rf"no:(?:{'|'.join(QUIET_PLUGINS)})"),
+            ("-W", _ERROR_FILTER),
+            ("--pythonwarnings", _ERROR_FILTER),
+        ),
     ),
     SelectionRow(
         "P-pytest-node",
@@ -158,16 +211,33 @@ SELECTION_ROWS: tuple[SelectionRow, ...] = (
 _RUNNER_WORDS = frozenset({"pytest", "py.test", "unittest", "jest", "vitest", "mocha", "test"})
 
 
+def _harmless(row: SelectionRow, flag: str, value: str | None) -> bool:
+    """Whether ``flag`` with ``value`` (None: none given) is one of ``row.harmless``."""
+    return value is not None and any(
+        flag == f and re.fullmatch(pattern, value) for f, pattern in row.harmless
+    )
+
+
 def _selects(row: SelectionRow, words: tuple[str, ...]) -> bool:
     start = next((i for i, w in enumerate(words) if w.rsplit("/", 1)[-1] in _RUNNER_WORDS), -1)
-    for word in words[start + 1 :]:
+    rest = words[start + 1 :]
+    short = {f for f in row.flags if len(f) == 2 and f[1] != "-"}
+    value_of = False  # the word is the value of the option before it (-W error::X)
+    for n, word in enumerate(rest):
+        if value_of:
+            value_of = False
+            continue
         if word == "--":
             continue
-        flag = word.split("=", 1)[0]
+        flag, eq, attached = word.partition("=")
+        if not eq and word[:2] in short and len(word) > 2 and not word.startswith("--"):
+            flag, attached, eq = word[:2], word[2:], "="  # -kfoo, -pno:randomly
+        takes = flag in _VALUE_FLAGS or flag in row.flags
+        value = attached if eq else (rest[n + 1] if takes and n + 1 < len(rest) else None)
+        value_of = takes and not eq and flag.startswith("-") and value is not None
         if flag in row.flags:
-            return True
-        short = {f for f in row.flags if len(f) == 2 and f[1] != "-"}
-        if word[:2] in short and len(word) > 2 and not word.startswith("--"):
+            if _harmless(row, flag, value):
+                continue
             return True
         if row.node_ids and not word.startswith("-") and "::" in word:
             return True
@@ -181,7 +251,7 @@ _VALUE_FLAGS = frozenset(
     | {"--junit-xml", "--tb", "--maxfail", "--durations", "--dist", "--cov", "--cov-report"}
     | {"--import-mode", "--log-level", "--log-file", "--capture", "--override-ini"}
     | {"--config", "--reporter", "--require", "--timeout", "--test-reporter", "-count"}
-    | {"-timeout", "-parallel", "-tags", "-coverprofile"}
+    | {"-timeout", "-parallel", "-tags", "-coverprofile", "--pythonwarnings"}
 )
 #: File names a test runner's operand names when it names one file.
 _TEST_FILE = re.compile(r"\.(?:py|js|mjs|cjs|jsx|ts|mts|cts|tsx|go)$")
@@ -314,6 +384,13 @@ def selection(
         if any(int(m.group(1)) > 0 for m in re.finditer(row.output, output, re.MULTILINE)):
             return row
     return None
+
+
+def selection_said(row_id: str) -> str:
+    """What a run that met the :data:`SELECTION_ROWS` row ``row_id`` did, for the verdict's
+    evidence (:attr:`SelectionRow.said`); an unknown id (a stored outcome of an older
+    table) reads as a run of some of the tests."""
+    return next((r.said for r in SELECTION_ROWS if r.id == row_id), SelectionRow("", "", ()).said)
 
 
 #: ``load_tests`` named as a word: defined (``def load_tests``), assigned or imported

@@ -7,6 +7,13 @@ Sample two upheld findings and re-check them yourself. Look for whatIChecked tha
 restates the claim. Look for verdicts returned faster than the evidence could have been
 opened." :func:`audit` answers the three over stored tally records, and names the
 narrative verdicts it overruled ("It is well known that…": not evidence).
+
+Upheld means CONFIRMED ("Verdict meanings": "Evidence independently reproduced,
+uncontested | State it as fact"). A PLAUSIBLE finding is never upheld, whatever its votes
+(a tie, a contest, too few verifiers or lenses, or upheld votes whose evidence no tree
+checked: row ``Q6U``): the report already states it as unverified, with what would settle
+it, so there is no upheld claim in it to re-check. The sample is :data:`SAMPLE_SIZE`
+CONFIRMED findings, or all of them when fewer exist (the report says so).
 """
 
 from __future__ import annotations
@@ -62,9 +69,11 @@ class AuditReport(QuorumModel):
     """``quorum audit --json``: the sample to re-check and the verdicts to look at.
 
     Attributes:
-        findings: tally records read; upheld: how many were upheld (CONFIRMED, or
-            upheld uncontested with no tree to check the evidence: row ``Q6U``).
+        findings: tally records read; upheld: how many were upheld (CONFIRMED; a
+            PLAUSIBLE finding never is).
         seed: the sample's seed (the same seed and records give the same sample).
+        wanted: how many upheld findings the audit samples (:data:`SAMPLE_SIZE`); a
+            ``sample`` shorter than it holds every upheld finding there is.
         sample: :data:`SAMPLE_SIZE` upheld findings (all of them when fewer), each with
             its upholding votes' ``whatIChecked``: what to re-open yourself.
         restating: findings with a ``whatIChecked`` that restated the claim, named no
@@ -80,6 +89,7 @@ class AuditReport(QuorumModel):
     findings: int
     upheld: int
     seed: int
+    wanted: int = SAMPLE_SIZE
     sample: tuple[AuditedFinding, ...]
     restating: tuple[AuditedFinding, ...]
     too_fast: tuple[AuditedFinding, ...]
@@ -133,10 +143,11 @@ def audit(records: Iterable[TallyRecord], seed: int) -> AuditReport:
             given order, so the same records and seed give the same sample.
 
     Returns:
-        The :class:`AuditReport`: :data:`SAMPLE_SIZE` upheld (CONFIRMED or Q6U) findings to
-        re-check yourself, with what each upholding verifier says it opened; findings with
-        a restating ``whatIChecked``; findings with a too-fast verdict; findings with an
-        upheld verdict overruled (narrative, no act of checking, failed check).
+        The :class:`AuditReport`: :data:`SAMPLE_SIZE` upheld (CONFIRMED) findings to
+        re-check yourself (every one when fewer exist; never a PLAUSIBLE one), with what
+        each upholding verifier says it opened; findings with a restating
+        ``whatIChecked``; findings with a too-fast verdict; findings with an upheld verdict
+        overruled (narrative, no act of checking, failed check).
 
     Raises:
         PolicyInputError: a finding id or claim in two records (the sample would draw one
@@ -144,8 +155,7 @@ def audit(records: Iterable[TallyRecord], seed: int) -> AuditReport:
     """
     items = list(records)
     refuse_repeated_findings(items)
-    # upheld: CONFIRMED, or upheld and uncontested but checked against no tree (Q6U)
-    upheld = [r for r in items if r.ruling == "CONFIRMED" or r.row == "Q6U"]
+    upheld = [r for r in items if r.ruling == "CONFIRMED"]
     chosen = sorted(random.Random(seed).sample(range(len(upheld)), min(SAMPLE_SIZE, len(upheld))))
     sample = tuple(
         _finding(upheld[i], (_checked(v, None) for v in upheld[i].votes if _upholds(v)))

@@ -91,6 +91,42 @@ def command_fault(check: Check) -> str | None:
     )
 
 
+#: Why a run with no success criterion is refused (as ``plan_checks`` words it).
+NO_CRITERION = (
+    "no success criterion to re-check: add successCriteria "
+    '[{"criterion": ..., "run": ...}] to the brief, or --check CMD (seed 001: no '
+    "claim is accepted whose criteria have no observable check)"
+)
+
+
+def run_faults(
+    brief: DelegationBrief, flags: tuple[tuple[str, str], ...]
+) -> tuple[list[str], list[str]]:
+    """Why a verifier may not start on ``brief`` with the checks ``flags`` add
+    (``("--check", CMD)``, ``("--negative", CMD)``, ``("--suite", CMD)``): seed 001
+    "Guardrails", "Rule: do not accept a claim whose criteria have no observable check".
+    A policy refusal (exit 1, SPEC §7), as rules B1-B5 are: the brief was read, and a rule
+    decides that nothing may run on it.
+
+    Returns:
+        (the brief's faults, the flags' faults), one line each, in order: no success
+        criterion in the brief and no ``--check`` (:data:`NO_CRITERION`, with the brief's);
+        each check whose command observes nothing (:func:`command_fault`). Both empty when
+        a flag is blank: that is a usage error (exit 2), raised when the checks are planned.
+    """
+    if any(not command.strip() for _, command in flags):
+        return [], []
+    own = brief_command_faults(brief)
+    if not brief.successCriteria and not any(flag == "--check" for flag, _ in flags):
+        own = [NO_CRITERION, *own]
+    kinds: dict[str, CheckKind] = {"--check": "criterion", "--negative": "negative"}
+    given = [
+        command_fault(check_of(kinds.get(flag, "suite"), command, command))
+        for flag, command in flags
+    ]
+    return own, [f for f in given if f is not None]
+
+
 def brief_command_faults(brief: DelegationBrief) -> list[str]:
     """:func:`command_fault` of each of the brief's own checks, in order (empty: every
     command can observe something)."""

@@ -134,7 +134,8 @@ def test_brief_check_rejects_a_check_verify_run_refuses(
     run: Any, tmp_path: Path, change: dict[str, Any], said: str
 ) -> None:
     """A brief ``brief check`` calls ok is one ``verify run`` runs: a check whose command
-    observes nothing is refused by both, in the same words."""
+    observes nothing is refused by both, in the same words, with the same exit code (1: a
+    rule; issue 18, LOW: verify run exited 2)."""
     criterion = {"successCriteria": [{"criterion": "it adds", "run": "python3 -m unittest"}]}
     name = write(tmp_path / "brief.json", {**GOOD_BRIEF, **criterion, **change})
     r = run("brief", "check", name)
@@ -143,7 +144,8 @@ def test_brief_check_rejects_a_check_verify_run_refuses(
     repo = tmp_path / "repo"
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
     ran = run("verify", "run", "--cwd", str(repo), "--brief", str(tmp_path / name))
-    assert ran.returncode == 2 and f"gentle-hook: error: {said}: " in ran.stderr, ran.stderr
+    assert (ran.returncode, ran.stdout) == (1, ""), ran.stderr
+    assert ran.stderr.startswith(f"{tmp_path / name}: brief rejected: {said}: "), ran.stderr
 
 
 def test_brief_check_reads_stdin(run: Any) -> None:
@@ -782,25 +784,25 @@ def test_tally_lens_diverse_stakes(run: Any, tmp_path: Path) -> None:
 
 
 def test_audit_cli(run: Any, tmp_path: Path) -> None:
-    """Seed 003 "Sample two upheld findings and re-check them yourself"."""
-    names = []
-    for n in range(3):
-        a = write(
-            tmp_path / f"v{n}.json", {**up(f"opened mod{n}.py:{n}: no cap"), "verifier": f"v{n}"}
-        )
-        r = run("quorum", "tally", a, "--claim", f"claim {n}", "--finding", f"F{n}", "--json")
-        (tmp_path / f"t{n}.json").write_text(r.stdout, encoding="utf-8")
-        names.append(f"t{n}.json")
+    """Seed 003 "Sample two upheld findings and re-check them yourself": upheld is
+    CONFIRMED (tallied against the candidate's tree); a PLAUSIBLE finding, upheld by a
+    verifier but checked against no tree (Q6U), is not sampled (issue 18, LOW)."""
+    names = [
+        tally_json(run, tmp_path, f"F{n}", "impact", [{**CHECKED_UP, "verifier": f"v{n}"}], True)
+        for n in range(3)
+    ]
+    names.append(tally_json(run, tmp_path, "P3", "impact", [{**CHECKED_UP, "verifier": "v3"}]))
     r = run("quorum", "audit", "--seed", "3", *names)
     assert (r.returncode, r.stderr) == (0, "")
     lines = r.stdout.splitlines()
     assert lines[0] == (
-        "audit of 3 finding(s), 3 upheld; seed 3 (again: gentle-hook quorum audit --seed 3 "
-        "t0.json t1.json t2.json)"
+        "audit of 4 finding(s), 3 upheld (CONFIRMED); seed 3 (again: gentle-hook quorum audit "
+        "--seed 3 F0.tally.json F1.tally.json F2.tally.json P3.tally.json)"
     )
     assert lines[1] == "re-check yourself (2 sampled upheld finding(s)):"
     sampled = [ln for ln in lines if ln.startswith("    v")]
-    assert len(sampled) == 2 and all(" opened: opened mod" in ln for ln in sampled)
+    assert len(sampled) == 2 and all(" opened: opened workflow.js:142" in ln for ln in sampled)
+    assert "(P3)" not in r.stdout and "    v3 " not in r.stdout
     assert lines[-3:] == [
         "whatIChecked restating the claim: none",
         "verdicts faster than their evidence could be opened: none",
@@ -810,8 +812,54 @@ def test_audit_cli(run: Any, tmp_path: Path) -> None:
     assert again.stdout == r.stdout
     data = json.loads(run("quorum", "audit", "--seed", "3", "--json", *names).stdout)
     jsonschema.validate(data, json.loads(run("schema", "quorum-audit").stdout))
+    assert (data["upheld"], data["wanted"], len(data["sample"])) == (3, 2, 2)
     fresh = run("quorum", "audit", *names)
     assert fresh.returncode == 0 and "seed " in fresh.stdout.splitlines()[0]
+
+
+#: (id, findings as (id, tallied against the tree), the audit's first two lines): fewer
+#: upheld findings than two are all sampled, saying so; a PLAUSIBLE one makes up nothing.
+AUDIT_FEWER = [
+    (
+        "one-confirmed-one-plausible",
+        [("F0", True), ("P1", False)],
+        [
+            "audit of 2 finding(s), 1 upheld (CONFIRMED); seed 1 (again: gentle-hook quorum "
+            "audit --seed 1 F0.tally.json P1.tally.json)",
+            "re-check yourself (only 1 upheld finding(s), fewer than the 2 to sample: all of "
+            "them):",
+        ],
+    ),
+    (
+        "plausible-only",
+        [("P0", False), ("P1", False)],
+        [
+            "audit of 2 finding(s), 0 upheld (CONFIRMED); seed 1 (again: gentle-hook quorum "
+            "audit --seed 1 P0.tally.json P1.tally.json)",
+            "re-check yourself: no upheld (CONFIRMED) finding to sample; a PLAUSIBLE one is not "
+            "upheld",
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("findings", "head"), [r[1:] for r in AUDIT_FEWER], ids=[r[0] for r in AUDIT_FEWER]
+)
+def test_audit_with_fewer_than_two_upheld_says_so(
+    run: Any, tmp_path: Path, findings: list[tuple[str, bool]], head: list[str]
+) -> None:
+    """Seed 003 "Sample two upheld findings": with fewer, every upheld (CONFIRMED) one is
+    sampled and the audit says there are fewer; a PLAUSIBLE finding is never sampled."""
+    names = [
+        tally_json(run, tmp_path, f, "impact", [{**CHECKED_UP, "verifier": f"v{f}"}], tree)
+        for f, tree in findings
+    ]
+    r = run("quorum", "audit", "--seed", "1", *names)
+    assert (r.returncode, r.stderr) == (0, "")
+    assert r.stdout.splitlines()[:2] == head
+    sampled = [ln for ln in r.stdout.splitlines() if ln.startswith("    v")]
+    assert sampled == [f"    v{f} opened: {CHECKED_UP['whatIChecked']}" for f, t in findings if t]
 
 
 def test_audit_refuses_a_finding_counted_twice(run: Any, tmp_path: Path) -> None:

@@ -227,11 +227,22 @@ def test_a_rejected_brief_gets_no_room(env: Env, change: dict[str, Any], fault: 
 
 def test_no_observable_criterion_is_refused(env: Env) -> None:
     """Seed 001 "Guardrails": "do not accept a claim whose criteria have no observable
-    check"."""
+    check". A rule refuses the brief, as B1-B5 do: exit 1, SPEC §7 "blocked by policy"
+    (issue 18, LOW: it exited 2, as bad input)."""
     env.brief({**BRIEF, "successCriteria": []})
-    proc = env.gh("verify", "prepare", "--brief", str(env.brief_path))
-    assert (proc.returncode, proc.stdout) == (2, "")
-    assert proc.stderr.startswith("gentle-hook: error: no success criterion to re-check")
+    for verb in ("prepare", "run"):
+        proc = env.gh("verify", verb, "--brief", str(env.brief_path))
+        assert (proc.returncode, proc.stdout) == (1, ""), proc.stderr
+        assert proc.stderr.startswith(
+            f"{env.brief_path}: brief rejected: no success criterion to re-check"
+        )
+    assert env.rooms() == []
+    # a blank flag is bad input, not a rule: exit 2
+    blank = env.gh("verify", "prepare", "--brief", str(env.brief_path), "--check", " ")
+    assert (blank.returncode, blank.stderr) == (
+        2,
+        "gentle-hook: error: --check is blank: give the command to run\n",
+    )
     ok = env.gh(
         "verify", "prepare", "--brief", str(env.brief_path), "--check", "test -f src/app.py"
     )
@@ -329,12 +340,15 @@ def test_a_criterion_that_verifies_nothing_is_refused(
 ) -> None:
     """Seed 001 "Guardrails": "do not accept a claim whose criteria have no observable
     check"; SPEC §5: "a command that verifies nothing does not count". ``true``, ``exit 0``
-    and ``:`` pass whatever the artifact is: no room is made, nothing runs, no verdict."""
+    and ``:`` pass whatever the artifact is: no room is made, nothing runs, no verdict.
+    A rule refuses it (exit 1, as ``brief check`` rejects the same brief; issue 18, LOW: it
+    exited 2, as bad input)."""
     env.brief({**BRIEF, **change})
+    said = "gentle-hook: check refused:" if flags else f"{env.brief_path}: brief rejected:"
     for verb in ("prepare", "run"):
         proc = env.gh("verify", verb, "--brief", str(env.brief_path), *flags)
-        assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr
-        assert proc.stderr.startswith(f"gentle-hook: error: {named} verifies nothing: ")
+        assert (proc.returncode, proc.stdout) == (1, ""), proc.stderr
+        assert proc.stderr.startswith(f"{said} {named} verifies nothing: ")
         # the row in words (its id is a code: not in human output)
         from gentle_hooks.policy.nocheck import row_text
 
@@ -1316,7 +1330,7 @@ def test_a_test_runner_told_not_to_run_tests_is_refused(env: Env, suite: str) ->
     (T-no-run) is refused before anything runs, as the suite or as a criterion."""
     for flags in (("--suite", suite), ("--check", suite)):
         proc = env.gh("verify", "run", "--brief", str(env.brief_path), *flags)
-        assert proc.returncode == 2, proc.stdout + proc.stderr
+        assert proc.returncode == 1, proc.stdout + proc.stderr  # a rule refuses it
         assert "runs no test" in proc.stderr and "(T-no-run)" not in proc.stderr
         assert "Traceback" not in proc.stderr
 
@@ -1383,10 +1397,10 @@ def test_a_brief_of_checks_that_check_nothing_gets_no_pass(env: Env) -> None:
         }
     )
     proc = env.gh("verify", "run", "--brief", str(env.brief_path))
-    assert proc.returncode == 2 and "runs no test" in proc.stderr, proc.stdout + proc.stderr
+    assert proc.returncode == 1 and "runs no test" in proc.stderr, proc.stdout + proc.stderr
     # the brief's own suite always runs: a --suite beside it does not replace it
     assert (
-        env.gh("verify", "run", "--brief", str(env.brief_path), "--suite", "pytest").returncode == 2
+        env.gh("verify", "run", "--brief", str(env.brief_path), "--suite", "pytest").returncode == 1
     )
     env.brief({k: v for k, v in json.loads(env.brief_path.read_text()).items() if k != "fullSuite"})
     out = env.json(
@@ -1493,7 +1507,7 @@ def test_a_check_cannot_tell_the_candidate_from_its_base_by_where_it_runs(env: E
         }
     )
     refused = env.gh("verify", "run", "--brief", str(env.brief_path))
-    assert refused.returncode == 2 and "only reads" in refused.stderr, refused.stderr
+    assert refused.returncode == 1 and "only reads" in refused.stderr, refused.stderr
     env.brief(brief)
     out = env.json("verify", "run", "--brief", str(env.brief_path), code=1)
     assert out["status"] == "fail", out["outcomes"]
@@ -1539,11 +1553,12 @@ def test_a_check_that_can_hide_a_failing_command_is_refused(
 ) -> None:
     """Seed 001 "Completion criteria": "every declared criterion has evidence, not an
     assertion": a line that succeeds while one of its commands fails (row N-hidden) is
-    refused before a room is made; ``a && b`` stays allowed."""
+    refused before a room is made (exit 1: a rule, issue 18 LOW); ``a && b`` stays
+    allowed."""
     for verb in ("prepare", "run"):
         proc = env.gh("verify", verb, "--brief", str(env.brief_path), *flags)
-        assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr
-        assert proc.stderr.startswith(f"gentle-hook: error: {named}")
+        assert (proc.returncode, proc.stdout) == (1, ""), proc.stderr
+        assert proc.stderr.startswith(f"gentle-hook: check refused: {named}")
         assert way_out in proc.stderr
         assert len(proc.stderr.strip().splitlines()) == 1
     assert env.rooms() == []
@@ -1576,7 +1591,8 @@ def test_a_check_whose_shape_hides_a_failure_is_refused_by_name(
     """Seed 001 "Completion criteria": "every declared criterion has evidence, not an
     assertion". A criterion is simple commands joined by ``&&``; anything else is refused
     with one line naming the construct, before a room is made, for ``prepare`` and ``run``,
-    as ``--check``, as the brief's criterion and as ``--suite``."""
+    as ``--check``, as the brief's criterion and as ``--suite`` (exit 1: a rule, issue 18
+    LOW)."""
     briefed = {**BRIEF, "successCriteria": [{"criterion": "hidden", "run": check}]}
     cases = [
         (BRIEF, ("--check", check), f"criterion {check!r}"),
@@ -1587,8 +1603,9 @@ def test_a_check_whose_shape_hides_a_failure_is_refused_by_name(
         env.brief(brief)
         for verb in ("prepare", "run"):
             proc = env.gh("verify", verb, "--brief", str(env.brief_path), *flags)
-            assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr
-            line = f"gentle-hook: error: {what}: `{check}` uses {named}"
+            assert (proc.returncode, proc.stdout) == (1, ""), proc.stderr
+            said = "gentle-hook: check refused" if flags else f"{env.brief_path}: brief rejected"
+            line = f"{said}: {what}: `{check}` uses {named}"
             assert proc.stderr.startswith(line), proc.stderr
             assert "write one command, or `a && b`" in proc.stderr
             assert len(proc.stderr.strip().splitlines()) == 1

@@ -456,12 +456,10 @@ def test_a_record_hiding_its_too_fast_flag_is_refused() -> None:
 
 
 def _records() -> list[TallyRecord]:
+    # upheld: CONFIRMED, so checked against the candidate's tree (issue 18: a Q6U finding,
+    # PLAUSIBLE, is not upheld)
     out = [
-        build_record(
-            [verdict(f"opened mod{n}.py:{n}: no cap", verifier=f"v{n}")],
-            f"claim {n}",
-            finding=f"F{n}",
-        )
+        build_record([checked_up(verifier=f"v{n}")], f"claim {n}", finding=f"F{n}", source=TREE)
         for n in range(5)
     ]
     out.append(build_record([verdict("read pool.js:9", refuted=True)], "claim r", finding="FR"))
@@ -477,10 +475,10 @@ def test_audit_samples_two_upheld_findings_with_what_they_opened() -> None:
     returned faster than the evidence could have been opened.\""""
     records = _records()
     report = audit(records, seed=7)
-    assert (report.findings, report.upheld, report.seed) == (9, 6, 7)
+    assert (report.findings, report.upheld, report.seed) == (9, 5, 7)
     assert len(report.sample) == SAMPLE_SIZE == 2
     rows = {r.finding: r.row for r in records}
-    assert all(rows[f.finding] in ("Q6", "Q6U") for f in report.sample)  # no tree: Q6U
+    assert all(rows[f.finding] == "Q6" for f in report.sample)  # CONFIRMED only
     opened = {r.finding: [v.whatIChecked for v in r.votes] for r in records}
     for f in report.sample:
         assert [v.whatIChecked for v in f.votes] == opened[f.finding]
@@ -501,7 +499,7 @@ def test_audit_with_fewer_upheld_findings_samples_them_all() -> None:
 @given(st.integers(min_value=0, max_value=2**31), st.integers(min_value=0, max_value=6))
 def test_audit_sample_is_always_upheld_and_bounded(seed: int, upheld: int) -> None:
     records = [
-        build_record([verdict(f"opened m{n}.py:{n}: no cap")], f"claim {n}", finding=f"F{n}")
+        build_record([checked_up()], f"claim {n}", finding=f"F{n}", source=TREE)
         for n in range(upheld)
     ] + [build_record([], "claim none", finding="Z")]
     report = audit(records, seed)

@@ -12,6 +12,7 @@ from gentle_hooks.policy.selection import (
     SELECTION_ROWS,
     part_operands,
     selection,
+    selection_said,
     steers_discovery,
 )
 
@@ -53,12 +54,47 @@ CASES: list[tuple[str, str, str, str | None]] = [
     ("pytest-override-ini", "pytest -o addopts=--ignore=tests/b.py tests", "", "P-pytest-config"),
     ("pytest-override-ini-long", "pytest --override-ini=testpaths=a tests", "", "P-pytest-config"),
     ("pytest-plugin", "python3 -m pytest -q -p plug tests", "", "P-pytest-config"),
-    ("pytest-plugin-attached", "pytest -pno:randomly tests", "", "P-pytest-config"),
+    ("pytest-plugin-attached", "pytest -pno:doctest tests", "", "P-pytest-config"),
     ("pytest-config-file", "pytest -c other.ini tests", "", "P-pytest-config"),
     ("pytest-config-file-long", "pytest --config-file=other.toml", "", "P-pytest-config"),
     ("pytest-rootdir", "pytest --rootdir sub tests", "", "P-pytest-config"),
     ("pytest-confcutdir", "pytest --confcutdir=tests tests", "", "P-pytest-config"),
     ("pytest-pyargs", "pytest --pyargs pkg", "", "P-pytest-config"),
+    # issue 18, LOW: options that select nothing were reported as selecting tests; each
+    # narrowing option is still a selection, each harmless one is accepted silently, and an
+    # option that overrides the configuration says so (P-pytest-config: its own words)
+    ("harmless-W-error-class", "python3 -m pytest -q -W error::DeprecationWarning", "", None),
+    ("harmless-W-error-attached", "pytest -Werror::UserWarning tests", "", None),
+    ("harmless-W-error-bare", "pytest -W error tests", "", None),
+    ("harmless-pythonwarnings-error", "pytest --pythonwarnings=error::UserWarning", "", None),
+    ("harmless-p-no-cacheprovider", "python3 -m pytest -q -p no:cacheprovider", "", None),
+    ("harmless-p-no-randomly-attached", "pytest -pno:randomly tests", "", None),
+    ("harmless-p-no-xdist", "pytest -n 2 -p no:xdist", "", None),
+    (
+        "harmless-refuter-line",
+        "python3 -m pytest -q -W error::DeprecationWarning -p no:cacheprovider tests",
+        "3 passed in 0.10s",
+        None,
+    ),
+    ("harmless-x", "python3 -m pytest -x tests", "", None),
+    ("harmless-maxfail", "pytest --maxfail=2 tests", "", None),
+    ("harmless-ff", "pytest --ff tests", "", None),
+    ("harmless-nf", "pytest --nf tests", "", None),
+    ("harmless-new-first", "pytest --new-first", "", None),
+    ("harmless-value-with-colons", "pytest --junitxml out::r.xml tests", "", None),
+    ("config-W-ignore", "pytest -W ignore::DeprecationWarning tests", "", "P-pytest-config"),
+    ("config-W-default-attached", "pytest -Wdefault tests", "", "P-pytest-config"),
+    ("config-pythonwarnings-ignore", "pytest --pythonwarnings ignore", "", "P-pytest-config"),
+    ("config-p-no-doctest", "pytest -p no:doctest tests", "", "P-pytest-config"),
+    ("config-p-no-warnings", "pytest -p no:warnings tests", "", "P-pytest-config"),
+    ("config-p-no-cacheprovider-lookalike", "pytest -p no:cacheprovider2", "", "P-pytest-config"),
+    ("narrow-k-beside-harmless", "pytest -p no:cacheprovider -k add", "", "P-pytest-flag"),
+    ("narrow-m-beside-W-error", "pytest -W error::UserWarning -m slow", "", "P-pytest-flag"),
+    ("narrow-deselect", "pytest --deselect tests/a.py::t tests", "", "P-pytest-flag"),
+    ("narrow-ignore", "pytest --ignore=tests/b.py", "", "P-pytest-flag"),
+    ("narrow-ignore-glob", "pytest --ignore-glob='*_slow.py'", "", "P-pytest-flag"),
+    ("narrow-sw", "pytest --sw", "", "P-pytest-flag"),
+    ("narrow-node-after-W-error", "pytest -W error tests/a.py::t", "", "P-pytest-node"),
     # refuter r18y (issue 18): discover narrowed by its pattern or start directory passed
     ("ut-disc-pattern", "python3 -m unittest discover -p 'test_app*'", "", "P-operand"),
     ("ut-disc-pattern-long", "python3 -m unittest discover --pattern=t_a.py", "", "P-operand"),
@@ -162,3 +198,15 @@ def test_an_operand_through_a_link_is_judged_by_where_it_leads() -> None:
     assert selection("pytest -q all", "", links=links) is not None
     assert part_operands("pytest -q all") == ()
     assert part_operands("pytest -q whole here", links) == ()
+
+
+def test_each_row_says_what_its_run_did() -> None:
+    """Issue 18, LOW: a run under another pytest configuration selected nothing; its
+    evidence says what its options did, never that it ran some of the tests."""
+    config = selection_said("P-pytest-config")
+    assert "override the repository's pytest configuration" in config
+    assert "some of the tests" not in config
+    for row in SELECTION_ROWS:
+        if row.id != "P-pytest-config":
+            assert selection_said(row.id) == "it ran some of the tests, not the full suite"
+    assert selection_said("P-gone") == "it ran some of the tests, not the full suite"

@@ -512,14 +512,37 @@ def test_an_unavailable_suite_did_not_run() -> None:
     assert v.summary.splitlines()[0].startswith("blocked (the full suite ran no")
 
 
-def test_a_suite_that_selected_tests_is_not_the_full_suite() -> None:
+#: (selection row, what the suite's evidence says, what it never says): issue 18, LOW: a
+#: suite run under another configuration (``-p plug``, ``-W ignore::...``) selected nothing.
+SELECTION_SAID = [
+    ("P-pytest-flag", "it ran some of the tests, not the full suite", "configuration"),
+    ("P-deselected", "it ran some of the tests, not the full suite", "configuration"),
+    (
+        "P-pytest-config",
+        "it ran under options that override the repository's pytest configuration",
+        "some of the tests",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("row", "said", "unsaid"), SELECTION_SAID, ids=[r[0] for r in SELECTION_SAID]
+)
+def test_a_suite_that_selected_tests_is_not_the_full_suite(
+    row: str, said: str, unsaid: str
+) -> None:
     """Seed 001 "Rules": "A pass verdict requires the full suite to have run"; refuter r18x
-    F3: ``pytest -q -k test_add`` as the full suite passed with fullSuiteRun true."""
-    suite = replace(out("suite", 0), selection="P-pytest-flag")
+    F3: ``pytest -q -k test_add`` as the full suite passed with fullSuiteRun true. The
+    evidence says what the run did: selected tests, or ran under another configuration."""
+    suite = replace(out("suite", 0), selection=row)
     v = _verdict([out("criterion", 0), out("negative", 1), suite])
     assert (v.status, v.fullSuiteRun) == ("blocked", False)
-    assert v.summary.splitlines()[0].startswith("blocked (the full suite selected or ")
-    assert "it ran some of the tests, not the full suite" in v.criteria[2].evidence
+    assert v.summary.splitlines()[0].startswith(
+        "blocked (the full suite ran some of the tests, or under another configuration: it "
+        "is not the full suite)"
+    )
+    assert said in v.criteria[2].evidence and unsaid not in v.criteria[2].evidence
+    assert "selected or deselected" not in v.summary
     assert verdict_acceptance(v)[0] is False
 
 
