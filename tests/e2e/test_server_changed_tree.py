@@ -24,9 +24,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.conftest import World
-
-NEW = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"
-OFF = ("-c", "core.hooksPath=/dev/null")
+from tests.e2e.server_rewrites import NEW, OFF, rejected_and_noted
 
 
 @pytest.fixture
@@ -37,14 +35,10 @@ def served(native: World) -> World:
     return native
 
 
-def _rejected_and_noted(w: World) -> str:
-    """The writer's unverified commit, rejected by the server; its note then shared with the
-    server (``sync push``). The commit's id."""
-    first = w.unverified(NEW)
-    push = w.git("push", "--no-verify", "origin", "main")
-    assert push.code == 1, push
-    assert f"remote: gentle-hooks: BLOCKED {first[:12]} on refs/heads/main" in push.err
-    assert w.gh("sync", "push").code == 0
+def _noted_with_writes(w: World) -> str:
+    """:func:`rejected_and_noted`, the note on the server listing the writer's file as a
+    ``writes`` line. The commit's id."""
+    first = rejected_and_noted(w)
     note = w.ok("notes", "--ref", "gentle-hooks", "show", first, cwd=w.remote)
     blob = w.rev(f"{first}:src/app.py")
     assert f'"blob":"{blob}","kind":"writes","path":"src/app.py"' in note, note
@@ -86,7 +80,7 @@ def _changed_tree(w: World, how: str, first: str) -> str:
 @pytest.mark.parametrize("how", ["amend-extra-file", "rebase-other-base", "squash-extra-file"])
 def test_a_changed_tree_with_hooks_off_is_rejected_by_the_server(served: World, how: str) -> None:
     w = served
-    first = _rejected_and_noted(w)
+    first = _noted_with_writes(w)
     again = _changed_tree(w, how, first)
     before = w.remote_ref("main")
 
@@ -151,7 +145,7 @@ def test_a_persons_commit_bringing_back_a_writer_blob_its_history_held_passes(
 
 def test_a_persons_own_file_at_the_writers_path_passes(served: World) -> None:
     w = served
-    _rejected_and_noted(w)
+    _noted_with_writes(w)
     w.ok("reset", "-q", "--hard", "origin/main")
     w.write("src/app.py", "def mul(a, b):\n    return a * b\n")
     w.write("notes.txt", "by hand\n")

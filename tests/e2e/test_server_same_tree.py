@@ -23,9 +23,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.conftest import World
-
-NEW = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"
-OFF = ("-c", "core.hooksPath=/dev/null")
+from tests.e2e.server_rewrites import NEW, OFF, rejected_and_noted
 
 
 @pytest.fixture
@@ -34,20 +32,6 @@ def served(native: World) -> World:
     assert native.gh("install", "--server", cwd=native.remote).code == 0
     assert native.gh("install", "--share", "origin").code == 0
     return native
-
-
-def _rejected_and_noted(w: World) -> str:
-    """The writer's unverified commit, rejected by the server; its note then shared with the
-    server as the rejection prints (``sync push``). The commit's id."""
-    first = w.unverified(NEW)
-    push = w.git("push", "--no-verify", "origin", "main")
-    assert push.code == 1, push
-    assert f"remote: gentle-hooks: BLOCKED {first[:12]} on refs/heads/main" in push.err
-    shared = w.gh("sync", "push")
-    assert shared.code == 0, shared
-    held = w.ok("notes", "--ref", "gentle-hooks", "list", cwd=w.remote)
-    assert first in held, held
-    return first
 
 
 def _same_tree_again(w: World, how: str, first: str) -> tuple[str, str]:
@@ -79,7 +63,7 @@ def test_the_same_tree_again_with_hooks_off_is_rejected_by_the_server(
     served: World, how: str
 ) -> None:
     w = served
-    first = _rejected_and_noted(w)
+    first = rejected_and_noted(w)
     before = w.remote_ref("main")
     again, branch = _same_tree_again(w, how, first)
 
@@ -127,7 +111,7 @@ def test_the_same_tree_again_with_hooks_off_is_rejected_by_the_server(
 
 def test_a_persons_unrelated_commit_after_the_rejected_push_passes(served: World) -> None:
     w = served
-    _rejected_and_noted(w)
+    rejected_and_noted(w)
     w.ok("reset", "-q", "--hard", "origin/main")
     w.write("README.md", "# demo\n\nby hand\n")
     w.ok("commit", "-qam", "human: readme")
