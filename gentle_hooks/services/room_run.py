@@ -54,6 +54,7 @@ from gentle_hooks.services.room_env import env_digest
 from gentle_hooks.services.room_imports import RoomImports, room_argv
 from gentle_hooks.services.runner import run_observed
 from gentle_hooks.services.skip_ties import counted_skip_marks
+from gentle_hooks.services.suite_observer import observed_env, observed_unrun
 from gentle_hooks.values.frozen import replace
 
 
@@ -86,6 +87,10 @@ def _observe(
     run_env["PWD"] = room.tree
     run_env.update(scratch_env(room.path))  # before the stamp: made anew for every run
     run_env = cache_env(run_env, os.path.join(room.path, SCRATCH, SCRATCH_CACHE))
+    # a full suite by pytest, when the repository declares none: what it ran is observed
+    watched = not where and check.kind == "suite" and operands and _runs(check, "T-pytest")
+    if watched:
+        run_env = observed_env(run_env, room, "run.jsonl")
     # the room's own directory, compared around this run alone: the swaps between runs
     # rename its entries, a file the check put beside tree/ and removed changes it too
     root_before = _root_stamp(room)
@@ -107,6 +112,7 @@ def _observe(
             error = exc.message
         out.seek(0)
         logs[_log_path(room, check, number, where)] = out.read()
+    unrun = observed_unrun(room, run_env) if watched and obs is not None else None
     if _root_stamp(room) != root_before:
         logs[ROOT_TOUCHED] = b""
     if obs is None:
@@ -145,6 +151,7 @@ def _observe(
             tests_failed=reports_failures(check.command, text),
             selection=chosen.id if chosen is not None else None,
             selected_by=steering if chosen is not None and chosen.steered else (),
+            unrun=unrun,
         )
     return outcome
 
@@ -283,7 +290,7 @@ def observe_all(
     once on the candidate's tree for all its runs; ``programs``: per check, the files it
     starts (a ``#!`` line's flags count there)."""
     with_base = os.path.isdir(room.base)
-    by_unittest = any(c.kind == "suite" and _runs_unittest(c.command) for c in checks)
+    by_unittest = any(c.kind == "suite" and _runs(c, "T-unittest") for c in checks)
     steering = discovery_steered(bound) if by_unittest else ()
     outcomes: list[Outcome] = []
     logs: dict[str, bytes] = {}
@@ -377,9 +384,9 @@ def tree_links(command: str, tree: str) -> dict[str, str]:
     return found
 
 
-def _runs_unittest(command: str) -> bool:
-    runner = runner_of(command)
-    return runner is not None and runner.id == "T-unittest"
+def _runs(check: Check, runner_id: str) -> bool:
+    runner = runner_of(check.command)
+    return runner is not None and runner.id == runner_id
 
 
 def _own_words(paths: tuple[str, ...]) -> str:

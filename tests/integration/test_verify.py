@@ -21,7 +21,7 @@ from typing import Any
 import jsonschema  # type: ignore[import-untyped]
 import pytest
 
-from gentle_hooks.artifacts.observation import RECORDED_ONLY
+from gentle_hooks.artifacts.recorded import RECORDED_ONLY
 from tests.conftest import PASSING_VERDICT, bound_verdict, commit_all, gh, git, share, write
 
 ARTIFACTS = ".agents/skills/platform/artifacts/verify-delegation"
