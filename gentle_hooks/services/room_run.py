@@ -79,7 +79,9 @@ def _observe(
     (``NN-kind-WHERE.log``) for :func:`observe_all` to write once every run of the check
     is over: a log file appearing while a check runs would tell it which run it is.
     ``operands``/``steering``: as :func:`~gentle_hooks.policy.selection.selection` takes
-    them, for a full suite. ``argv``: what runs, when not ``check.argv`` (its
+    them, for a full suite; with ``operands``, a pytest suite's run on the candidate is
+    observed (:func:`~gentle_hooks.services.suite_observer.observed_unrun`, inside the
+    window the room is compared over). ``argv``: what runs, when not ``check.argv`` (its
     ``PYTHONPATH=`` words composed: :func:`~gentle_hooks.services.room_imports.room_argv`)."""
     import tempfile
 
@@ -276,7 +278,9 @@ def observe_all(
     would be the writer's word (row C1-own), and the base's definition is not swapped in
     either (that would patch the artifact it judges).
     ``operands``: a suite naming part of the test tree is not the full suite (row
-    P-operand); False when the repository declares its full suite. A suite run by ``python
+    P-operand), and a pytest suite's run is observed and compared with the whole suite's
+    collection (:mod:`~gentle_hooks.services.suite_observer`, row C1-suite-unrun); False
+    when the repository declares its full suite. A suite run by ``python
     -m unittest`` whose discovery the change steers
     (:func:`~gentle_hooks.services.defined.discovery_steered`) is not either (row
     P-unittest-load-tests), declared or not. A check whose test runner skipped tests carries
