@@ -90,7 +90,8 @@ def _observe(
     run_env.update(scratch_env(room.path))  # before the stamp: made anew for every run
     run_env = cache_env(run_env, os.path.join(room.path, SCRATCH, SCRATCH_CACHE))
     # a full suite by pytest, when the repository declares none: what it ran is observed
-    watched = not where and check.kind == "suite" and operands and _runs(check, "T-pytest")
+    # (on the candidate; its base run gets the same environment, so it cannot tell them apart)
+    watched = check.kind == "suite" and operands and _runs(check, "T-pytest")
     if watched:
         run_env = observed_env(run_env, room, "run.jsonl")
     # the room's own directory, compared around this run alone: the swaps between runs
@@ -114,7 +115,7 @@ def _observe(
             error = exc.message
         out.seek(0)
         logs[_log_path(room, check, number, where)] = out.read()
-    unrun = observed_unrun(room, run_env) if watched and obs is not None else None
+    unrun = observed_unrun(room, run_env) if watched and not where and obs is not None else None
     if _root_stamp(room) != root_before:
         logs[ROOT_TOUCHED] = b""
     if obs is None:

@@ -1634,9 +1634,10 @@ def test_the_callers_test_runner_options_do_not_reach_the_room(env: Env) -> None
         suite = out["verdict"]["criteria"][-1]["observed"]
         assert (suite["kind"], suite["exitCode"]) == ("suite", 1)
         assert "PYTEST_ADDOPTS" in suite["env"] and "PYTHONPATH" in suite["env"]
-        assert not {"PYTEST_PLUGINS", "PYTHONSTARTUP", "NODE_OPTIONS", "MAKEFLAGS"} & set(
-            suite["env"]
-        )
+        assert not {"PYTHONSTARTUP", "NODE_OPTIONS", "MAKEFLAGS"} & set(suite["env"])
+        # PYTEST_PLUGINS is the room's own: the observer of what the suite ran (issue 18)
+        assert {"PYTEST_PLUGINS", "GENTLE_HOOKS_SUITE_OBSERVED"} <= set(suite["env"])
+        assert "PYTEST_PLUGINS" not in out["verdict"]["criteria"][0]["observed"]["env"]
         assert suite["env"] == sorted(suite["env"])
 
 

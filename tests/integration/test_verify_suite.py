@@ -108,8 +108,7 @@ def test_a_failed_suites_run_reads_as_failed_and_its_view_claims_no_acceptance(e
     text = view.read_text()
     assert "Accepted for the gate" not in text
     assert "- **To be accepted by `gentle-hook verdict add`:** no (written by `verify run`" in text
-    (env.repo / "extra" / "test_bad.py").unlink()
-    env.brief({**BRIEF, "fullSuite": "python3 -m pytest -q tests"})
+    write(env.repo / "extra" / "test_bad.py", "def test_bad():\n    assert True\n")
     passed = env.gh("verify", "run", "--brief", str(env.brief_path))
     first = passed.stdout.splitlines()[0]
     assert first.startswith("verify run: pass (every criterion passed, "), passed.stdout
