@@ -114,12 +114,19 @@ def observed_env(env: Mapping[str, str], room: Room, name: str) -> dict[str, str
     }
 
 
+#: The most bytes of an observed file read; a larger one counts as nothing observed.
+_MAX_READ = 64 * 1024 * 1024
+
+
 def _read(env: Mapping[str, str]) -> str:
+    """The observed file ``env`` names, as text; empty when missing, unreadable or larger
+    than :data:`_MAX_READ` (the run then shows nothing observed)."""
     try:
-        with open(env[OBSERVED_VAR], encoding="utf-8", errors="replace") as fh:
-            return fh.read()
+        with open(env[OBSERVED_VAR], "rb") as fh:
+            data = fh.read(_MAX_READ + 1)
     except OSError:
         return ""
+    return "" if len(data) > _MAX_READ else data.decode("utf-8", "replace")
 
 
 def observed_unrun(room: Room, run_env: Mapping[str, str]) -> str | None:
