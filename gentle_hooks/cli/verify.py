@@ -23,7 +23,7 @@ from gentle_hooks.services.record import Binding
 if TYPE_CHECKING:
     from gentle_hooks.artifacts.brief import DelegationBrief
     from gentle_hooks.services.record import Bound
-    from gentle_hooks.services.verify import ExtraChecks
+    from gentle_hooks.services.verify_plan import ExtraChecks
 
 
 def _check_options(f: Callable[..., int]) -> Callable[..., int]:
@@ -43,7 +43,7 @@ def _check_options(f: Callable[..., int]) -> Callable[..., int]:
         **kwargs: Any,
     ) -> int:
         from gentle_hooks.services.brief_checks import flag_load_faults, flag_reach_faults
-        from gentle_hooks.services.verify import ExtraChecks
+        from gentle_hooks.services.verify_plan import ExtraChecks
 
         brief = _brief(brief_file)
         if brief is None:

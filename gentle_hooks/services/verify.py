@@ -2,7 +2,8 @@
 
 Room ``services``. One use case in two steps:
 
-* :func:`prepare` — validate the brief (B1-B5), choose its checks, and hand over a clean
+* :func:`prepare` — validate the brief (B1-B5), choose its checks
+  (:mod:`gentle_hooks.services.verify_plan`), and hand over a clean
   room (:mod:`gentle_hooks.services.cleanroom`): the candidate's exact tree, the brief's
   objective and success criteria, nothing else.
 * :func:`run` — in a clean room that still holds exactly the candidate (a prepared one, or
@@ -68,8 +69,7 @@ from gentle_hooks.services.verdict_filing import (
     validate_written,
     write_artifacts,
 )
-from gentle_hooks.services.verify_plan import ExtraChecks as ExtraChecks
-from gentle_hooks.services.verify_plan import Plan, plan_checks
+from gentle_hooks.services.verify_plan import ExtraChecks, Plan, plan_checks
 from gentle_hooks.values.frozen import field, frozen, replace
 
 
