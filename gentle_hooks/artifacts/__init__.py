@@ -18,5 +18,7 @@ bytes and decide where the results go. Imports flow down this list:
   :class:`~.outcome.Outcome`).
 * :mod:`.observation` — a verdict written from observed checks alone: the check and
   status tables of ``gentle-hook verify run``.
+* :mod:`.recorded` — what the ledger keeps of one verify run's checks, with the rows that
+  decided them.
 * :mod:`.markdown` — the Markdown view of a verdict.
 """

@@ -155,6 +155,15 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
         said="it is not the full suite",
     ),
     CheckRow(
+        "C1-suite-unrun",
+        "a pytest full suite, observed by the tool's plugin in its own process, did not run "
+        "every test `pytest` collects at the tree's top with no arguments (a run narrowed by "
+        "its directory, a variable, an @file...), or nothing observed it (env -i)",
+        lambda o: o.check.kind == "suite" and o.unrun is not None,
+        "blocked",
+        said="it did not run the whole suite",
+    ),
+    CheckRow(
         "C2-signal",
         "a negative test killed by a signal (exit above 128): a crash is not the failure it "
         "must show",
@@ -321,6 +330,12 @@ STATUS_ROWS: tuple[StatusRow, ...] = (
         "blocked",
     ),
     StatusRow(
+        "S1-suite-unrun",
+        "the full suite did not run every test of the whole suite, as observed",
+        lambda v: any(check_result(o)[1] == "C1-suite-unrun" for o in v.of("suite")),
+        "blocked",
+    ),
+    StatusRow(
         "S1",
         "a required tool is missing: blocked, not inferred",
         lambda v: "blocked" in v.results(),
@@ -440,7 +455,8 @@ def observed_verdict(
         observation; ``negativeTestsRun`` counts negative tests whose tool was there;
         ``fullSuiteRun`` is true when a suite was declared and every suite run (the
         brief's, and ``--suite`` beside it) runs a recognised test runner, its tool was
-        there, its output shows tests ran, and it selected none of them out;
+        there, its output shows tests ran, it selected none of them out, and, observed,
+        it ran every test of the whole suite (:attr:`~.outcome.Outcome.unrun`);
         ``changedArtifact`` names the check that changed the candidate's files and what it
         changed (:func:`~.changed.changed_artifact`), when one did.
     """
@@ -454,7 +470,11 @@ def observed_verdict(
         negativeTestsRun=sum(1 for o in observations.of("negative") if o.ran),
         fullSuiteRun=bool(observations.of("suite"))
         and all(
-            o.ran and o.runner is not None and not o.no_tests and o.selection is None
+            o.ran
+            and o.runner is not None
+            and not o.no_tests
+            and o.selection is None
+            and o.unrun is None
             for o in observations.of("suite")
         ),
         artifactMutating=mutating,
@@ -468,33 +488,3 @@ def observed_verdict(
             None,
         ),
     )
-
-
-#: The keys :func:`recorded_observations` adds to each check's observed fields: the
-#: ledger's own, no verdict carries them.
-RECORDED_ONLY = frozenset({"row", "result", "evidence"})
-
-
-def recorded_observations(outcomes: Sequence[Outcome], verdict: DelegationVerdict) -> str:
-    """The JSON list the ledger keeps of one run's checks
-    (:attr:`~gentle_hooks.ledger.records.VerifyRun.observations`), in run order: each
-    check's :class:`~.verdict.Observed` fields, the :data:`CHECK_ROWS` row that decided
-    it (``row``), its ``result``, and ``evidence`` (False: the check says nothing of the
-    candidate, :attr:`CheckRow.evidence`). ``verdict`` is the one
-    :func:`observed_verdict` wrote from ``outcomes`` (one criterion per outcome)."""
-    import json  # on use: the hooks' pass path imports this module's tables only
-
-    seen = []
-    for o, c in zip(outcomes, verdict.criteria, strict=True):
-        if c.observed is None:
-            continue
-        row = check_row(o)
-        seen.append(
-            {
-                **c.observed.model_dump(mode="json"),
-                "row": row.id,
-                "result": row.result,
-                "evidence": row.evidence,
-            }
-        )
-    return json.dumps(seen, ensure_ascii=False, separators=(",", ":"))

@@ -88,6 +88,11 @@ class Outcome:
         room_refused: not run (``exit_code`` None, ``error`` says why): it starts a Python
             the room's import redirects do not reach while the work tree holds other code
             (:func:`~gentle_hooks.services.room_imports.room_argv`).
+        unrun: for a pytest full suite the tool observed
+            (:mod:`gentle_hooks.services.suite_observer`), why it is not the whole suite:
+            how many of the tests ``pytest`` collects at the tree's top it did not run, or
+            that nothing observed the run; None when it ran them all, or was not observed
+            (another runner, or the repository declares its full suite).
     """
 
     check: Check
@@ -116,6 +121,7 @@ class Outcome:
     skip_marks: tuple[str, ...] = ()
     skipped_named: SkippedNamed | None = None
     room_refused: bool = False
+    unrun: str | None = None
 
     @property
     def checks_nothing(self) -> bool:
@@ -182,6 +188,8 @@ def evidence_words(o: Outcome) -> str:
         tests = "; it runs no recognised test runner: nothing shows the project's tests ran"
     if o.selection is not None:
         tests += f"; {selection_said(o.selection)}"
+    if o.unrun is not None:
+        tests += f"; {o.unrun}"
     if o.selected_by:
         more = f" and {len(o.selected_by) - 3} more" if len(o.selected_by) > 3 else ""
         tests += (

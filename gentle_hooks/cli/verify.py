@@ -27,7 +27,7 @@ from gentle_hooks.services.record import Binding
 if TYPE_CHECKING:
     from gentle_hooks.artifacts.brief import DelegationBrief
     from gentle_hooks.services.record import Bound
-    from gentle_hooks.services.verify import ExtraChecks
+    from gentle_hooks.services.verify_plan import ExtraChecks
 
 
 def _check_options(f: Callable[..., int]) -> Callable[..., int]:
@@ -53,7 +53,7 @@ def _check_options(f: Callable[..., int]) -> Callable[..., int]:
             flag_reach_faults,
             run_faults,
         )
-        from gentle_hooks.services.verify import ExtraChecks
+        from gentle_hooks.services.verify_plan import ExtraChecks
 
         brief = _brief(brief_file)
         if brief is None:

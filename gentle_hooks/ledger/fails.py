@@ -13,7 +13,7 @@ A check that gave no evidence is the brief's fault, not the candidate's: a negat
 that fails on the candidate's base tree too (row C2-base) fails whatever the change is, and
 a criterion the candidate passes that gives the same answer on its base tree and with the
 change emptied (row C4-nothing) observes nothing of it (both recorded ``evidence: false``:
-:func:`gentle_hooks.artifacts.observation.recorded_observations`). It is not required of
+:func:`gentle_hooks.artifacts.recorded.recorded_observations`). It is not required of
 the settling run (a corrected brief drops or replaces it), and a
 run whose failed checks are all such checks is no observed failure of the candidate: it
 stands as nothing, and :func:`brief_faults` names the checks to correct. A run recorded

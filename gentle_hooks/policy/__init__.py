@@ -43,6 +43,8 @@ One module per table or rule set:
 * :mod:`.reach` — which words of a verifier's check reach outside the clean room (an
   absolute path, a home directory, ``../..``)
 * :mod:`.selection` — whether a test run selected some of the tests (not the full suite)
+* :mod:`.suite_coverage` — whether an observed pytest run ran every test of the whole
+  suite's collection
 * :mod:`.programs` — the programs a verifier's check starts, by name
 * :mod:`.pythonpath_line` — a check's own ``PYTHONPATH=`` with a room's entries put first,
   and a Python started with ``-I``, ``-E`` or ``-S``

@@ -43,6 +43,8 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.cleanroom` — the verifier's clean room on disk
 * :mod:`.room_open` — a prepared room opened for ``verify run --room``, or refused
 * :mod:`.room_run` — a verify run's checks run in its clean room, observed
+* :mod:`.suite_observer` — what a pytest full suite ran, observed by a plugin in its
+  process and compared with the whole suite's collection
 * :mod:`.room_env` — the environment a verify run's checks get in its clean room
 * :mod:`.editable` — where an editable install makes Python import a work tree's code, and
   the same places in a room or temporary checkout
@@ -87,6 +89,8 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.room_dirs` — a room's parts are the directories it made, never links, before any
   removal
 * :mod:`.verify` — ``verify prepare|run``: the verdict written from the observed checks
+* :mod:`.verify_plan` — the checks a verify run runs for one brief, in order, and the
+  ``briefId`` its verdict claims
 * :mod:`.verdict_held` — whether a ``verify run``'s pass is held already (no ``verdict add``)
 * :mod:`.declared_suite` — the project's declared full suite, from the base commit
 * :mod:`.settings_base` — the commit a candidate's loosening settings are read from (one

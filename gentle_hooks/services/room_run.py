@@ -54,6 +54,7 @@ from gentle_hooks.services.room_env import env_digest
 from gentle_hooks.services.room_imports import RoomImports, room_argv
 from gentle_hooks.services.runner import run_observed
 from gentle_hooks.services.skip_ties import counted_skip_marks
+from gentle_hooks.services.suite_observer import observed_env, observed_unrun
 from gentle_hooks.values.frozen import replace
 
 
@@ -78,7 +79,9 @@ def _observe(
     (``NN-kind-WHERE.log``) for :func:`observe_all` to write once every run of the check
     is over: a log file appearing while a check runs would tell it which run it is.
     ``operands``/``steering``: as :func:`~gentle_hooks.policy.selection.selection` takes
-    them, for a full suite. ``argv``: what runs, when not ``check.argv`` (its
+    them, for a full suite; with ``operands``, a pytest suite's run on the candidate is
+    observed (:func:`~gentle_hooks.services.suite_observer.observed_unrun`, inside the
+    window the room is compared over). ``argv``: what runs, when not ``check.argv`` (its
     ``PYTHONPATH=`` words composed: :func:`~gentle_hooks.services.room_imports.room_argv`)."""
     import tempfile
 
@@ -86,6 +89,11 @@ def _observe(
     run_env["PWD"] = room.tree
     run_env.update(scratch_env(room.path))  # before the stamp: made anew for every run
     run_env = cache_env(run_env, os.path.join(room.path, SCRATCH, SCRATCH_CACHE))
+    # a full suite by pytest, when the repository declares none: what it ran is observed
+    # (on the candidate; its base run gets the same environment, so it cannot tell them apart)
+    watched = check.kind == "suite" and operands and _runs(check, "T-pytest")
+    if watched:
+        run_env = observed_env(run_env, room, "run.jsonl")
     # the room's own directory, compared around this run alone: the swaps between runs
     # rename its entries, a file the check put beside tree/ and removed changes it too
     root_before = _root_stamp(room)
@@ -107,6 +115,7 @@ def _observe(
             error = exc.message
         out.seek(0)
         logs[_log_path(room, check, number, where)] = out.read()
+    unrun = observed_unrun(room, run_env) if watched and not where and obs is not None else None
     if _root_stamp(room) != root_before:
         logs[ROOT_TOUCHED] = b""
     if obs is None:
@@ -145,6 +154,7 @@ def _observe(
             tests_failed=reports_failures(check.command, text),
             selection=chosen.id if chosen is not None else None,
             selected_by=steering if chosen is not None and chosen.steered else (),
+            unrun=unrun,
         )
     return outcome
 
@@ -269,7 +279,9 @@ def observe_all(
     would be the writer's word (row C1-own), and the base's definition is not swapped in
     either (that would patch the artifact it judges).
     ``operands``: a suite naming part of the test tree is not the full suite (row
-    P-operand); False when the repository declares its full suite. A suite run by ``python
+    P-operand), and a pytest suite's run is observed and compared with the whole suite's
+    collection (:mod:`~gentle_hooks.services.suite_observer`, row C1-suite-unrun); False
+    when the repository declares its full suite. A suite run by ``python
     -m unittest`` whose discovery the change steers
     (:func:`~gentle_hooks.services.defined.discovery_steered`) is not either (row
     P-unittest-load-tests), declared or not. A check whose test runner skipped tests carries
@@ -283,7 +295,7 @@ def observe_all(
     once on the candidate's tree for all its runs; ``programs``: per check, the files it
     starts (a ``#!`` line's flags count there)."""
     with_base = os.path.isdir(room.base)
-    by_unittest = any(c.kind == "suite" and _runs_unittest(c.command) for c in checks)
+    by_unittest = any(c.kind == "suite" and _runs(c, "T-unittest") for c in checks)
     steering = discovery_steered(bound) if by_unittest else ()
     outcomes: list[Outcome] = []
     logs: dict[str, bytes] = {}
@@ -377,9 +389,9 @@ def tree_links(command: str, tree: str) -> dict[str, str]:
     return found
 
 
-def _runs_unittest(command: str) -> bool:
-    runner = runner_of(command)
-    return runner is not None and runner.id == "T-unittest"
+def _runs(check: Check, runner_id: str) -> bool:
+    runner = runner_of(check.command)
+    return runner is not None and runner.id == runner_id
 
 
 def _own_words(paths: tuple[str, ...]) -> str:

@@ -26,7 +26,7 @@ import re
 from collections.abc import Mapping
 
 from gentle_hooks.artifacts.markdown import render_verdict_markdown
-from gentle_hooks.artifacts.observation import RECORDED_ONLY
+from gentle_hooks.artifacts.recorded import RECORDED_ONLY
 from gentle_hooks.artifacts.verdict import (
     DelegationVerdict,
     as_recorded,

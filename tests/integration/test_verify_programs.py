@@ -75,7 +75,9 @@ def test_a_program_in_a_directory_others_may_write_is_refused(env: Env, tmp_path
     assert proc.stderr.count("\n") == 1 and "--allow-shared-programs" in proc.stderr
     assert not list((env.repo / ".agents").glob("**/*.json"))
     args = ("verify", "run", "--brief", str(env.brief_path), "--allow-shared-programs")
-    out = env.json(*args, env=path)
+    out = env.json(*args, env=path, code=1)
+    # the fake prints a pass, but no pytest session of it was observed (issue 18)
+    assert (out["status"], out["outcomes"][-1]["row"]) == ("blocked", "C1-suite-unrun")
     seen = out["verdict"]["criteria"][-1]["observed"]["programs"]
     digest = "sha256:" + hashlib.sha256(fake.read_bytes()).hexdigest()
     assert {"name": "pytest", "path": os.path.realpath(fake), "sha256": digest} in seen

@@ -50,22 +50,36 @@ def test_a_suite_that_selects_tests_is_not_the_full_suite(env: Env, suite: str) 
 
 def _bad_beside(env: Env) -> None:
     """The failing test in a top-level directory of its own, ``extra/``, and the brief's
-    suite ``pytest -q tests extra``: a suite of ``tests`` alone (a whole top-level
-    directory, not a part of the test tree by its words: row P-operand) then passes."""
+    suite ``pytest -q tests extra``."""
     (env.repo / "tests" / "test_bad.py").unlink()
     write(env.repo / "extra" / "test_bad.py", "def test_bad():\n    assert False\n")
     env.brief({**BRIEF, "fullSuite": "python3 -m pytest -q tests extra"})
 
 
+#: A criterion the candidate fails and its base passes (the base subtracts): observed
+#: evidence that the candidate fails the brief that holds it.
+FAILING = {
+    "criterion": "add(2, 3) is -1",
+    "run": "python3 -c 'import app; assert app.add(2, 3) == -1'",
+}
+
+
+def _failing_brief(env: Env) -> None:
+    """Brief ``add-1`` with :data:`FAILING` among its criteria: its run fails, while a
+    brief without it passes on the same candidate (a suite leaving a failing test out no
+    longer does: it is observed, row C1-suite-unrun)."""
+    env.brief({**BRIEF, "successCriteria": [*BRIEF["successCriteria"], FAILING]})
+
+
 def test_an_observed_fail_is_not_overridden_by_another_briefs_pass(env: Env) -> None:
-    """F4: the brief's suite fails; a second brief whose suite leaves the failing test out
-    passes, but neither ``verdict add`` nor ``status`` accepts it while the failed run
-    stands, and the reason names the run, its brief and what settles it."""
-    _bad_beside(env)
+    """F4: the brief fails; a second brief without its failing check passes, but neither
+    ``verdict add`` nor ``status`` accepts it while the failed run stands, and the reason
+    names the run, its brief and what settles it."""
+    (env.repo / "tests" / "test_bad.py").unlink()
+    _failing_brief(env)
     failed = env.json("verify", "run", "--brief", str(env.brief_path), code=1)
     assert failed["status"] == "fail", failed["outcomes"]
-    other = {**BRIEF, "id": "add-2", "fullSuite": "python3 -m pytest -q tests"}
-    env.brief(other)
+    env.brief({**BRIEF, "id": "add-2"})
     passed = env.json("verify", "run", "--brief", str(env.brief_path))
     assert passed["status"] == "pass", passed["outcomes"]
     added = env.gh("verdict", "add", passed["json_path"])
@@ -94,7 +108,7 @@ def test_a_failed_suites_run_reads_as_failed_and_its_view_claims_no_acceptance(e
     text = view.read_text()
     assert "Accepted for the gate" not in text
     assert "- **To be accepted by `gentle-hook verdict add`:** no (written by `verify run`" in text
-    env.brief({**BRIEF, "fullSuite": "python3 -m pytest -q tests"})
+    write(env.repo / "extra" / "test_bad.py", "def test_bad():\n    assert True\n")
     passed = env.gh("verify", "run", "--brief", str(env.brief_path))
     first = passed.stdout.splitlines()[0]
     assert first.startswith("verify run: pass (every criterion passed, "), passed.stdout
@@ -109,13 +123,14 @@ def test_a_held_back_pass_is_not_vouched_for_in_the_note(env: Env) -> None:
 
     from tests.conftest import git
 
-    _bad_beside(env)
+    (env.repo / "tests" / "test_bad.py").unlink()
+    _failing_brief(env)
     assert env.gh("install").returncode == 0
     receipt = env.gh("receipt", "run", "--", "python3", "-m", "pytest", "-q", "tests/test_app.py")
     assert receipt.returncode == 0, receipt.stdout + receipt.stderr
     assert env.gh("spot-check").returncode == 0
     assert env.json("verify", "run", "--brief", str(env.brief_path), code=1)["status"] == "fail"
-    env.brief({**BRIEF, "id": "add-2", "fullSuite": "python3 -m pytest -q tests"})
+    env.brief({**BRIEF, "id": "add-2"})
     passed = env.json("verify", "run", "--brief", str(env.brief_path))
     assert env.gh("verdict", "add", passed["json_path"]).returncode == 1
     git(env.repo, "add", "-A")

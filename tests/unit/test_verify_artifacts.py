@@ -110,6 +110,12 @@ def refused(o: Outcome) -> Outcome:
 
 
 #: (id, outcome, result, row): seed 001 "Rules" and "Guardrails".
+#: What an observed run that left a test out says (:func:`~.suite_coverage.unrun_line`).
+UNRUN = (
+    "1 of the 2 tests the whole suite collects (pytest at the tree's top, no arguments) did "
+    "not run, e.g. extra/test_bad.py::test_bad"
+)
+
 CHECK_CASES: list[tuple[str, Outcome, str, str]] = [
     # seed 001 "Scope": "never repairs the artifact it judges"
     ("criterion-changed-the-artifact", changed(out("criterion", 0)), "fail", "C0"),
@@ -166,6 +172,13 @@ CHECK_CASES: list[tuple[str, Outcome, str, str]] = [
         replace(runner(out("suite", 0), 1), selection="P-pytest-flag"),
         "blocked",
         "C1-suite-part",
+    ),
+    # issue 18, refuter r18r: a pytest suite that did not run the whole suite, observed
+    (
+        "suite-observed-unrun",
+        replace(runner(out("suite", 0), 1), unrun=UNRUN),
+        "blocked",
+        "C1-suite-unrun",
     ),
     (
         "criterion-may-select-tests",
@@ -368,6 +381,13 @@ STATUS_CASES: list[tuple[str, list[Outcome], bool, str, str]] = [
         "S1-suite-part",
     ),
     (
+        "suite-observed-unrun",
+        [out("criterion", 0), out("negative", 1), replace(runner(out("suite", 0), 2), unrun=UNRUN)],
+        True,
+        "blocked",
+        "S1-suite-unrun",
+    ),
+    (
         "suite-module-missing",
         [out("criterion", 0), out("negative", 1), missing(out("suite", 1))],
         True,
@@ -543,6 +563,17 @@ def test_a_suite_that_selected_tests_is_not_the_full_suite(
     )
     assert said in v.criteria[2].evidence and unsaid not in v.criteria[2].evidence
     assert "selected or deselected" not in v.summary
+    assert verdict_acceptance(v)[0] is False
+
+
+def test_a_suite_observed_not_to_run_the_whole_suite_is_not_the_full_suite() -> None:
+    """Issue 18, refuter r18r: ``cd sub && pytest -q`` passed with fullSuiteRun true; the
+    run's observed ids now decide (row C1-suite-unrun), whatever its words and output say."""
+    suite = replace(runner(out("suite", 0), 1), unrun=UNRUN)
+    v = _verdict([out("criterion", 0), out("negative", 1), suite])
+    assert (v.status, v.fullSuiteRun) == ("blocked", False)
+    assert v.summary.splitlines()[0].startswith("blocked (the full suite did not run every ")
+    assert UNRUN in v.criteria[2].evidence
     assert verdict_acceptance(v)[0] is False
 
 

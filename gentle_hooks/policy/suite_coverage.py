@@ -1,0 +1,153 @@
+"""Whether an observed pytest run ran the whole suite (seed 001 "Rules": "A pass verdict
+requires the full suite to have run"; SPEC §9; issue 18).
+
+Room ``policy`` (pure: the caller reads the files and runs the processes,
+:mod:`gentle_hooks.services.suite_observer`). A pytest process that loads the tool's
+observer plugin writes one JSON line per session: the directory its node ids are relative
+to (``rootpath``), the interpreter, whether it only collected, its exit status, the ids it
+kept after deselection (``selected``), the ids it reported a phase of with their outcome
+(``reported``), and the collectors that failed (``errors``). Node ids are compared as
+paths from the top of the room's tree, whatever directory the run started in (``cd sub &&
+pytest``, ``env -C sub pytest`` give ids relative to ``sub``).
+
+What a session ran (:func:`ran_ids`): the ids it reported, and its collectors that
+failed; a session that stopped with a non-zero status (``-x`` at a failure) also counts
+what it selected (its run fails anyway). A collect-only session runs nothing.
+:func:`unrun_line` compares those with the whole suite's collection (the same plugin in
+``python -m pytest --collect-only -q`` at the tree's top, no arguments): one line when
+some of the whole suite did not run, or when nothing observed the run; None when every
+test of the whole suite ran.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+from collections.abc import Iterable, Sequence
+
+from gentle_hooks.values.frozen import frozen
+
+#: The observer plugin's record format (the ``v`` of each line).
+RECORD_VERSION = 1
+
+
+@frozen
+class Session:
+    """One pytest session the observer saw.
+
+    Attributes:
+        rootpath: the directory its node ids are relative to; executable: its interpreter;
+        collect_only: ``--collect-only``; exit_status: its exit status; selected: the ids
+        kept after deselection; reported: (id, outcome) of each test it reported;
+        errors: the ids of collectors that failed.
+    """
+
+    rootpath: str
+    executable: str
+    collect_only: bool
+    exit_status: int
+    selected: tuple[str, ...] = ()
+    reported: tuple[tuple[str, str], ...] = ()
+    errors: tuple[str, ...] = ()
+
+
+def parse_sessions(text: str) -> tuple[Session, ...]:
+    """The sessions of an observer file's ``text`` (JSON lines); a line that is not a
+    record of :data:`RECORD_VERSION` (cut short, written by something else) is left out."""
+    found: list[Session] = []
+    for line in text.splitlines():
+        try:
+            rec = json.loads(line)
+            reported = rec["reported"]
+            session = Session(
+                rootpath=str(rec["rootpath"]),
+                executable=str(rec["executable"]),
+                collect_only=bool(rec["collect_only"]),
+                exit_status=int(rec["exitstatus"]),
+                selected=tuple(str(i) for i in rec["selected"]),
+                reported=tuple((str(k), str(v)) for k, v in reported.items()),
+                errors=tuple(str(i) for i in rec["errors"]),
+            )
+        except (ValueError, TypeError, KeyError, AttributeError):
+            continue
+        if rec.get("v") == RECORD_VERSION:
+            found.append(session)
+    return tuple(found)
+
+
+def tree_id(node_id: str, rootpath: str, tops: Sequence[str]) -> str:
+    """``node_id`` (relative to ``rootpath``) as a path from the tree's top: the first of
+    ``tops`` (the tree's path, as given and resolved) that ``rootpath`` lies in; an id
+    outside every one stays absolute. Only the file part (before the first ``::``) is a
+    path: a parameter id may hold ``/``."""
+    path, sep, rest = node_id.partition("::")
+    full = posixpath.normpath(posixpath.join(rootpath, path))
+    for top in tops:
+        top = posixpath.normpath(top)
+        if full == top or full.startswith(top.rstrip("/") + "/"):
+            rel = posixpath.relpath(full, top)
+            return f"{'' if rel == '.' else rel}{sep}{rest}"
+    return f"{full}{sep}{rest}"
+
+
+def ran_ids(sessions: Iterable[Session], tops: Sequence[str]) -> frozenset[str]:
+    """What ``sessions`` ran, as ids from the tree's top (module docstring)."""
+    ran: set[str] = set()
+    for s in sessions:
+        if s.collect_only:
+            continue
+        ids = [i for i, _ in s.reported] + list(s.errors)
+        if s.exit_status != 0:
+            ids += s.selected
+        ran.update(tree_id(i, s.rootpath, tops) for i in ids)
+    return frozenset(ran)
+
+
+def failed_ids(sessions: Iterable[Session], tops: Sequence[str]) -> frozenset[str]:
+    """The tests ``sessions`` reported failed, and the collectors that failed."""
+    failed = {
+        tree_id(i, s.rootpath, tops)
+        for s in sessions
+        if not s.collect_only
+        for i in (*(k for k, v in s.reported if v == "failed"), *s.errors)
+    }
+    return frozenset(failed)
+
+
+def whole_ids(sessions: Iterable[Session], tops: Sequence[str]) -> frozenset[str]:
+    """The whole suite's ids from its collect-only sessions: what they selected and the
+    collectors that failed (a module that cannot be imported is part of the suite)."""
+    return frozenset(
+        tree_id(i, s.rootpath, tops)
+        for s in sessions
+        if s.collect_only
+        for i in (*s.selected, *s.errors)
+    )
+
+
+#: What :func:`unrun_line` says when no session of the run was observed.
+UNOBSERVED = (
+    "the run could not be observed: no pytest session it started loaded gentle-hooks' "
+    "observer (PYTEST_PLUGINS), as when it drops the environment (env -i) or the plugin"
+)
+
+
+def unrun_line(run: Sequence[Session], whole: Sequence[Session], tops: Sequence[str]) -> str | None:
+    """One line saying the observed ``run`` is not the whole suite ``whole`` collects,
+    None when it ran every id of it. ``run`` empty (nothing observed): :data:`UNOBSERVED`;
+    ``whole`` holding no collect-only session: the whole suite could not be collected."""
+    if not any(not s.collect_only for s in run):
+        return UNOBSERVED
+    if not any(s.collect_only for s in whole):
+        return (
+            "the whole suite could not be collected (python -m pytest --collect-only at the "
+            "tree's top, with the run's interpreter): nothing shows the run was the full suite"
+        )
+    wanted = whole_ids(whole, tops)
+    missing = sorted(wanted - ran_ids(run, tops))
+    if not missing:
+        return None
+    return (
+        f"{len(missing)} of the {len(wanted)} tests the whole suite collects (pytest at the "
+        f"tree's top, no arguments) did not run, e.g. {missing[0]}"
+    )

@@ -1,0 +1,96 @@
+"""Whether an observed pytest run ran the whole suite (issue 18; seed 001 "Rules": "A pass
+verdict requires the full suite to have run"): :mod:`gentle_hooks.policy.suite_coverage`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gentle_hooks.policy.suite_coverage import (
+    UNOBSERVED,
+    Session,
+    parse_sessions,
+    ran_ids,
+    tree_id,
+    unrun_line,
+)
+
+TOPS = ("/room/tree", "/real/room/tree")
+A, B = "tests/test_a.py::test_a", "extra/test_b.py::test_b"
+
+
+def whole(*ids: str, errors: tuple[str, ...] = ()) -> Session:
+    return Session("/room/tree", "/py", True, 0, selected=ids, errors=errors)
+
+
+def ran(
+    *ids: str, root: str = "/room/tree", status: int = 0, selected: tuple[str, ...] = ()
+) -> Session:
+    return Session(
+        root, "/py", False, status, selected=selected, reported=tuple((i, "passed") for i in ids)
+    )
+
+
+@pytest.mark.parametrize(
+    ("node", "root", "want"),
+    [
+        ("test_a.py::test_a", "/room/tree/tests", A),  # cd tests && pytest
+        ("test_a.py::test_a", "/real/room/tree/tests", A),  # the tree's resolved path
+        ("tests/test_a.py::test_a[x/../y]", "/room/tree", "tests/test_a.py::test_a[x/../y]"),
+        ("../extra/test_b.py::test_b", "/room/tree/tests", B),
+        ("tests/test_a.py", "/room/tree", "tests/test_a.py"),  # a collector
+        ("t.py::t", "/elsewhere", "/elsewhere/t.py::t"),
+    ],
+    ids=["cd-sub", "resolved", "param-slash", "dotdot", "collector", "outside"],
+)
+def test_tree_id(node: str, root: str, want: str) -> None:
+    assert tree_id(node, root, TOPS) == want
+
+
+@pytest.mark.parametrize(
+    ("run", "want"),
+    [
+        ([ran(A, B)], None),
+        ([ran(A)], "1 of the 2 tests the whole suite collects"),
+        ([ran("test_a.py::test_a", root="/room/tree/tests")], "1 of the 2"),
+        ([ran(A), ran("test_b.py::test_b", root="/room/tree/extra")], None),  # two runs
+        ([], UNOBSERVED),
+        ([Session("/room/tree", "/py", True, 0, selected=(A, B))], UNOBSERVED),  # --co
+        ([ran(A, status=1, selected=(A, B))], None),  # -x stopped at a failure: it fails
+        ([ran(status=0, selected=(A, B))], "2 of the 2"),  # selected, nothing reported
+    ],
+    ids=["all", "part", "cd-sub", "two-sessions", "none", "collect-only", "x-stop", "no-report"],
+)
+def test_unrun_line(run: list[Session], want: str | None) -> None:
+    got = unrun_line(run, [whole(A, B)], TOPS)
+    assert got == want if want is None or want == UNOBSERVED else want in (got or ""), got
+
+
+def test_a_failing_collector_is_part_of_the_whole_suite() -> None:
+    """A module the whole collection cannot import counts: a run that avoids it did not
+    run the whole suite; one that hit it too counts it (its run fails)."""
+    suite = [whole(A, errors=("extra/test_b.py",))]
+    assert "1 of the 2" in (unrun_line([ran(A)], suite, TOPS) or "")
+    hit = Session("/room/tree", "/py", False, 2, selected=(A,), errors=("extra/test_b.py",))
+    assert unrun_line([hit], suite, TOPS) is None
+    assert ran_ids([hit], TOPS) == {A, "extra/test_b.py"}
+
+
+def test_no_whole_collection_is_not_the_full_suite() -> None:
+    assert "could not be collected" in (unrun_line([ran(A)], [], TOPS) or "")
+
+
+def test_parse_sessions_keeps_records_only() -> None:
+    rec = {
+        "v": 1,
+        "rootpath": "/room/tree",
+        "executable": "/py",
+        "collect_only": False,
+        "exitstatus": 0,
+        "selected": [A],
+        "reported": {A: "passed"},
+        "errors": [],
+    }
+    text = "\n".join([json.dumps(rec), "{cut short", json.dumps({**rec, "v": 2}), "[]"])
+    assert parse_sessions(text) == (ran(A, selected=(A,)),)
