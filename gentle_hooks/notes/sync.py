@@ -59,17 +59,28 @@ def note_lines(led: Ledger, rec: CommitRecord) -> list[str]:
 def note_records(led: Ledger, rec: CommitRecord) -> list[NoteLine]:
     """The note lines of one commit record: candidate, writers, escalations, and every
     record bound to its identity (receipts, spot checks, verdicts, review facts,
-    overrides), in that order. A verdict a ``verify run`` wrote carries that run's
-    verdict digest (:attr:`~gentle_hooks.notes.lines.VerdictLine.observed`).
+    overrides), in that order. A spot check bound to it that re-ran a receipt of another
+    snapshot brings that receipt, bound to this identity as the spot check is
+    (docs/spec-notes §5 "the work tree holds exactly the candidate"). A verdict a ``verify
+    run`` wrote carries that run's verdict digest
+    (:attr:`~gentle_hooks.notes.lines.VerdictLine.observed`).
     """
     ident = rec.identity
     lines: list[NoteLine] = [CandidateLine(rec.commit_id, ident, rec.base_tree, rec.tree)]
     mutations, escalations = led.delivered_work(sorted({rec.commit_id, rec.origin}))
     lines += [WriterLine(m.model, m.effort, m.source) for m in mutations]
     lines += [EscalationLine(e.item, e.slug, e.reason, e.critical) for e in escalations]
+    receipts = led.receipts(ident)
+    spots = led.spot_checks(ident)
+    # a re-run bound here that re-ran a receipt of another snapshot (the run's outputs
+    # written again: docs/spec-notes §5) carries that receipt here too, bound as it is,
+    # so a gate reading only the note finds the report the re-run agreed with
+    bound = {r.id for r in receipts}
+    rerun = sorted({s.receipt_id for s in spots if s.receipt_id is not None} - bound)
+    receipts += [r for r in map(led.receipt, rerun) if r is not None]
     lines += [
         ReceiptLine(ident, r.command, r.observed, r.exit_code, r.output_digest, r.recorded_at)
-        for r in led.receipts(ident)
+        for r in receipts
     ]
     lines += [
         SpotCheckLine(
@@ -82,7 +93,7 @@ def note_records(led: Ledger, rec: CommitRecord) -> list[NoteLine]:
             s.counts,
             s.recorded_at,
         )
-        for s in led.spot_checks(ident)
+        for s in spots
     ]
     verdicts = led.verdicts(ident)
     # what a verify run observed is in this clone's ledger only: the line carries the
