@@ -6,7 +6,7 @@ The receipt binds to the snapshot the reported run left; the spot check that wro
 report again binds also to the state it left, which ``git add -A`` commits. The commit's
 note carries the spot check, and the receipt it re-ran bound as the spot check is: the
 server's pre-receive and ``gate --range`` in a fresh clone let the commit through as the
-commit and push gates did.
+commit and push gates did. A note that holds a re-run but not its receipt says so.
 Real git, ``gentle-hook install``, a bare remote with the server gate, real pytest.
 """
 
@@ -70,3 +70,27 @@ def test_the_note_carries_the_receipt_its_rerun_re_ran(served: World) -> None:
     gated = ci.gh("gate", "--range", "HEAD~1..HEAD")
     assert gated.code == 0, gated
     assert "verified as its plan requires" in gated.out + gated.err, gated
+
+
+def test_a_note_without_the_receipt_says_so(served: World) -> None:
+    """A note holding the agreed re-run and not the receipt it re-ran (as notes were written
+    before they carried it): the range gate blocks, saying that, not "missing a passing
+    re-run"."""
+    w = served
+    commit = _committed_with_report(w)
+    ci = _fresh_clone(w)
+    held = ci.ok("notes", "--ref", "gentle-hooks", "show", commit)
+    kept = [x for x in held.splitlines() if json.loads(x)["kind"] != "receipt"]
+    assert len(kept) < len(held.splitlines()), held
+    edited = w.base / "note.txt"
+    edited.write_text("".join(x + "\n" for x in kept), encoding="utf-8")
+    ci.ok("notes", "--ref", "gentle-hooks", "add", "-f", "-F", str(edited), commit)
+    gated = ci.gh("gate", "--range", "HEAD~1..HEAD")
+    assert gated.code == 1, gated
+    said = gated.out + gated.err
+    assert "missing a passing re-run" not in said, said
+    assert (
+        "missing the writer's report in its note: the note holds a spot check but not the "
+        "receipt it re-ran"
+    ) in said, said
+    assert "its note holds a re-run that agreed of `" in said, said
