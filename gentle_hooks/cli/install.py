@@ -150,11 +150,11 @@ def install(
         for action in do_install(repo, hook_types or DEFAULT_HOOK_TYPES, warn=warn):
             click.echo(f"{action.hook_type}: {action.what}: {action.path}")
     if share:
-        _share(repo, share, framework is not None)
+        _share(repo, share, framework[0] if framework is not None else None)
     return EXIT_OK
 
 
-def _share(repo: Repository, remote: str, framework: bool) -> None:
+def _share(repo: Repository, remote: str, framework: str | None) -> None:
     """Set up the notes' fetch with ``remote`` and name it for the push gate
     (:func:`~gentle_hooks.notes.sync.add_share_refspecs`), remove the push refspecs an
     earlier install added, say how the notes travel, fetch them."""
@@ -168,8 +168,8 @@ def _share(repo: Repository, remote: str, framework: bool) -> None:
         click.echo(f"git config: added {line}")  # a report, worded as uninstall's "removed"
     for line in remove_share_push_refspecs(repo, remote):
         click.echo(f"git config: removed {line}")
-    gate = framework or is_ours(os.path.join(hooks_dir(repo), "pre-push"))
-    for line in share_push_lines(remote, gate):
+    gate = framework is not None or is_ours(os.path.join(hooks_dir(repo), "pre-push"))
+    for line in share_push_lines(remote, gate, framework):
         click.echo(line)
     click.echo(f"notes: {sync_fetch(repo, remote)}")
 
