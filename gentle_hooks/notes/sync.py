@@ -302,6 +302,15 @@ def write_lacking_escalations(repo: Repository, led: Ledger) -> int:
     return write_commit_notes(repo, led, stale) if stale else 0
 
 
+def write_lacking_receipts(repo: Repository, led: Ledger) -> int:
+    """Merge the receipt a commit's spot check re-ran (of another snapshot) into its existing
+    note, written before notes carried it; how many changed. Raises GitError: git failed."""
+    records = led.rerun_elsewhere_commit_records()
+    present = repo.existing_commits(sorted({r.commit_id for r in records}))
+    held = repo.read_notes(NOTES_REF, sorted(present)) if present else {}
+    return write_commit_notes(repo, led, [r for r in records if r.commit_id in held])
+
+
 def ensure_rewrite_ref(repo: Repository) -> None:
     """Set ``notes.rewriteRef`` (once) so amend and rebase copy the notes. Set when notes
     are first written: naming a notes ref that does not exist yet makes git warn on every
@@ -482,6 +491,8 @@ def sync_push(
     escalated = write_lacking_escalations(repo, led) if led is not None else 0
     if escalated:
         wrote += f"added escalation lines to {escalated} note(s); "
+    if led is not None and (received := write_lacking_receipts(repo, led)):
+        wrote += f"added receipt lines to {received} note(s); "
     fetched = sync_fetch(repo, target, here)
     if not _has(repo, NOTES_REF):
         return f"{wrote}{fetched}; no local notes to push"

@@ -107,7 +107,8 @@ def reason(s: Shortfall) -> str:
                 "its note holds a re-run that agreed of "
                 + ", ".join(f"`{c}`" for c in s.unbacked[:3])
                 + " but no receipt of that command for this candidate, and a re-run counts "
-                f"only with the report it re-ran (plan risk {s.risk.value})"
+                f"only with the report it re-ran (plan risk {s.risk.value}); gentle-hook sync "
+                "push in the clone that recorded them adds the receipt to the note"
             )
         if s.refused:
             line += "; receipts that cannot count: " + "; ".join(

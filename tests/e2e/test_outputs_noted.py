@@ -94,3 +94,27 @@ def test_a_note_without_the_receipt_says_so(served: World) -> None:
         "receipt it re-ran"
     ) in said, said
     assert "its note holds a re-run that agreed of `" in said, said
+    assert "gentle-hook sync push in the clone that recorded them adds the receipt" in said
+
+
+def test_sync_push_adds_the_receipt_to_a_note_written_without_it(served: World) -> None:
+    """A note written before notes carried the re-run's receipt, here and on the remote:
+    ``gentle-hook sync push`` in the writer's clone merges the receipt line in and shares
+    it, and ``gate --range`` in a fresh clone lets the commit through."""
+    w = served
+    commit = _committed_with_report(w)
+    held = w.ok("notes", "--ref", "gentle-hooks", "show", commit)
+    kept = [x for x in held.splitlines() if json.loads(x)["kind"] != "receipt"]
+    edited = w.base / "note.txt"
+    edited.write_text("".join(x + "\n" for x in kept), encoding="utf-8")
+    for where in (w.work, w.remote):
+        w.ok("notes", "--ref", "gentle-hooks", "add", "-f", "-F", str(edited), commit, cwd=where)
+    assert _fresh_clone(w).gh("gate", "--range", "HEAD~1..HEAD").code == 1
+    synced = w.gh("sync", "push")
+    assert synced.code == 0, synced
+    assert "added receipt lines to 1 note(s)" in synced.out + synced.err, synced
+    shared = w.ok("notes", "--ref", "gentle-hooks", "show", commit, cwd=w.remote)
+    assert '"kind":"receipt"' in shared, shared
+    (w.base / "ci-work").rename(w.base / "ci-before")
+    gated = _fresh_clone(w).gh("gate", "--range", "HEAD~1..HEAD")
+    assert gated.code == 0, gated
