@@ -13,7 +13,8 @@ from gentle_hooks.agents.runtimes import NAMES
 from gentle_hooks.cli.options import F, RuntimeName, cwd_option
 from gentle_hooks.errors import EXIT_OK, GitError, UsageError
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.notes.sync import add_share_refspecs, sync_fetch
+from gentle_hooks.notes.sharing import add_share_refspecs
+from gentle_hooks.notes.sync import sync_fetch
 from gentle_hooks.services.install import (
     DEFAULT_HOOK_TYPES,
     KNOWN_HOOK_TYPES,
@@ -150,13 +151,13 @@ def install(
         for action in do_install(repo, hook_types or DEFAULT_HOOK_TYPES, warn=warn):
             click.echo(f"{action.hook_type}: {action.what}: {action.path}")
     if share:
-        _share(repo, share, framework is not None)
+        _share(repo, share, framework[0] if framework is not None else None)
     return EXIT_OK
 
 
-def _share(repo: Repository, remote: str, framework: bool) -> None:
+def _share(repo: Repository, remote: str, framework: str | None) -> None:
     """Set up the notes' fetch with ``remote`` and name it for the push gate
-    (:func:`~gentle_hooks.notes.sync.add_share_refspecs`), remove the push refspecs an
+    (:func:`~gentle_hooks.notes.sharing.add_share_refspecs`), remove the push refspecs an
     earlier install added, say how the notes travel, fetch them."""
     import os
 
@@ -168,8 +169,8 @@ def _share(repo: Repository, remote: str, framework: bool) -> None:
         click.echo(f"git config: added {line}")  # a report, worded as uninstall's "removed"
     for line in remove_share_push_refspecs(repo, remote):
         click.echo(f"git config: removed {line}")
-    gate = framework or is_ours(os.path.join(hooks_dir(repo), "pre-push"))
-    for line in share_push_lines(remote, gate):
+    gate = framework is not None or is_ours(os.path.join(hooks_dir(repo), "pre-push"))
+    for line in share_push_lines(remote, gate, framework):
         click.echo(line)
     click.echo(f"notes: {sync_fetch(repo, remote)}")
 
@@ -218,7 +219,8 @@ def uninstall(
 
     from gentle_hooks.ledger.location import ledger_path
     from gentle_hooks.notes.codec import NOTES_REF
-    from gentle_hooks.notes.sync import remote_notes_refs, remove_share_config
+    from gentle_hooks.notes.sharing import remove_share_config
+    from gentle_hooks.notes.sync import remote_notes_refs
     from gentle_hooks.report.install_text import (
         agent_kept_lines,
         framework_lines,

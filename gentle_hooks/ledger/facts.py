@@ -94,6 +94,8 @@ class LedgerFacts:
             A1 and A2 of a write that added lines): no ``discard`` makes those a human's.
         held_at: (an entry's path, a path the change holds it at), as the attribution
             found them (``git mv`` holds it elsewhere): what a block names.
+        unbacked: a note's re-runs of ``identity`` left out because the note holds no
+            receipt of their command for it (their commands; a ledger has none).
     """
 
     path: str
@@ -113,6 +115,7 @@ class LedgerFacts:
     earlier_runs: tuple[VerifyRun, ...] = ()
     own_lines: frozenset[int] = frozenset()
     held_at: tuple[tuple[str, str], ...] = ()
+    unbacked: tuple[str, ...] = ()
 
     @property
     def delegated(self) -> bool:
@@ -310,6 +313,7 @@ class LedgerFacts:
             declared=declared,
             earlier=tuple(c for c in self.earlier_commands if standing(c, 0).counts),
             created=None if creating is None else CreatedFiles(*creating),
+            unbacked=self.unbacked,
         )
 
 

@@ -241,6 +241,16 @@ class Ledger(PendingWork, Quarantine):
         """Every commit record, oldest first (what the notes must carry)."""
         return self._select(CommitRecord, "1 = 1")
 
+    def rerun_elsewhere_commit_records(self) -> list[CommitRecord]:
+        """Commit records whose candidate holds a spot check that re-ran a receipt bound to
+        another snapshot (their notes carry that receipt:
+        :func:`gentle_hooks.notes.sync.note_records`); oldest first."""
+        other = (
+            "SELECT s.identity FROM spot_check AS s JOIN receipt AS r "
+            "ON r.id = s.receipt_id WHERE r.identity != s.identity"
+        )
+        return self._select(CommitRecord, f"identity IN ({other})")
+
     def commits_with_identity(self, identity: str) -> list[CommitRecord]:
         """Commit records whose committed candidate is ``identity``, oldest first."""
         return self._select(CommitRecord, "identity = ?", (identity,))

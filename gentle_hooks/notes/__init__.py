@@ -3,7 +3,8 @@
 Room ``notes``. Imports flow up this list:
 
 * :mod:`.sharing` — the notes ref's name, and whether a remote carries the notes (what
-  the push gate asks of every push, without the line schema);
+  the push gate asks of every push, without the line schema), and the git config
+  ``install --share`` adds and ``uninstall`` takes out;
 * :mod:`.lines` — one typed value per line kind, the schema every line is checked
   against, its encoder and its decoder;
 * :mod:`.codec` — a note's bytes: merge (a line union), parse, validity for a commit;

@@ -88,6 +88,11 @@ def facts_from_note(
             and s.command in receipts
         )
 
+    reruns = [
+        s
+        for s in note.of(SpotCheckLine, identity)
+        if s.check in ("rerun", "readback") and (counts is None or counts(s))
+    ]
     spots = tuple(
         SpotCheck(
             root=root,
@@ -99,8 +104,16 @@ def facts_from_note(
             reported_exit=s.reported_exit,
             observed_exit=s.observed_exit,
         )
-        for s in note.of(SpotCheckLine, identity)
-        if s.check in ("rerun", "readback") and consistent(s) and (counts is None or counts(s))
+        for s in reruns
+        if consistent(s)
+    )
+    # a re-run that agreed, left out only for want of its receipt: the block says so
+    unbacked = tuple(
+        dict.fromkeys(
+            s.command
+            for s in reruns
+            if s.check == "rerun" and s.agreed and s.command not in receipts
+        )
     )
     verdicts = []
     for v in note.of(VerdictLine, identity):
@@ -145,6 +158,7 @@ def facts_from_note(
         spot_checks=spots,
         verdicts=tuple(verdicts),
         review_facts=reviews,
+        unbacked=unbacked,
     )
 
 

@@ -39,17 +39,12 @@ from gentle_hooks.notes.lines import (
     canonical_json,
     encode,
 )
-from gentle_hooks.notes.sharing import ADDED_KEY, SHARE_KEY, SHARE_PUSH_REFSPEC
+from gentle_hooks.notes.sharing import mark_added
 from gentle_hooks.notes.trust import Signer
 from gentle_hooks.notes.where import repository
 from gentle_hooks.values.candidate import EMPTY_BLOBS, Candidate, Projection
 
 NOTES_MESSAGE = "gentle-hooks: record verification of delivered commits"
-
-
-def remote_notes_ref(remote: str) -> str:
-    """Where a remote's notes are fetched to (never over the local notes)."""
-    return f"refs/notes/remotes/{remote}/gentle-hooks"
 
 
 def note_lines(led: Ledger, rec: CommitRecord) -> list[str]:
@@ -62,8 +57,11 @@ def note_records(led: Ledger, rec: CommitRecord) -> list[NoteLine]:
     commit carries (a :class:`~gentle_hooks.notes.lines.WritesLine` per path and blob the
     writer produced, but for deletions, empty files and discarded work), escalations, and
     every record bound to its identity (receipts, spot checks, verdicts, review facts,
-    overrides), in that order. A verdict a ``verify run`` wrote carries that run's
-    verdict digest (:attr:`~gentle_hooks.notes.lines.VerdictLine.observed`).
+    overrides), in that order. A spot check bound to it that re-ran a receipt of another
+    snapshot brings that receipt, bound to this identity as the spot check is
+    (docs/spec-notes §5 "the work tree holds exactly the candidate"). A verdict a ``verify
+    run`` wrote carries that run's verdict digest
+    (:attr:`~gentle_hooks.notes.lines.VerdictLine.observed`).
     """
     ident = rec.identity
     lines: list[NoteLine] = [CandidateLine(rec.commit_id, ident, rec.base_tree, rec.tree)]
@@ -76,9 +74,17 @@ def note_records(led: Ledger, rec: CommitRecord) -> list[NoteLine]:
         if e.blob is not None and e.blob not in EMPTY_BLOBS and e.state != "discarded"
     ]
     lines += [EscalationLine(e.item, e.slug, e.reason, e.critical) for e in escalations]
+    receipts = led.receipts(ident)
+    spots = led.spot_checks(ident)
+    # a re-run bound here that re-ran a receipt of another snapshot (the run's outputs
+    # written again: docs/spec-notes §5) carries that receipt here too, bound as it is,
+    # so a gate reading only the note finds the report the re-run agreed with
+    bound = {r.id for r in receipts}
+    rerun = sorted({s.receipt_id for s in spots if s.receipt_id is not None} - bound)
+    receipts += [r for r in map(led.receipt, rerun) if r is not None]
     lines += [
         ReceiptLine(ident, r.command, r.observed, r.exit_code, r.output_digest, r.recorded_at)
-        for r in led.receipts(ident)
+        for r in receipts
     ]
     lines += [
         SpotCheckLine(
@@ -91,7 +97,7 @@ def note_records(led: Ledger, rec: CommitRecord) -> list[NoteLine]:
             s.counts,
             s.recorded_at,
         )
-        for s in led.spot_checks(ident)
+        for s in spots
     ]
     verdicts = led.verdicts(ident)
     # what a verify run observed is in this clone's ledger only: the line carries the
@@ -300,6 +306,15 @@ def write_lacking_escalations(repo: Repository, led: Ledger) -> int:
     return write_commit_notes(repo, led, stale) if stale else 0
 
 
+def write_lacking_receipts(repo: Repository, led: Ledger) -> int:
+    """Merge the receipt a commit's spot check re-ran (of another snapshot) into its existing
+    note, written before notes carried it; how many changed. Raises GitError: git failed."""
+    records = led.rerun_elsewhere_commit_records()
+    present = repo.existing_commits(sorted({r.commit_id for r in records}))
+    held = repo.read_notes(NOTES_REF, sorted(present)) if present else {}
+    return write_commit_notes(repo, led, [r for r in records if r.commit_id in held])
+
+
 def ensure_rewrite_ref(repo: Repository) -> None:
     """Set ``notes.rewriteRef`` (once) so amend and rebase copy the notes. Set when notes
     are first written: naming a notes ref that does not exist yet makes git warn on every
@@ -314,7 +329,7 @@ def ensure_rewrite_ref(repo: Repository) -> None:
             return
         try:
             repo.config_set("notes.rewriteRef", NOTES_REF)
-            _mark_added(repo, "notes.rewriteRef", NOTES_REF)
+            mark_added(repo, "notes.rewriteRef", NOTES_REF)
             return
         except GitError:
             if attempt == 10:
@@ -359,61 +374,6 @@ def refresh_for_identity(
         root = repo.paths.toplevel or repo.paths.git_dir
         records = [commit_record(root, cand.head, cand, "record", origin=cand.head)]
     return write_commit_notes(repo, led, records, sign_key) if records else 0
-
-
-def add_share_refspecs(repo: Repository, remote: str) -> list[str]:
-    """Add what carries the notes with the ordinary remote: the fetch refspec to
-    :func:`remote_notes_ref` (forced: it mirrors the remote), and ``remote`` named under
-    :data:`SHARE_KEY`, so the push gate merges the remote's notes in and sends them itself
-    (:mod:`gentle_hooks.hooks.notes_sharing`). No push refspec: git plans a push's refs
-    before its pre-push hook runs, so a notes ref behind the remote's would be rejected
-    after the gate had merged and sent it. Idempotent.
-
-    Returns:
-        The ``git config`` lines added (empty when all were present).
-
-    Raises:
-        GitError: the remote does not exist.
-    """
-    if repo.config_get(f"remote.{remote}.url") is None:
-        raise GitError(f"no remote named {remote!r} (see: git remote -v)")
-    wanted = [
-        (f"remote.{remote}.fetch", f"+{NOTES_REF}*:{remote_notes_ref(remote)}*"),
-        (SHARE_KEY, remote),
-    ]
-    added = []
-    for key, value in wanted:
-        if value not in repo.config_get_all(key):
-            repo.config_add(key, value)
-            _mark_added(repo, key, value)
-            added.append(f"{key} = {value}")
-    return added
-
-
-def _mark_added(repo: Repository, key: str, value: str) -> None:
-    repo.config_add(ADDED_KEY, f"{key}={value}")
-
-
-def remove_share_config(repo: Repository) -> list[str]:
-    """Undo :func:`add_share_refspecs` for every remote and :func:`ensure_rewrite_ref`:
-    remove the values they added (listed under :data:`ADDED_KEY`), and the notes refspecs
-    only gentle-hooks writes also when unlisted; a value the user had set before
-    (``remote.<name>.push = HEAD``, ``notes.rewriteRef``) stays. Returns the ``key =
-    value`` lines removed."""
-    listed = repo.config_get_all(ADDED_KEY)
-    wanted = [tuple(v.split("=", 1)) for v in listed if "=" in v]
-    for remote in repo.config_remotes():
-        wanted += [
-            (f"remote.{remote}.fetch", f"+{NOTES_REF}*:{remote_notes_ref(remote)}*"),
-            (f"remote.{remote}.push", SHARE_PUSH_REFSPEC),
-        ]
-    removed = []
-    for key, value in dict.fromkeys(wanted):
-        if repo.config_unset_value(key, value):
-            removed.append(f"{key} = {value}")
-    for v in dict.fromkeys(listed):
-        repo.config_unset_value(ADDED_KEY, v)
-    return removed
 
 
 def default_remote(repo: Repository) -> str:
@@ -480,6 +440,8 @@ def sync_push(
     escalated = write_lacking_escalations(repo, led) if led is not None else 0
     if escalated:
         wrote += f"added escalation lines to {escalated} note(s); "
+    if led is not None and (received := write_lacking_receipts(repo, led)):
+        wrote += f"added receipt lines to {received} note(s); "
     fetched = sync_fetch(repo, target, here)
     if not _has(repo, NOTES_REF):
         return f"{wrote}{fetched}; no local notes to push"

@@ -243,6 +243,8 @@ class Satisfaction:
         change_fails / everywhere_fails: the checks the latest ``verify run`` failed on
             with the change at fault, and those that fail on every tree, when it failed on
             both (:func:`gentle_hooks.ledger.fails.mixed_failures`); else both empty.
+        unbacked: the commands of a note's re-runs of this candidate left out for want of
+            the receipt they re-ran (:attr:`SpotCheckShortfall.unbacked`).
     """
 
     spot_check_agreed: bool = False
@@ -260,6 +262,7 @@ class Satisfaction:
     brief_faults: tuple[tuple[str, str], ...] = ()
     change_fails: tuple[tuple[str, str], ...] = ()
     everywhere_fails: tuple[tuple[str, str], ...] = ()
+    unbacked: tuple[str, ...] = ()
 
 
 @frozen
@@ -349,6 +352,7 @@ def decide(plan: Plan, done: Satisfaction, applies: bool) -> Decision:
                 declared=done.declared,
                 earlier=done.earlier,
                 created=done.created,
+                unbacked=done.unbacked,
             )
         )
     return Decision(

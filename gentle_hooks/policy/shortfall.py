@@ -100,6 +100,8 @@ class SpotCheckShortfall:
             work tree (empty: none): the report to make again for this one.
         created: files the counting report's run created that the candidate holds (None:
             none), to keep out of it before the spot check.
+        unbacked: the commands of re-runs a note holds for the candidate without the
+            receipt they re-ran (a note written before notes carried it): they cannot count.
     """
 
     risk: PlanRisk
@@ -110,6 +112,7 @@ class SpotCheckShortfall:
     declared: tuple[str, ...] = ()
     earlier: tuple[str, ...] = ()
     created: CreatedFiles | None = None
+    unbacked: tuple[str, ...] = ()
 
     #: What the shortfall says is missing (a class constant, not a field).
     what = Missing.SPOT_CHECK

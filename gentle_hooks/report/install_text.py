@@ -75,17 +75,24 @@ def framework_lines(
     ]
 
 
-def share_push_lines(remote: str, push_gate: bool) -> list[str]:
+def share_push_lines(remote: str, push_gate: bool, framework: str | None = None) -> list[str]:
     """What ``install --share REMOTE`` says of how the notes travel: the push gate sends
     them (``push_gate``: a gentle-hooks pre-push runs here), else ``sync push`` after a
-    push."""
+    push. ``framework``: the tool whose hooks run the gate here (``pre-commit``, ``prek``),
+    which starts no hook for a push that has nothing to send (git's pre-push input is
+    empty): after a push that ran no gate, only ``sync push`` sends the notes."""
+    from gentle_hooks.errors import cli
+    from gentle_hooks.report.shell_text import labelled
+
+    sync = labelled(cli("sync", "push", remote))
     lines = []
     if push_gate:
         lines.append(f"notes: the push gate sends them to {remote} with each push it lets through")
     else:
-        from gentle_hooks.errors import cli
-        from gentle_hooks.report.shell_text import labelled
-
-        sync = labelled(cli("sync", "push", remote))
         lines.append(f"notes: no gentle-hooks pre-push here sends them; after a push, {sync}")
+    if push_gate and framework:
+        lines.append(
+            f"notes: a push that ran no gate (--no-verify) sends none, and {framework} starts no "
+            "hook for a later git push with nothing new to send; after such a push, " + sync
+        )
     return lines

@@ -36,11 +36,15 @@ def headline(shortfalls: Sequence[Shortfall]) -> str:
         if isinstance(s, VerifierShortfall):
             parts.append("a separate verifier run (gentle-ai-verify) of this exact change")
         elif isinstance(s, SpotCheckShortfall):
-            parts.append(
-                "a passing re-run of the writer's test on this exact change"
-                if not s.disagreements
-                else "a change whose own test passes (the re-run failed)"
-            )
+            if s.disagreements:
+                parts.append("a change whose own test passes (the re-run failed)")
+            elif s.unbacked:
+                parts.append(
+                    "the writer's report in its note: the note holds a spot check but not "
+                    "the receipt it re-ran"
+                )
+            else:
+                parts.append("a passing re-run of the writer's test on this exact change")
         elif isinstance(s, NoValidNote):
             parts.append(
                 "the record of its verification ("
@@ -60,7 +64,12 @@ def restates_headline(s: Shortfall) -> bool:
     """Whether :func:`reason` of ``s`` says only what :func:`headline` said (a spot check
     missing, nothing refused or disagreeing): a block then leaves its ``missing:`` line
     out, so one line says it once."""
-    return isinstance(s, SpotCheckShortfall) and not s.disagreements and not s.refused
+    return (
+        isinstance(s, SpotCheckShortfall)
+        and not s.disagreements
+        and not s.refused
+        and not s.unbacked
+    )
 
 
 def reason(s: Shortfall) -> str:
@@ -93,6 +102,14 @@ def reason(s: Shortfall) -> str:
         line = (
             f"no spot check for this candidate (required in every tier; plan risk {s.risk.value})"
         )
+        if s.unbacked:
+            line = (
+                "its note holds a re-run that agreed of "
+                + ", ".join(f"`{c}`" for c in s.unbacked[:3])
+                + " but no receipt of that command for this candidate, and a re-run counts "
+                f"only with the report it re-ran (plan risk {s.risk.value}); gentle-hook sync "
+                "push in the clone that recorded them adds the receipt to the note"
+            )
         if s.refused:
             line += "; receipts that cannot count: " + "; ".join(
                 refusal_text(r, s.declared) for r in s.refused

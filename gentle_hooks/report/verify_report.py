@@ -153,13 +153,13 @@ def render_verified(v: Verified, held: VerdictRecord | None = None) -> str:
         lines.append("room: removed after the run, with its logs (--keep keeps them)")
     lines += [f"note: {n}" for n in v.notes]
     faults = [o for o in v.outcomes if check_row(o).result == "fail"]
-    if faults and not any(check_row(o).evidence for o in faults):
+    if _brief_only(v):
         # the brief's fault alone: no observed failure of the change (ledger.fails)
         said = fault_reasons([(o.check.kind, o.check.command) for o in faults])
         lines.append(
             f"note: the brief is at fault, not the change: {said}; this run does not count as "
             "a failure of the change: correct the brief (the same or a new brief id) and run "
-            "verify run again"
+            "verify run again: the corrected brief's path after the prefix"
         )
     everywhere = [o.check.command for o in faults if check_row(o).id == FAILS_EVERYWHERE]
     # the change's own failures: failed with evidence on the change, not on every tree
@@ -185,12 +185,26 @@ def render_verified(v: Verified, held: VerdictRecord | None = None) -> str:
                 "until a corrected brief under a new brief id, without it and with every "
                 "other check, passes: correct the brief and run verify run again"
             )
-    lines.append(held_line(held) if held else f"run: {_next(v)}")
+    if _brief_only(v):
+        lines.append(f"prefix: {program()} verify run{binding_flags(v.bound.binding)} --brief")
+    else:
+        lines.append(held_line(held) if held else f"run: {_next(v)}")
     return "\n".join(lines)
 
 
-def _next(v: Verified) -> str:
-    """The ``verdict add`` that stores the verdict ``v`` wrote, runnable as printed."""
+def _brief_only(v: Verified) -> bool:
+    """Whether every check of ``v`` that failed failed on the brief alone (no evidence
+    against the change): the run is no failure of the change, so its verdict (status
+    ``fail``) is not one to add; a corrected brief run again is the way out."""
+    faults = [o for o in v.outcomes if check_row(o).result == "fail"]
+    return bool(faults) and not any(check_row(o).evidence for o in faults)
+
+
+def _next(v: Verified) -> str | None:
+    """The ``verdict add`` that stores the verdict ``v`` wrote, runnable as printed; None
+    when the run failed on its brief alone (:func:`_brief_only`)."""
+    if _brief_only(v):
+        return None
     return f"{program()} verdict add{binding_flags(v.bound.binding)} {quote(v.pair.json)}"
 
 

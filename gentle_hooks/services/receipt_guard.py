@@ -244,24 +244,36 @@ def unseen_words(repo: Repository, tree: str, projection: Projection) -> str:
     )
 
 
-def does_not_count(binding: Binding, touched: Sequence[str], tree: str | None) -> GentleError:
+def does_not_count(
+    binding: Binding, touched: Sequence[str], tree: str | None, root: str
+) -> GentleError:
     """The one line of a ``receipt run`` whose command changed the candidate's tracked
     ``touched`` files (exit 1: it ran, but does not count), with the ``prefix:`` of a
     report of a command that leaves them alone. ``tree``: the candidate's tree when the
-    command ran in the user's own work tree (None: in a clean room, gone with it); its
-    ``git restore`` comes first, putting those files back as the candidate holds them,
-    runnable as printed anywhere in the work tree (literal pathspecs from the root)."""
+    command ran in a work tree of the user's (None: in a clean room, gone with it), whose
+    top is ``root``; its ``git -C ROOT restore`` comes first, putting those files back as
+    the candidate holds them in that work tree and no other (the run may have been in a
+    verify worktree, ``--cwd``, while the user pastes the line in their own clone),
+    runnable as printed from anywhere (literal pathspecs from the root)."""
     shown = ", ".join(touched[:3]) + (", …" if len(touched) > 3 else "")
-    back = "; put them back as they were with the git restore that follows" if tree else ""
+    back = f"; put them back as they were in {root} with the git restore that follows"
     named = tuple(":(top,literal)" + p for p in touched)
     restore = (
-        (Command(("restore", f"--source={tree}", "--worktree", "--", *named), tool="git"),)
+        (
+            Command(
+                ("-C", root, "restore", f"--source={tree}", "--worktree", "--", *named),
+                tool="git",
+            ),
+        )
         if tree
         else ()
     )
     return GentleError(
         f"not recorded: the command changed the candidate's tracked files ({shown}), so it "
-        f"tested something else and does not count as the writer's self-verification{back}; "
+        f"tested something else and does not count as the writer's self-verification"
+        + back
+        * bool(tree)
+        + "; "
         "report a command that leaves tracked files alone",
         exit_code=EXIT_BLOCKED,
         commands=(

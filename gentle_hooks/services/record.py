@@ -412,9 +412,8 @@ def run_receipt(
             tracked = where.blobs_staged(changed)  # files the run made or git does not track aside
             touched = [p for p in changed if p in tracked]
         if touched:
-            raise does_not_count(
-                binding, touched, bound.candidate.tree if place.room is None else None
-            )
+            held = bound.candidate.tree if place.room is None else None
+            raise does_not_count(binding, touched, held, bound.root)
         receipt = Receipt(
             root=bound.root,
             identity=bound.candidate.identity,

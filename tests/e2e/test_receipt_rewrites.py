@@ -44,7 +44,8 @@ def test_a_run_that_rewrites_a_tracked_file_does_not_count_and_no_loop(native: W
     assert w.gh("receipt", "list", "--staged").out.startswith("no receipts for "), "recorded"
     # the files put back by the printed git restore, pasted as is (not a command of our own)
     restore = [x.split("run: ", 1)[1] for x in said.split("; ") if x.startswith("run: git ")]
-    assert len(restore) == 1 and restore[0].startswith("git restore "), said
+    assert len(restore) == 1, said
+    assert restore[0].startswith(f"git -C {shlex.quote(str(w.work))} restore "), said
     assert w.run(["sh", "-c", restore[0]], cwd=w.work).code == 0, restore
     assert (w.work / "golden.txt").read_text() == "v1"
     assert w.ok("status", "--porcelain", "--", "golden.txt") == ""
@@ -73,6 +74,29 @@ def test_the_printed_restore_puts_back_a_work_tree_candidates_files(native: Worl
     assert w.run(["sh", "-c", restore[0]], cwd=w.work / "sub").code == 0, restore
     assert (w.work / "golden.txt").read_text() == "v1"
     assert "# unstaged" in (w.work / "m.py").read_text()
+
+
+def test_the_printed_restore_acts_on_the_verify_worktree_the_run_was_in(native: World) -> None:
+    """A ``--committed`` report made in a verify worktree (``--cwd``, as a gate prints it)
+    whose command rewrote a tracked file: every line the refusal prints, pasted in the
+    user's own clone, puts the file back in the verify worktree and leaves the user's
+    uncommitted edit of that file as it is."""
+    w = native
+    _writer_staged(w)
+    w.ok("commit", "-q", "--no-verify", "-m", "writer")
+    wt = w.base / "verify wt"  # a space: the printed tree is quoted
+    w.ok("worktree", "add", "-q", "--detach", str(wt), "HEAD")
+    w.write("golden.txt", "v1\nmine, not committed\n")
+    ran = w.gh("receipt", "run", "--committed", "--cwd", str(wt), "--", *REWRITES)
+    assert ran.code == 1 and "changed the candidate's tracked files (golden.txt)" in ran.err, ran
+    assert (wt / "golden.txt").read_text() == "v2"
+    pasted = [x.split(": ", 1)[1] for x in ran.err.split("; ") if x.startswith("run: ")]
+    assert pasted, ran
+    for line in pasted:
+        assert w.run(["sh", "-c", line], cwd=w.work).code == 0, line
+    assert (w.work / "golden.txt").read_text() == "v1\nmine, not committed\n"
+    assert (wt / "golden.txt").read_text() == "v1"
+    assert w.ok("status", "--porcelain", cwd=wt) == ""
 
 
 def test_a_run_that_only_creates_files_still_counts(native: World) -> None:
