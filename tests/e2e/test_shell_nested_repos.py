@@ -16,6 +16,8 @@ tree, as a runtime starts it in its project:
   the same;
 * a person's edit in the submodule before a call that writes another file there stays the
   person's (their commit passes with no trailer), the call's file is blocked;
+* one command writing the outer work tree and the submodule: each recorded in its own;
+* a replayed post-tool input of a submodule write records nothing again;
 * a command that names no path in the submodule: nothing is recorded there, and the outer
   repository's line does not say "git status shows the same" when git status shows the
   submodule changed (it names it, and says what is not seen).
@@ -192,3 +194,29 @@ def test_a_command_naming_no_submodule_path_says_the_submodule_changed(
     assert _ledger(_common(w, sub)) == []
     if person:
         _passes(w, sub, "lib.py")
+
+
+def test_one_command_writing_both_repositories_records_in_each(native: World, sub: Path) -> None:
+    """``sed -i`` of a file of the outer work tree and of the submodule in one call: each
+    write is recorded in its own repository's ledger, and both commits are blocked."""
+    w = native
+    command = f"sed -i 's/return a + b/return a - b/' src/app.py && {SED_SUB}"
+    _, after = _shell(w, "claude-code", command)
+    assert "recorded: pending mutation #1" in after, after
+    assert f"recorded in the repository {sub}" in after, after
+    [(_, inner)] = _ledger(_common(w, sub))
+    [(_, outer)] = _ledger(_common(w, w.work))
+    assert (json.loads(str(inner)), json.loads(str(outer))) == (["lib.py"], ["src/app.py"])
+    _blocked(w, sub, "lib.py")
+    _blocked(w, w.work, "src/app.py")
+
+
+def test_a_replayed_post_tool_input_records_the_submodule_write_once(
+    native: World, sub: Path
+) -> None:
+    w = native
+    _shell(w, "claude-code", SED_SUB)
+    again = _record(w, "claude-code", bash_input("PostToolUse", SED_SUB, w.work, "toolu_M2"))
+    assert "recorded: pending mutation" not in again, again
+    assert "was read already" in again, again
+    assert len(_ledger(_common(w, sub))) == 1
