@@ -109,6 +109,7 @@ from gentle_hooks.agents.event import (
 )
 from gentle_hooks.agents.patch import envelope_files, envelope_replacements
 from gentle_hooks.agents.payload import hook_input, loads_text, member, read_file, text
+from gentle_hooks.agents.shell_dirs import named_dirs
 from gentle_hooks.errors import UsageError
 from gentle_hooks.values.frozen import replace
 
@@ -266,6 +267,8 @@ def decode(data: bytes) -> RuntimeEvent:
             shell=SHELL_BEFORE if before else SHELL_AFTER,
             shell_key=key,
             background=is_background(arguments(call.args)),  # `cmd &`, nohup, setsid...
+            # where its writes may land: a submodule or nested repository it names (agent_above)
+            roots=named_dirs(member(arguments(call.args), "command")),
         )
     if call.tool is None and ((named or "").lower() in TURN_ENDS or ends_turn(event)):
         return replace(done, shell=SHELL_END)  # the turn ended: its windows close

@@ -50,6 +50,7 @@ from gentle_hooks.agents.event import (
 )
 from gentle_hooks.agents.patch import PATH_KEYS, written_paths
 from gentle_hooks.agents.payload import hook_input, model_name, text
+from gentle_hooks.agents.shell_dirs import named_dirs
 from gentle_hooks.values.frozen import replace
 
 NAME = "cursor"
@@ -118,6 +119,7 @@ def shell_event(event: dict[str, object], roots: list[str]) -> RuntimeEvent:
         shell=SHELL_BEFORE if before else SHELL_AFTER,
         shell_key=derived_call_id(NAME, conversation, generation, command),
         background=command_leaves_process(command),  # `cmd &`, nohup, setsid...
+        roots=named_dirs(command),  # a submodule or nested repository it names (agent_above)
     )
 
 

@@ -83,6 +83,7 @@ from gentle_hooks.agents.payload import (
     read_file,
     text,
 )
+from gentle_hooks.agents.shell_dirs import named_dirs
 from gentle_hooks.errors import UsageError
 from gentle_hooks.values.frozen import replace
 
@@ -392,6 +393,9 @@ def decode(data: bytes) -> RuntimeEvent:
             shell=SHELL_BEFORE if before else SHELL_AFTER,
             shell_key=derived_call_id(NAME, call.session, call.tool, call.args),
             background=is_background(call.args),  # is_background, or `cmd &`
+            # where its writes may land: a submodule or nested repository it names, or
+            # the repository below a session opened above one (agent_above)
+            roots=named_dirs(member(call.args, "command"), member(call.args, "dir_path")),
         )
     if call.tool is None and (event.hook_event or "").lower() in TURN_ENDS:
         event = replace(event, shell=SHELL_END)  # the turn ended: its windows close

@@ -11,7 +11,14 @@ snapshot of each repository that holds one of these directories
 (``>repo/x``) is read without its operator. Words that name no existing directory (a ``sed``
 expression ``s/a/b/``) are resolved by the caller, which finds no repository for them. A
 command given as an argument list (Codex's ``["bash", "-lc", SCRIPT]``) is read word by word,
-each word of the script too. At most :data:`MOST` directories are given, in order.
+each word of the script too. A command run in a directory its tool names (Gemini CLI's
+``run_shell_command`` ``dir_path``) names that directory first, and its relative words are
+taken from there. At most :data:`MOST` directories are given, in order.
+
+The caller snapshots, besides the session's own repository, each other repository these
+directories are in (a submodule, a nested repository: :mod:`gentle_hooks.services.agent_above`);
+a repository the words do not name (a script run by name that writes into a submodule) is not
+seen.
 """
 
 from __future__ import annotations
@@ -47,10 +54,17 @@ def _words(command: object) -> list[str]:
         return []
 
 
-def named_dirs(command: object) -> tuple[str, ...]:
+def named_dirs(command: object, within: object = None) -> tuple[str, ...]:
     """The directories the shell ``command`` names, as written (relative ones are taken
-    from the call's directory by the caller), each once, at most :data:`MOST`."""
+    from the call's directory by the caller), each once, at most :data:`MOST`. ``within``:
+    the directory the tool runs the command in (a string; anything else: none), named
+    first, each relative word taken from it."""
     out: dict[str, None] = {}
+    if isinstance(within, str) and within and "\0" not in within and "\n" not in within:
+        out[within] = None
+        named = named_dirs(command)
+        out.update((w if w.startswith("/") else f"{within.rstrip('/')}/{w}", None) for w in named)
+        return tuple(out)[:MOST]
     words = _words(command)
     for i, raw in enumerate(words):
         word = _REDIRECT.sub("", raw)

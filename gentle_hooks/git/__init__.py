@@ -23,6 +23,7 @@ index is never written. :class:`~.repository.Repository` composes one module per
 * :mod:`.pairtrees` — some changes' sides as trees of their own, in a private object directory
 * :mod:`.delta` — what a change did to each path, by blob id
 * :mod:`.fetchhead` — the commits ``git fetch`` brought in from another repository
+* :mod:`.submodules` — the submodules git status shows changed
 * :mod:`.base` — base ref, merge-base, candidate
 * :mod:`.stashes` — stash entries, kept and dropped (loose stash commits)
 * :mod:`.checkout` — temporary linked checkouts of a tree, and the list of linked worktrees

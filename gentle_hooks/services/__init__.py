@@ -107,8 +107,8 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.agent_uninstall` — unwire it, giving back what install changed
 * :mod:`.agent_entry` — merge our entry into a runtime's JSON configuration (``install --agent``)
 * :mod:`.agent_file` — install, uninstall and check a runtime hook that is a file of ours
-* :mod:`.agent_above` — a shell call of a session opened above the repository: kept and
-  recorded in each repository its command names
+* :mod:`.agent_above` — a shell call that names another repository (a submodule, a nested
+  one), or of a session opened above the repository: kept and recorded in each it names
 * :mod:`.agent_dirs` — the folders agent install created, which alone uninstall removes
 * :mod:`.agent_kept` — what a file held before agent install (that it existed, its empty
   containers), which uninstall gives back

@@ -125,7 +125,7 @@ from gentle_hooks.services.shell_notes import (
     unseen_note,
 )
 from gentle_hooks.services.shell_sources import sourced
-from gentle_hooks.services.shell_trees import created_since, other_trees, snapshot_time
+from gentle_hooks.services.shell_trees import created_since, other_trees, snapshot_time, status_same
 from gentle_hooks.services.shell_unseen import bound, mark_first, untouched
 from gentle_hooks.values.frozen import frozen, replace
 
@@ -419,7 +419,7 @@ def after(
             return event, {}, f"{call} changed no file in {tree} with content of its own: {back}"
         if first.over:
             return event, {}, f"{call} changed no tracked file: {over_note(tree, _BOUND)}"
-        return event, {}, f"{call} changed no file in {tree} (git status shows the same)"
+        return event, {}, f"{call} changed no file in {tree}{status_same(tree)}"
     nonce = next((c.nonce for _, c in trees if c.nonce is not None), None)
     if event.shell_key is not None and nonce is not None:
         # a runtime that names no call id: the same command run again is another call,

@@ -101,3 +101,29 @@ def unseen_note(paths: tuple[str, ...]) -> str:
         "since: ignored files are not in the snapshot): this call did not write them, so it "
         "records nothing for them (a record of an earlier write of them still applies)"
     )
+
+
+def submodules_note(changed: list[str]) -> str:
+    """What a post-tool line says after "changed no file in <tree>": `` (git status shows
+    the same)``, or, when git status shows the submodules ``changed`` changed (a snapshot
+    leaves them out: each is a repository of its own), which they are and what of them is
+    seen (:func:`.shell_trees.status_same`)."""
+    if not changed:
+        return " (git status shows the same)"
+    more = f" and {len(changed) - 5} more" if len(changed) > 5 else ""
+    return (
+        f" (git status shows changes in the submodule(s) {', '.join(changed[:5])}{more}: each "
+        "is a repository of its own, compared only when the command names it (then what it "
+        "changed there is recorded there, for its own hooks to gate); what changes in one "
+        "the command does not name (a script that writes there by itself) is not recorded)"
+    )
+
+
+def recorded_in_note(call: str, tree: str, count: int) -> str:
+    """The line saying that ``call``, run from another repository, changed ``count`` file(s)
+    in the repository ``tree`` its command names (a submodule, a nested repository), and
+    that they are recorded there (:mod:`.agent_above`)."""
+    return (
+        f"{call} changed {count} file(s) in {tree}, which its command names: recorded in the "
+        f"repository {tree}, for its own hooks to gate"
+    )

@@ -18,6 +18,8 @@ import os
 
 from gentle_hooks.errors import GitError
 from gentle_hooks.git.repository import Repository
+from gentle_hooks.git.submodules import changed_submodules
+from gentle_hooks.services.shell_notes import submodules_note
 
 #: The most other worktrees a shell call's snapshot is kept in; past it the rest are named
 #: in one line and what the command writes there is not recorded.
@@ -46,6 +48,23 @@ def other_trees(root: str) -> tuple[list[str], list[str]]:
         return [], []
     trees = [p for p in listed if os.path.realpath(p) != here and os.path.isdir(p)]
     return trees[:MAX_TREES], trees[MAX_TREES:]
+
+
+def status_same(tree: str) -> str:
+    """What a shell call's post-tool line adds to "changed no file in ``tree``"
+    (:func:`.shell_notes.submodules_note` of the submodules git status shows changed there:
+    one ``git status`` when the work tree has a ``.gitmodules``, none otherwise); a
+    submodule list git cannot give reads as none.
+
+    Raises:
+        GitError: git cannot open ``tree``.
+    """
+    repo = Repository.open(tree)
+    try:
+        changed = changed_submodules(repo)
+    except GitError:  # a submodule git cannot read: the line stays as it was
+        changed = []
+    return submodules_note(changed)
 
 
 def snapshot_time(path: str) -> float | None:

@@ -197,17 +197,9 @@ def test_the_same_command_run_twice_records_twice_and_a_replay_once(
     assert blocked.code == 1 and "BLOCKED the staged change" in blocked.said[0], blocked
 
 
-def test_a_cursor_workspace_above_the_repository_says_why_nothing_is_recorded(
-    native: World,
-) -> None:
-    """Cursor opened on the folder above the repository (``workspace_roots`` names it, the
-    command is ``cd work && sed -i ...``): no snapshot can be kept there, and both lines say
-    the folder is in no git work tree, never that the recorder should be installed again."""
-    w = native
-    w.write("src/calc.py", BASE)
-    w.ok("add", "-A")
-    w.ok("commit", "-qm", "human: base")
-    command = f"cd {w.work.name} && {SED}"
+def _cursor_above(w: World, command: str) -> list[str]:
+    """Cursor opened on the folder above the repository (``workspace_roots`` names it): its
+    shell hook pair around ``command`` run there; what each hook said."""
     before, after, _ = shell_inputs("cursor", w.base, command)
     said = []
     for data, run in ((before, False), (after, True)):
@@ -223,7 +215,34 @@ def test_a_cursor_workspace_above_the_repository_says_why_nothing_is_recorded(
         )
         assert r.returncode == 0, r
         said.append(r.stderr.decode())
-    assert said[0].startswith(f"nothing recorded: {w.base} is not in a git work tree, "), said
+    return said
+
+
+def test_a_cursor_workspace_above_the_repository_records_in_the_repository_named(
+    native: World,
+) -> None:
+    """Cursor opened on the folder above the repository, the command ``cd work && sed -i
+    ...``: the repository its command names is kept and the write recorded there, the commit
+    blocked (issue 17, h17h: Cursor's shell events name their command's directories too)."""
+    w = native
+    w.write("src/calc.py", BASE)
+    w.ok("add", "-A")
+    w.ok("commit", "-qm", "human: base")
+    said = _cursor_above(w, f"cd {w.work.name} && {SED}")
+    assert "kept the work tree before the shell call of Cursor" in said[0], said
+    assert said[1].startswith("recorded: pending mutation #1"), said
+    blocked = w.git("commit", "-qam", "human: discount")
+    assert blocked.code == 1 and "BLOCKED the staged change" in blocked.said[0], blocked
+
+
+def test_a_cursor_workspace_above_the_repository_says_why_nothing_is_recorded(
+    native: World,
+) -> None:
+    """Cursor opened on the folder above the repository, a command that names no repository
+    (``echo notes > scratch.txt``): no snapshot can be kept, and both lines say the folder is
+    in no git work tree, never that the recorder should be installed again."""
+    said = _cursor_above(native, "echo notes > scratch.txt")
+    assert said[0].startswith(f"nothing recorded: {native.base} is not in a git work tree, "), said
     assert "what a command changes in a repository below it is not recorded" in said[1], said
     assert "install the recorder again" not in said[1], said
 

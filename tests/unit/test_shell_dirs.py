@@ -32,3 +32,19 @@ def test_named_dirs(command: object, dirs: tuple[str, ...]) -> None:
 def test_at_most_most_dirs() -> None:
     command = " ".join(f"d{i}/f" for i in range(MOST + 5))
     assert named_dirs(command) == tuple(f"d{i}" for i in range(MOST))
+
+
+@pytest.mark.parametrize(
+    ("command", "within", "dirs"),
+    [
+        pytest.param("sed -i 's/a/b/' x.py", "sub", ("sub", "sub/s/a/b"), id="dir-path-first"),
+        pytest.param("cat lib/x.py", "sub/", ("sub/", "sub/lib"), id="relative-from-it"),
+        pytest.param("cat /etc/hosts", "sub", ("sub", "/etc"), id="absolute-kept"),
+        pytest.param("ls", None, (), id="none"),
+        pytest.param("ls", 3, (), id="not-text"),
+    ],
+)
+def test_named_dirs_within(command: str, within: object, dirs: tuple[str, ...]) -> None:
+    """A tool's own run directory (Gemini CLI's ``dir_path``) is named first, and relative
+    words are taken from it (issue 17, h17h)."""
+    assert named_dirs(command, within) == dirs
