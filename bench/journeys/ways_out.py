@@ -173,11 +173,19 @@ def file_faulty_verdict(
     ctx: Ctx, w: Path, faulty: Path, binding: str, fault: str = "negative"
 ) -> None:
     """The orchestrator's verify run of the ``binding`` (``--staged``/``--committed``)
-    candidate with the faulty brief, and the ``verdict add`` it printed, run as printed."""
+    candidate with the faulty brief, and the ``verdict add`` it printed, run as printed; a
+    run failed by its brief alone prints none (it is no failure of the change to file) but
+    the ``verify run`` prefix a corrected brief completes, and the gate reads the run
+    itself."""
 
     ran = ctx.sb.sh(w, f"gentle-hook verify run {binding} --brief {faulty}", who="setup")
     ctx.check(ran.exit == 1 and FAULT_SAID[fault] in ran.out, "the brief failed")
     filed = [c for c in printed_commands_of(ran.out) if " verdict add " in c]
+    if "the brief is at fault, not the change" in ran.out:
+        again = f" verify run {binding} --brief"
+        prefixed = [ln for ln in ran.out.splitlines() if "prefix:" in ln and ln.endswith(again)]
+        ctx.check(not filed and len(prefixed) == 1, f"verify run printed {again!r} as a prefix")
+        return
     ctx.check(len(filed) == 1, f"verify run printed its verdict add: {filed}")
     for c in filed:
         ctx.sb.sh(w, c, who="setup")

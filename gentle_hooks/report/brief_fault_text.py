@@ -43,14 +43,14 @@ def fault_reasons(faults: Sequence[tuple[str, str]]) -> str:
 
 def brief_fault_words(faults: Sequence[tuple[str, str]]) -> str:
     """Why the last verify run failed when only its brief was at fault
-    (:func:`fault_reasons`), and what to do: a corrected brief, under a new brief id (the
-    only way out when a check failed on every tree:
-    :func:`gentle_hooks.ledger.fails.brief_faults`). Matches the journey agent's
-    ``failed only on its brief ... correct the brief``."""
+    (:func:`fault_reasons`), and what to do: a corrected brief, the same brief id or a new
+    one, but a new one when a check failed on every tree (then no run of that brief id can
+    pass: :func:`gentle_hooks.ledger.fails.brief_faults`, ``_settles``). Matches the journey
+    agent's ``failed only on its brief ... correct the brief``."""
     return (
         f"the last verify run failed only on its brief: {fault_reasons(faults)}: correct the "
-        "brief under a new brief id (a check that fails on every tree fails every run of "
-        "its brief), then verify again"
+        "brief (under a new brief id when a check fails on every tree: it fails every run "
+        "of its brief), then verify again"
     )
 
 

@@ -243,7 +243,10 @@ def test_a_corrected_brief_is_the_way_out_of_a_criterion_that_fails_on_every_tre
         "emptied"
     )
     assert any(line.startswith(fault) for line in blocked.said), "\n".join(blocked.said)
-    assert any("correct the brief under a new brief id" in ln for ln in blocked.said)
+    assert any(
+        "correct the brief (under a new brief id when a check fails on every tree" in ln
+        for ln in blocked.said
+    )
 
     # the same brief id, corrected: its pass does not settle the failure it observed
     same = world.base / "same-id-brief.json"
