@@ -378,11 +378,13 @@ def _patch_event(
     """The ``PostToolUse`` event an ``apply_patch`` call of the rollout would have sent
     (its ``tool_input.command`` the envelope, its ``tool_response`` the output, its
     ``tool_use_id`` the call id), with the ``Stop`` input ``stop``'s session, turn, cwd
-    (joined with the patch's :attr:`~.codex_rollout.Patch.where`), model and rollout, whose
-    ``turn_context`` is ``context`` (a Codex that sends no ``PostToolUse`` of
-    ``apply_patch`` records its patches at ``Stop``); None when that input is past the
-    bound of one."""
-    keys = ("session_id", "turn_id", "transcript_path", "cwd", "model")
+    (joined with the patch's :attr:`~.codex_rollout.Patch.where`), model, rollout and
+    subagent (``agent_id``, ``agent_type``: a subagent's ``Stop`` names its own rollout, so
+    the patch is the child's, whose model :func:`decoded` reads as a ``PostToolUse`` of it
+    would be read), whose ``turn_context`` is ``context`` (a Codex that sends no
+    ``PostToolUse`` of ``apply_patch`` records its patches at ``Stop``); None when that
+    input is past the bound of one."""
+    keys = ("session_id", "turn_id", "transcript_path", "cwd", "model", "agent_id", "agent_type")
     post = {k: stop[k] for k in keys if k in stop}
     cwd = text(stop.get("cwd"))
     if patch.where is not None and (cwd or os.path.isabs(patch.where)):

@@ -14,16 +14,21 @@ the documented hook arguments (``@opencode-ai/plugin`` ``Hooks``, anomalyco/open
 * ``model``: the session's last ``chat.message`` input ``model`` (``providerID``,
   ``modelID``) or ``chat.params`` input ``model.id``, and ``reasoningEffort`` from
   ``chat.params``'s provider ``options`` when the provider sets one; null when the plugin
-  saw neither for that session (a subagent runs in its own session, so its calls carry its
-  own model or none, never the parent's);
+  saw neither for that session (a subagent runs in its own session, whose model is its
+  own only when its agent names one: below);
 * ``parentID``: the parent of the call's session, from the ``session.created`` and
   ``session.updated`` events (``event`` hook; the SDK's ``Session.parentID``), and ``agent``:
   the session's agent as ``chat.params`` named it. The ``task`` tool runs a subagent in a
   child session (``Session.create({ parentID: ctx.sessionID, ... })``, anomalyco/opencode
   ``packages/opencode/src/tool/task.ts``): a call whose session has a parent is the
   subagent's, recorded under the shared subagent rule
-  (:func:`gentle_hooks.services.agent_record.record_from_runtime`): its session's own model
-  or unknown, never the hook entry's ``GENTLE_WRITER_*`` or flags;
+  (:func:`gentle_hooks.services.agent_record.record_from_runtime`): never the hook entry's
+  ``GENTLE_WRITER_*`` or flags. The task tool runs the child on ``agent.model ?? <the
+  parent message's model>`` (``task.ts`` @ 005201e9a25c7b208937f9995c02c20c3b05b222), so
+  the child session's ``chat.params`` model is its own only when the agent's configuration
+  names one (:func:`agent_model`); otherwise it repeats the parent's, and the write is
+  recorded ``unknown`` (an inherited writer is unknown, so small: seed 000) with a note, as
+  Claude Code's, Codex's and Gemini CLI's subagents are;
 * ``directory``, ``worktree``: the plugin context's.
 
 File-writing tools: ``write``, ``edit``, ``multiedit`` (``filePath``) and ``apply_patch``
@@ -37,6 +42,11 @@ measures the write from the file just before it
 
 from __future__ import annotations
 
+import glob
+import os
+from collections.abc import Mapping
+
+from gentle_hooks.agents.definitions import declared, own_model, project_dirs, subagent_label
 from gentle_hooks.agents.event import (
     OUR_EFFORTS,
     RuntimeEvent,
@@ -45,7 +55,8 @@ from gentle_hooks.agents.event import (
     tool_call,
 )
 from gentle_hooks.agents.patch import envelope_files, envelope_replacements, patch_paths
-from gentle_hooks.agents.payload import hook_input, member, text
+from gentle_hooks.agents.payload import hook_input, loads, member, read_file, text
+from gentle_hooks.errors import UsageError
 from gentle_hooks.values.frozen import replace
 
 NAME = "opencode"
@@ -53,6 +64,98 @@ NAME = "opencode"
 WRITE_TOOLS = ("write", "edit", "multiedit", "apply_patch", "patch")
 #: ``reasoningEffort`` values, as the AI SDK's providers name them, mapped to our levels.
 EFFORTS: dict[str, str] = {**OUR_EFFORTS, "none": "off"}
+
+
+#: The most agent definition files read under one configuration directory.
+_AGENT_FILES = 200
+#: OpenCode's configuration files in a directory (JSON; JSONC, whose full-line ``//``
+#: comments are dropped: another comment makes the file unread).
+_CONFIG_FILES = ("opencode.json", "opencode.jsonc")
+
+
+def _config_agent(path: str, agent: str) -> str | None:
+    """The ``model`` the configuration file at ``path`` sets for ``agent`` (its ``agent``
+    object's member), None when it sets none or cannot be read."""
+    data = read_file(path)
+    if data is None:
+        return None
+    if path.endswith(".jsonc"):
+        lines = data.split(b"\n")
+        data = b"\n".join(ln for ln in lines if not ln.lstrip().startswith(b"//"))
+    try:
+        doc = loads(data, path)
+    except UsageError:
+        return None
+    return text(member(doc, "agent", agent, "model"))
+
+
+def _markdown_agent(base: str, agent: str) -> str | None:
+    """The ``model:`` the Markdown agent file of ``agent`` under ``base`` declares
+    (``{agent,agents}/**/*.md``, an agent named by its path below that folder without
+    ``.md``); None when there is none or it declares no model."""
+    for top in ("agent", "agents"):
+        where = os.path.join(base, top)
+        found = glob.glob(os.path.join(glob.escape(where), "**", "*.md"), recursive=True)
+        for path in sorted(found)[:_AGENT_FILES]:
+            if os.path.relpath(path, where)[: -len(".md")].replace(os.sep, "/") == agent:
+                return declared(path)[1]
+    return None
+
+
+def config_layers(cwd: str | None, env: Mapping[str, str]) -> list[tuple[str, bool]]:
+    """OpenCode's configuration directories whose agents apply to a session in ``cwd``,
+    nearest first, each with whether its Markdown agents are read: each directory from
+    ``cwd`` up to the repository's top (:func:`gentle_hooks.agents.definitions.project_dirs`:
+    its ``opencode.json`` only) and its ``.opencode``, then ``$OPENCODE_CONFIG_DIR``, then
+    the global ``$XDG_CONFIG_HOME/opencode`` (else ``~/.config/opencode``)."""
+    out: list[tuple[str, bool]] = []
+    for d in project_dirs(cwd):
+        out += [(os.path.join(d, ".opencode"), True), (d, False)]
+    if env.get("OPENCODE_CONFIG_DIR"):
+        out.append((env["OPENCODE_CONFIG_DIR"], True))
+    home = env.get("HOME") or os.path.expanduser("~")
+    xdg = env.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    out.append((os.path.join(xdg, "opencode"), True))
+    return list(dict.fromkeys(out))
+
+
+def agent_model(agent: str | None, cwd: str | None, env: Mapping[str, str]) -> str | None:
+    """The model OpenCode's configuration names for the agent ``agent``, None when none
+    does (the task tool then runs the child on its parent's model).
+
+    OpenCode's agents (opencode.ai/docs/agents) are declared in a configuration's ``agent``
+    object (``"agent": {"review": {"model": "anthropic/claude-haiku-4-5"}}``) or as
+    Markdown files ``{agent,agents}/**/*.md`` of a configuration directory whose front
+    matter sets ``model:`` (anomalyco/opencode ``packages/opencode/src/config/config.ts``,
+    ``loadAgent``). Each of :func:`config_layers`, nearest first: its Markdown agents, then
+    its ``opencode.json``/``opencode.jsonc``; then ``$OPENCODE_CONFIG``'s file. The first
+    that sets a model for ``agent`` gives it (a nearer entry without one leaves it to the
+    next, as OpenCode merges them). The model is the ``modelID`` after the ``providerID/``,
+    as the plugin's ``model.modelID`` is. None for a built-in agent not redefined
+    (``general``, ``explore``), a missing ``agent``, or a name with ``..`` or ``\\``."""
+    if not agent or "\\" in agent or ".." in agent.split("/"):
+        return None
+    found: list[str | None] = []
+    for base, markdown in config_layers(cwd, env):
+        found += [_markdown_agent(base, agent)] if markdown else []
+        found += [_config_agent(os.path.join(base, f), agent) for f in _CONFIG_FILES]
+        if any(own_model(m) for m in found):
+            break
+    if env.get("OPENCODE_CONFIG"):
+        found.append(_config_agent(env["OPENCODE_CONFIG"], agent))
+    model = next((m for m in found if m and own_model(m)), None)
+    return model.split("/", 1)[-1] if model else None
+
+
+def inherited_agent(agent: str | None) -> str:
+    """The note of a subagent whose agent configuration names no model (:func:`agent_model`)."""
+    who = subagent_label(agent)
+    return (
+        f"{who} of OpenCode runs on its parent's model (the task tool uses the agent's own "
+        "model only when its configuration names one: no 'model' for it in opencode.json "
+        "'agent' or .opencode/agents/*.md of the project, OPENCODE_CONFIG_DIR or "
+        "~/.config/opencode), so its model is recorded as unknown"
+    )
 
 
 def decode(data: bytes) -> RuntimeEvent:
@@ -71,14 +174,23 @@ def decode(data: bytes) -> RuntimeEvent:
     effort_name = text(member(event, "model", "reasoningEffort"))
     parent = text(event.get("parentID"))
     pairs, every = edit_replacements(call.args, "oldString", "newString")
+    model = text(member(event, "model", "modelID"))
+    effort = map_effort(effort_name, EFFORTS) if effort_name else None
+    agent = text(event.get("agent"))
+    own = agent_model(agent, call.cwd, os.environ) if parent else None
+    if parent and own is None:
+        # the child runs on its parent's model: unknown, so small (seed 000)
+        model, effort = None, None
     out = call.runtime_event(
         NAME,
         tool_call_id=call.own_id(NAME, "callID", call.session),
         writes=call.writes_on(("tool.execute.after",), WRITE_TOOLS),
-        model=text(member(event, "model", "modelID")),
-        effort=map_effort(effort_name, EFFORTS) if effort_name else None,
-        agent=(text(event.get("agent")) or "subagent") if parent else None,
+        model=model,
+        effort=effort,
+        agent=(agent or "subagent") if parent else None,
     )
+    if parent and own is None:
+        out = replace(out, notes=(inherited_agent(agent),))
     if not pairs:
         pairs, every = envelope_replacements(call.args), frozenset()
     patched = () if pairs else envelope_files(call.args)  # several files: each its own

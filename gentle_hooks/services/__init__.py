@@ -116,14 +116,16 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.agent_trees` — the work tree an agent's hook event belongs to, and the work tree of
   each path it wrote
 * :mod:`.agent_windows` — a background shell call's window: its snapshot kept open for the
-  session, moved at each later hook event, closed when the agent's turn ends
+  session, moved at each later hook event, closed when the agent's turn ends (kept for a
+  short grace while a process the call left still runs)
 * :mod:`.agent_unreported` — the shell calls whose post-tool event never came (Codex),
   settled at the end of the agent's turn: recorded, their window kept for a short grace or
   closed
 * :mod:`.agent_stop_patches` — the patches a runtime's transcript shows applied (Codex's
   ``apply_patch`` with no ``PostToolUse``), recorded at the end of the agent's turn
 * :mod:`.agent_leftover` — the processes a shell call left running in the work tree, seen
-  in ``/proc`` (Linux) at its post-tool event, whatever its command's words
+  in ``/proc`` (Linux) at its post-tool event (and at the end of the turn, for a window),
+  whatever its command's words
 * :mod:`.agent_subagents` — the markers of the subagents running in an agent session
 * :mod:`.agent_codex` — Codex CLI's own conditions on our hooks: the trust it keeps for each,
   and what to add by hand to an inline ``config.toml`` hook of ours

@@ -181,31 +181,50 @@ def _inside(proc: str, pid: int, roots: Sequence[str]) -> str | None:
     return None
 
 
+def call_time(runtime: str, event: RuntimeEvent, root: str | None) -> float | None:
+    """When ``event``'s shell call's pre-tool snapshot in the work tree ``root`` was written
+    (a wall time), None when none was kept, outside a repository, or git fails. Read before
+    the snapshot is spent."""
+    if root is None:
+        return None
+    try:
+        return snapshot_time(agent_shell.snapshot_file(Repository.open(root), runtime, event))
+    except GitError:
+        return None
+
+
+def still_running(who: str, root: str, since: float) -> str | None:
+    """The line saying that the call ``who`` names (``the Bash call of Codex CLI``), whose
+    pre-tool snapshot was written at the wall time ``since``, left a process running in one
+    of the repository's work trees (:func:`left_behind`); None when none runs, off Linux,
+    or git fails."""
+    if not os.path.exists(os.path.join(PROC, "self", "stat")):
+        return None
+    try:
+        trees = [root, *other_trees(root)[0]]
+    except GitError:
+        return None
+    found = left_behind(trees, ticks_since(since))
+    if not found:
+        return None
+    shown = ", ".join(f"{f.pid} ({f.name}) in {f.where}" for f in found[:3])
+    more = f" and {len(found) - 3} more" if len(found) > 3 else ""
+    return f"{who} left a process running in the work tree, seen in /proc: {shown}{more}"
+
+
 def mark(
     runtime: str, title: str, event: RuntimeEvent, root: str | None
 ) -> tuple[RuntimeEvent, str | None]:
     """``event`` (a shell call's post-tool event) marked ``background``, and the line that
     says why, when the call left a process running in one of the repository's work trees
-    (:func:`left_behind`); ``(event, None)`` unchanged when the text reader said so
+    (:func:`still_running`); ``(event, None)`` unchanged when the text reader said so
     already, outside a repository, off Linux, or when no pre-tool snapshot of the call was
     kept (its time is unknown). Read before the snapshot is spent."""
     if event.background or root is None or not os.path.exists(os.path.join(PROC, "self", "stat")):
         return event, None
-    try:
-        path = agent_shell.snapshot_file(Repository.open(root), runtime, event)
-        trees = [root, *other_trees(root)[0]]
-    except GitError:
+    wall = call_time(runtime, event, root)
+    who = f"the {event.tool or 'shell'} call of {title}"
+    said = still_running(who, root, wall) if wall is not None else None
+    if said is None:
         return event, None
-    wall = snapshot_time(path)
-    if wall is None:
-        return event, None
-    found = left_behind(trees, ticks_since(wall))
-    if not found:
-        return event, None
-    shown = ", ".join(f"{f.pid} ({f.name}) in {f.where}" for f in found[:3])
-    more = f" and {len(found) - 3} more" if len(found) > 3 else ""
-    said = (
-        f"the {event.tool or 'shell'} call of {title} left a process running in the work "
-        f"tree, seen in /proc: {shown}{more}"
-    )
     return replace(event, background=True), said

@@ -118,11 +118,17 @@ def record_from_runtime(
     # session's next event): a later write is not recorded, nor a person's later edit
     ends = rt.wiring is not None and rt.wiring.turn_end is not None
     closing = event.shell == SHELL_END or not ends
-    moved = agent_windows.tick(rt.name, rt.title, event, root, closing=closing, turn_end=ends)
-    windows = len(moved)  # then the shell calls whose post-tool event never came (Codex's)
+    # a window whose process still runs at the end of the turn stays open for a grace
+    grace, bad = agent_windows.grace(env) if event.shell == SHELL_END else (0.0, None)
+    moved = agent_windows.tick(
+        rt.name, rt.title, event, root, closing=closing, turn_end=ends, grace=grace
+    )
+    kept = tuple(m.kept + (f" ({bad})" if bad else "") for m in moved if m.kept)
+    windows = (len(moved) - len(kept), len(kept))
+    # then the shell calls whose post-tool event never came (Codex's)
     settled = agent_unreported.settle(rt.name, rt.title, event, root, env)
     moved += [m for m in settled if not m.why]
-    event = replace(event, notes=(*event.notes, *(m.why for m in settled if m.why)))
+    event = replace(event, notes=(*event.notes, *kept, *(m.why for m in settled if m.why)))
     late = [_written(rt, m.event, m.starts, cwd, model, effort, env) for m in moved if not m.why]
     # and the patches the rollout shows applied (Codex's): a replay of a recorded one is quiet
     # (those the ledger holds already are settled: a later Stop re-checks only the rest)
@@ -145,20 +151,23 @@ def _one(
     effort: str | None,
     env: Mapping[str, str],
     root: str | None,
-    windows: int,
+    windows: tuple[int, int],
 ) -> RuntimeRecorded:
     """:func:`record_from_runtime` of the decoded ``event`` (``root``: its work tree),
-    once the session's ``windows`` background windows were moved."""
+    once the session's background windows were moved (``windows``: how many the end of the
+    turn closed, and how many it kept open for a grace, their lines in ``event.notes``)."""
     if event.shell == SHELL_END:
-        why = (
-            f"the agent's turn in {rt.title} ended: "
-            + (
-                f"{windows} background call window(s) closed; what changes from now on is not "
+        closed, kept = windows
+        said = "no background call's window was open"
+        if closed:
+            said = (
+                f"{closed} background call window(s) closed; what changes from now on is not "
                 "recorded as theirs"
-                if windows
-                else "no background call's window was open"
             )
-            + "".join(f"; {n}" for n in event.notes)
+        elif kept:
+            said = f"{kept} background call window(s) kept open past it"
+        why = f"the agent's turn in {rt.title} ended: {said}" + "".join(
+            f"; {n}" for n in event.notes
         )
         return RuntimeRecorded(event, None, why, rt.ack)
     if event.lifecycle is not None:
@@ -194,10 +203,11 @@ def _one(
         uid = (
             agent_windows.open_window(rt.name, rt.title, event, root) if event.background else None
         )
+        since = agent_leftover.call_time(rt.name, event, root) if uid is not None else None
         event, starts, no = agent_above.after(rt.name, rt.title, event, root, cwd)
         if uid is not None and root is not None:
             ends = rt.wiring is not None and rt.wiring.turn_end is not None
-            said = agent_windows.register(rt.name, uid, event, root, turn_end=ends)
+            said = agent_windows.register(rt.name, uid, event, root, turn_end=ends, since=since)
             said = f"{seen}; {said}" if seen else said
             no = f"{no}; {said}" if no is not None else None
             event = replace(event, notes=event.notes if no else (*event.notes, said))

@@ -16,7 +16,10 @@ after a crash, records once. Taking the new snapshot first loses no write made d
 compare: such a write is recorded by this move and measured again by the next (the same
 writer). The end of the agent's turn (Claude Code's ``Stop``:
 :data:`gentle_hooks.agents.event.SHELL_END`) moves each window one last time and closes it:
-what the process writes after that, and a person's edits after it, are not recorded. A
+what the process writes after that, and a person's edits after it, are not recorded; unless
+a process the call left still runs in one of the repository's work trees (``/proc``, from
+the call's pre-tool time kept in the window file: :func:`tick`), when the window stays open
+for the grace below instead. A
 runtime that wires no end-of-turn event (``Wiring.turn_end`` is None) closes each window
 at its first move, the session's next hook event: what the process writes after it is not
 recorded. A
@@ -24,7 +27,8 @@ person's edits during the turn, while a window is open, count as the writer's, a
 long foreground call.
 
 A window kept past the end of the turn (:mod:`.agent_unreported`: a process Codex left
-running) has a deadline (``until``: the end of the turn plus :func:`grace`, a wall time).
+running with no post-tool event sent; or a window :func:`tick` kept at the end of the turn)
+has a deadline (``until``: the end of the turn plus :func:`grace`, a wall time).
 A move at or before it records what changed, as above. A move after it closes the window,
 and of what changed it records only the paths whose ``lstat`` shows their last change
 (the later of ``st_mtime`` and ``st_ctime``, which no ``touch`` or copy sets back) at or
@@ -57,7 +61,7 @@ from gentle_hooks.bounded import WriteError, write_whole
 from gentle_hooks.errors import GentleError, GitError
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.location import STATE_DIR
-from gentle_hooks.services import agent_shell
+from gentle_hooks.services import agent_leftover, agent_shell
 from gentle_hooks.services.shell_files import MAX_AGE
 from gentle_hooks.values.frozen import frozen, replace
 
@@ -85,11 +89,14 @@ class Moved:
             to be recorded with ``starts``; or, with nothing to record, the event and
             ``why`` (None when it recorded).
         starts: as :func:`.agent_shell.after` gives them.
+        kept: at the end of the turn, the line saying the window stays open past it for a
+            grace (a process the call left still runs), else None.
     """
 
     event: RuntimeEvent
     starts: dict[str, str | None]
     why: str | None
+    kept: str | None = None
 
 
 def grace(env: Mapping[str, str]) -> tuple[float, str | None]:
@@ -170,13 +177,16 @@ def register(
     *,
     turn_end: bool = True,
     grace: float | None = None,
+    since: float | None = None,
 ) -> str:
     """Keep window ``uid`` (:func:`open_window`) for ``event``, the background call as its
     post-tool compare left it; returns the line said (the window is open, or why not).
     ``turn_end``: the runtime's end-of-turn event is wired (else the window closes at the
     session's next hook event: :func:`tick` with ``closing``). ``grace``: the seconds a
     window kept past the end of the turn stays open from now (:func:`grace`; its deadline:
-    see the module docstring).
+    see the module docstring). ``since``: when the call's pre-tool snapshot was written (a
+    wall time), kept so the end of the turn can tell whether a process the call left still
+    runs (:func:`tick`).
 
     Raises:
         GitError: git failed.
@@ -193,6 +203,7 @@ def register(
         "agent": event.agent,
         "cwd": event.cwd,
         **({"until": time.time() + grace, "grace": grace} if grace is not None else {}),
+        **({"since": since} if since is not None else {}),
     }
     where = _dir(root)
     path = os.path.join(where, f"{_prefix(runtime, event.session_id)}{uid}.json")
@@ -223,11 +234,18 @@ def tick(
     *,
     closing: bool,
     turn_end: bool = True,
+    grace: float = 0.0,
 ) -> list[Moved]:
     """Move every open window of ``event``'s session in the repository of the work tree
     ``root`` (see the module docstring), closing each when ``closing`` (the agent's turn
     ended, or ``turn_end`` is False: the runtime wires no end-of-turn event, so a window
-    closes at its first move); what each found, in the windows' order. Nothing outside a
+    closes at its first move); what each found, in the windows' order. At the end of the
+    turn (``closing`` with ``turn_end``) a window with no deadline whose call left a process
+    still running in one of the repository's work trees, seen in ``/proc``
+    (:func:`.agent_leftover.still_running`, from the call's pre-tool time), is not closed:
+    it is moved and stays open for ``grace`` seconds more (:func:`grace`; 0: none), as a
+    call that sent no post-tool event does (:mod:`.agent_unreported`), and its
+    :attr:`Moved.kept` says so. Nothing outside a
     repository, or for an event that names no session. A window whose move fails in git is
     left as it was. A main work tree whose ``.git`` directory holds no windows directory
     costs no git process (a ``GIT_COMMON_DIR`` elsewhere is then not looked at: its windows
@@ -249,7 +267,7 @@ def tick(
     with _locked(os.path.join(where, prefix + "lock")):
         for path in _listed(where, prefix):
             with contextlib.suppress(GitError, GentleError):
-                moved = _move(runtime, title, event, root, path, closing, turn_end)
+                moved = _move(runtime, title, event, root, path, closing, turn_end, grace)
                 if moved is not None:
                     out.append(moved)
     return out
@@ -263,6 +281,7 @@ def _move(
     path: str,
     closing: bool,
     turn_end: bool,
+    grace: float = 0.0,
 ) -> Moved | None:
     """Move (or close) the window in ``path``: see :func:`tick`."""
     doc = _read(path)
@@ -286,6 +305,14 @@ def _move(
     given = doc.get("until")
     until = float(given) if isinstance(given, (int, float)) and given is not True else None
     late = until is not None and time.time() > until
+    kept = None
+    if closing and turn_end and until is None and grace > 0:
+        # the turn ended while a process the call left still runs: what it writes within
+        # the grace is its write, not a person's commit (r17t finding 2)
+        kept = _still_running(f"the {tool} call of {title} ({doc['call']})", root, doc.get("since"))
+        if kept is not None:
+            closing = False
+            doc = {**doc, "until": time.time() + grace, "grace": grace}
     closing = closing or late  # its grace is over: nothing later can be the process's
     if not closing:  # the next window first: a write during this compare is not lost
         agent_shell.before(runtime, title, _marker(own, uid, n + 1, SHELL_BEFORE), root)
@@ -321,6 +348,13 @@ def _move(
         if not done.paths:
             why = f"{said}: nothing it changed is left to record"
         said += "; its grace is over: its window is closed, later changes are not its"
+    elif kept is not None:
+        kept += (
+            f": its window stays open past the end of the turn for {grace:g} s, what changes "
+            "within that is recorded as its write at this session's next hook events, and "
+            "what changes later (a person's edit while it runs) is not its"
+        )
+        said += f"; {kept}"
     elif closing and turn_end:
         said += "; the agent's turn ended: its window is closed, later changes are not its"
     elif closing:
@@ -329,7 +363,16 @@ def _move(
             "later changes are not its"
         )
     done = replace(done, tool_call_id=call, notes=(*done.notes, said) if why is None else ())
-    return Moved(done, dict(starts), why)
+    return Moved(done, dict(starts), why, kept)
+
+
+def _still_running(who: str, root: str, since: object) -> str | None:
+    """:func:`.agent_leftover.still_running` of the window's call ``who`` names, whose
+    pre-tool time is ``since`` (None when the window file names none: a window kept before
+    it was)."""
+    if not isinstance(since, (int, float)) or since is True:
+        return None
+    return agent_leftover.still_running(who, root, float(since))
 
 
 def _by_deadline(

@@ -176,11 +176,20 @@ def test_a_persons_edit_in_the_open_window_is_the_writers(based: World, tmp_path
 
 
 def test_stop_closes_the_window(based: World, tmp_path: Path) -> None:
-    """After ``Stop``, neither the process's write nor the person's edit is recorded."""
+    """After ``Stop`` with a grace of 0 (``GENTLE_HOOKS_BACKGROUND_GRACE``), neither the
+    process's write nor the person's edit is recorded (a process still running at ``Stop``
+    otherwise keeps its window for the grace: test_attribution_background_grace)."""
     w = based
     flag = tmp_path / "go"
     _background_call(w, flag, "flag")
-    said = _hook(w, _stop(w))
+    r = w.gh(
+        "record",
+        "--from",
+        "claude-code",
+        input=_stop(w),
+        env={**MODEL, "GENTLE_HOOKS_BACKGROUND_GRACE": "0"},
+    )
+    said = r.err
     assert said.startswith("nothing recorded: the agent's turn in Claude Code ended: 1 "), said
     _release(flag)
     w.write(OTHER, "OTHER = 2\n" + HUMAN)

@@ -276,13 +276,23 @@ def _opencode_subagent_write(repo: Path, model: object) -> str:
     return json.dumps({**call, "args": args, "directory": str(repo), "worktree": str(repo)})
 
 
+def _opencode_configured_write(repo: Path) -> str:
+    """An OpenCode subagent's ``edit`` whose agent's Markdown file names its model
+    (``.opencode/agents/explore.md``, opencode.ai/docs/agents): the task tool runs the child
+    on it, so the session's ``chat.params`` model is the child's own."""
+    agents = repo / ".opencode" / "agents"
+    write(agents / "explore.md", "---\ndescription: x\nmodel: anthropic/claude-haiku-4-5\n---\n")
+    return _opencode_subagent_write(repo, {"modelID": "claude-haiku-4-5"})
+
+
 @pytest.mark.parametrize(
     ("name", "build", "own"),
     [
+        ("opencode", _opencode_configured_write, ("claude-haiku-4-5", "unknown")),
         (
-            "opencode",
+            "opencode",  # no model configured for explore: the parent's model, so unknown
             lambda repo: _opencode_subagent_write(repo, {"modelID": "claude-haiku-4-5"}),
-            ("claude-haiku-4-5", "unknown"),
+            ("unknown", "unknown"),
         ),
         ("opencode", lambda repo: _opencode_subagent_write(repo, None), ("unknown", "unknown")),
         ("gemini-cli", _gemini_subagent_write, ("gemini-2.5-flash-lite", "unknown")),

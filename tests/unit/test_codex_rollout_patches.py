@@ -106,6 +106,40 @@ def test_the_stop_input_carries_the_patches_as_post_tool_events(tmp_path: Path) 
     assert event.patches[1].paths == ("src/rules.py",)
 
 
+@pytest.mark.parametrize("role", ["default", "reviewer"])
+def test_a_subagents_stop_carries_its_patches_as_the_childs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, role: str
+) -> None:
+    """A subagent's ``Stop`` (``agent_id``, ``agent_type``: openai/codex pull request
+    #22882) names its own rollout: its patches are the child's, read as its ``PostToolUse``
+    would be (issue 17, r17t finding 1): a role that sets no model is unknown, a role file
+    naming one gives that model."""
+    home = tmp_path / "codex-home"
+    (home / "agents").mkdir(parents=True)
+    (home / "agents" / "reviewer.toml").write_text(
+        'name = "reviewer"\nmodel = "gpt-5.1-codex-mini"\nmodel_reasoning_effort = "low"\n'
+    )
+    monkeypatch.setenv("CODEX_HOME", str(home))
+    stop = {
+        "session_id": "019c4b43-1451-7af3-be4c-5576369bf1ba",
+        "turn_id": "turn-1",
+        "transcript_path": str(ROLLOUT),
+        "cwd": str(tmp_path),
+        "hook_event_name": "Stop",
+        "model": "gpt-5-codex",
+        "agent_id": "child-1",
+        "agent_type": role,
+    }
+    event = decode(json.dumps(stop).encode())
+    first = event.patches[0]
+    assert first.agent == "child-1"
+    if role == "default":
+        assert (first.model, first.effort) == (None, "unknown")
+        assert "its model is recorded as unknown" in first.notes[0]
+    else:
+        assert (first.model, first.effort) == ("gpt-5.1-codex-mini", "low")
+
+
 def test_a_stop_with_no_rollout_carries_none() -> None:
     stop = {"session_id": "s", "hook_event_name": "Stop", "transcript_path": None, "cwd": "/"}
     assert decode(json.dumps(stop).encode()).patches == ()
