@@ -96,9 +96,9 @@ def steps(
     to ``identities`` (the candidates it names). ``fork``: a range gate judging a pull
     request from that fork (the writer shares there, ``remote``; where the gate ran, the
     fork's notes are fetched: :mod:`~gentle_hooks.report.fork_text`)."""
-    if isinstance(s, SpotCheckShortfall) and s.disagreements:
+    if isinstance(s, SpotCheckShortfall) and (s.disagreements or s.job_lacks):
         committed = binding.projection is Projection.COMMITTED
-        return refuted_steps(s.disagreements, commit, share, again, committed, identities)
+        return refuted_steps(s, commit, share, again, committed, identities)
     first: list[Step] = [(c.label, command_text(c)) for c in prepare]
     last: list[Step] = [(c.label, command_text(c)) for c in after]
     fix = _steps(s, binding, commit, share, at_top, writer or share, fork)

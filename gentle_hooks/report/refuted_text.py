@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from gentle_hooks.policy.selfcheck import Disagreement
 from gentle_hooks.policy.shellwords import quote, shown
+from gentle_hooks.policy.shortfall import SpotCheckShortfall
 from gentle_hooks.policy.toolmissing import not_run
 
 #: The reason a printed override line records (a concrete one: the user may edit it).
@@ -50,15 +51,38 @@ def override_line(again: Sequence[str], identities: Sequence[str] = ()) -> str:
     return f"GENTLE_HOOKS_SKIP={quote(SKIP_REASON)}{only} {join(again)}"
 
 
+#: Where the CI recipes say to prepare what ``--reverify``'s re-runs need.
+CI_DOC = 'docs/ci.md ("--reverify: re-run instead of believing")'
+
+
+def job_steps(lacks: Sequence[str]) -> list[tuple[str, str]]:
+    """The lines for a commit whose claimed re-runs could not run in the CI job judging it
+    (``lacks``: each command and what the job's environment lacks, in words): the gate
+    could not verify it and blocks, but the commit is not refuted (nothing is recorded in
+    CI), so the way out is the job's, not a rewritten branch."""
+    return [
+        (
+            "do",
+            "this CI job could not run the claimed test ("
+            + "; ".join(lacks)
+            + "): that says what the job lacks, not that the commit is wrong; install the "
+            "project's dependencies (what the command needs) in the job before the gate "
+            f"step, as {CI_DOC} shows, and run the job again: the same commit passes once "
+            "its re-run can run and agrees",
+        )
+    ]
+
+
 def refuted_steps(
-    disagreements: Sequence[Disagreement],
+    s: SpotCheckShortfall,
     commit: str | None,
     share: bool,
     again: Sequence[str] = (),
     committed: bool = False,
     identities: Sequence[str] = (),
 ) -> list[tuple[str, str]]:
-    """The lines for a candidate whose re-run disagreed (``disagreements``, non-empty).
+    """The lines for a candidate whose re-run disagreed (``s.disagreements``), or, with
+    none, whose re-run could not run in a CI job (``s.job_lacks``: :func:`job_steps`).
 
     Args:
         commit: the commit a push, range or server gate judged (None: a staged or work-tree
@@ -69,8 +93,10 @@ def refuted_steps(
             identities: the candidates the printed override names (:data:`SKIP_ONLY`: this
             one, and those an override of this git command already named), or empty.
     """
+    if not s.disagreements:
+        return job_steps(s.job_lacks)
     what = f"commit {commit[:12]}" if commit else "this change"
-    last = disagreements[-1]
+    last = s.disagreements[-1]
     # a shell's 126/127: the re-run's command never started where it ran (PATH, a tool
     # shadowed or missing there): that is the environment's doing, not the change's
     why = not_run(last.observed_exit)
