@@ -287,7 +287,12 @@ def _candidate_steps(
         )
         out.append(("run", f"{gh} verify prepare{flags} --brief {path}"))
         return out
-    if s.no_receipt:
+    if s.created is not None:  # first: the report to make again would rewrite them
+        from gentle_hooks.report.created_text import created_steps
+
+        again = f"{gh} receipt run{here(s.created.cwd)} -- {runnable(s.created.command)}"
+        out.extend(created_steps(s.created, again, f"{gh} spot-check{flags}"))
+    elif s.no_receipt:
         failed = [r for r in s.refused if r.standing.row == "S-failed"]
         if s.declared:
             out.append(("do", f"the writer reports the declared command ({NO_RECEIPT})"))
@@ -318,11 +323,6 @@ def _candidate_steps(
             )
             out.append(("do", f"{PREFIX_NOTE}{where} ({NO_RECEIPT})"))
             out.append(("prefix", f"{gh} receipt run{binding_flags(top)} --"))
-    elif s.created is not None:
-        from gentle_hooks.report.created_text import created_steps
-
-        again = f"{gh} receipt run{here(s.created.cwd)} -- {runnable(s.created.command)}"
-        out.extend(created_steps(s.created, again, f"{gh} spot-check{flags}"))
     out.append(("run", f"{gh} spot-check{flags}"))
     if s.readback:
         out.append(("or", f"{gh} spot-check --readback{flags}"))
