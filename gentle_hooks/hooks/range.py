@@ -315,7 +315,14 @@ def reverify_verdicts(
                 lines.append(f"refuted by re-run: {r.command!r} {r.observed} (claimed exit 0)")
                 lines += [f"  | {t}" for t in r.output_tail]
             else:
-                lines.append(f"re-run agrees: {r.command!r} {r.observed}")
+                # counted: the note cannot say the reported run created them (docs/ci.md)
+                rewrote = (
+                    f" (it rewrote {', '.join(r.touched[:3])}, which the commit tracks: a file "
+                    "the reported run writes, as the local spot check allows)"
+                    if r.touched
+                    else ""
+                )
+                lines.append(f"re-run agrees: {r.command!r} {r.observed}{rewrote}")
         refuted = tuple(
             Disagreement(0, None, r.command, 0, r.exit_code) for r in reruns if r.refuted
         )

@@ -32,11 +32,13 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping, Sequence
 
+from gentle_hooks.git.checkout import open_checkout
 from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.policy.selfcheck import is_declared as declared_command
 from gentle_hooks.policy.toolmissing import job_lacks
 from gentle_hooks.services.checkout import candidate_checkout, run_env
+from gentle_hooks.services.receipt_guard import candidate_changes
 from gentle_hooks.services.runner import run_observed
 from gentle_hooks.values.candidate import Candidate
 from gentle_hooks.values.frozen import frozen
@@ -65,7 +67,9 @@ class Rerun:
             ``timed out after Ns (exit 124)``; refuted: a claimed success that failed;
         output_tail: the last lines of its output (stdout then stderr), for the report;
         lacks: for a failed re-run that could not run in the job, what the job's
-            environment lacks, in words (then ``refuted`` is False); else empty.
+            environment lacks, in words (then ``refuted`` is False); else empty;
+        touched: the files the commit tracks that the re-run changed, named in the report
+            (a re-run that agrees still counts: docs/ci.md says why).
     """
 
     command: str
@@ -76,6 +80,7 @@ class Rerun:
     output_tail: tuple[str, ...] = ()
     defined_by: tuple[str, ...] = ()
     lacks: str = ""
+    touched: tuple[str, ...] = ()
 
 
 def is_declared(command: str, declared: Sequence[str]) -> bool:
@@ -147,6 +152,9 @@ def rerun_claims(
                 env=run_with,
                 timeout=timeout,
             )
+            # named, not refused: the note does not say which files the reported run
+            # created (a local spot check counts a re-run rewriting those)
+            touched = candidate_changes(open_checkout(checkout.root), cand.tree).touched
             text = buffer.getvalue().decode("utf-8", "replace")
             tail = text.splitlines()[-_TAIL:]
             lacks = job_lacks(obs.exit_code, text) or ""
@@ -159,6 +167,7 @@ def rerun_claims(
                     refuted=c.reported_exit == 0 and obs.exit_code != 0 and not lacks,
                     output_tail=tuple(tail),
                     lacks=lacks,
+                    touched=touched,
                 )
             )
     return out

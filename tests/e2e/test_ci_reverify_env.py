@@ -72,3 +72,31 @@ def test_a_reverify_the_ci_job_cannot_run_names_what_it_lacks(
     flag.unlink()
     again = w.gh("gate", "--range", "HEAD~1..HEAD", "--reverify", cwd=ci)
     assert again.code == 0, again
+
+
+def test_a_reverify_that_rewrites_a_file_the_run_wrote_names_it_and_counts(
+    native: World, tmp_path: Path
+) -> None:
+    """The reported run writes junit.xml, committed with the change: the local spot check
+    counts a re-run rewriting it (the run created it), and so does CI, naming it (a note
+    does not say which files the reported run created: docs/ci.md)."""
+    w = native
+    test = shlex.join(
+        (sys.executable, "-c", "import time; open('junit.xml', 'w').write(str(time.time_ns()))")
+    )
+    w.write("src/app.py", GOOD)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    assert w.gh("receipt", "run", "--", *shlex.split(test)).code == 0
+    assert w.gh("spot-check").code == 0
+    w.ok("add", "-A")
+    w.ok("commit", "-q", "-m", "writer change")
+    assert "junit.xml" in w.ok("show", "--name-only", "--format=", "HEAD").split()
+    w.ok("push", "-q", "origin", "HEAD")
+    assert w.gh("sync", "push").code == 0
+    ci = tmp_path / "ci"
+    w.ok("clone", "-q", str(w.remote), str(ci), cwd=tmp_path)
+    w.ok("fetch", "-q", "origin", "+refs/notes/*:refs/notes/*", cwd=ci)
+    gate = w.gh("gate", "--range", "HEAD~1..HEAD", "--reverify", cwd=ci)
+    assert gate.code == 0, gate
+    text = gate.out + gate.err
+    assert "re-run agrees: " in text and "(it rewrote junit.xml, which the commit tracks" in text
