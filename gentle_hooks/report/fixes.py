@@ -97,8 +97,8 @@ def steps(
     request from that fork (the writer shares there, ``remote``; where the gate ran, the
     fork's notes are fetched: :mod:`~gentle_hooks.report.fork_text`)."""
     if isinstance(s, SpotCheckShortfall) and (s.disagreements or s.job_lacks):
-        committed = binding.projection is Projection.COMMITTED
-        return refuted_steps(s, commit, share, again, committed, identities)
+        amend = binding.projection is Projection.COMMITTED
+        return refuted_steps(s.disagreements, commit, share, again, amend, identities, s.job_lacks)
     first: list[Step] = [(c.label, command_text(c)) for c in prepare]
     last: list[Step] = [(c.label, command_text(c)) for c in after]
     fix = _steps(s, binding, commit, share, at_top, writer or share, fork)

@@ -17,7 +17,6 @@ from collections.abc import Sequence
 
 from gentle_hooks.policy.selfcheck import Disagreement
 from gentle_hooks.policy.shellwords import quote, shown
-from gentle_hooks.policy.shortfall import SpotCheckShortfall
 from gentle_hooks.policy.toolmissing import not_run
 
 #: The reason a printed override line records (a concrete one: the user may edit it).
@@ -74,15 +73,17 @@ def job_steps(lacks: Sequence[str]) -> list[tuple[str, str]]:
 
 
 def refuted_steps(
-    s: SpotCheckShortfall,
+    disagreements: Sequence[Disagreement],
     commit: str | None,
     share: bool,
     again: Sequence[str] = (),
     committed: bool = False,
     identities: Sequence[str] = (),
+    lacks: Sequence[str] = (),
 ) -> list[tuple[str, str]]:
-    """The lines for a candidate whose re-run disagreed (``s.disagreements``), or, with
-    none, whose re-run could not run in a CI job (``s.job_lacks``: :func:`job_steps`).
+    """The lines for a candidate whose re-run disagreed (``disagreements``), or, with
+    none, whose re-run could not run in a CI job (``lacks``, a shortfall's ``job_lacks``:
+    :func:`job_steps`).
 
     Args:
         commit: the commit a push, range or server gate judged (None: a staged or work-tree
@@ -93,10 +94,10 @@ def refuted_steps(
             identities: the candidates the printed override names (:data:`SKIP_ONLY`: this
             one, and those an override of this git command already named), or empty.
     """
-    if not s.disagreements:
-        return job_steps(s.job_lacks)
+    if not disagreements:
+        return job_steps(lacks)
     what = f"commit {commit[:12]}" if commit else "this change"
-    last = s.disagreements[-1]
+    last = disagreements[-1]
     # a shell's 126/127: the re-run's command never started where it ran (PATH, a tool
     # shadowed or missing there): that is the environment's doing, not the change's
     why = not_run(last.observed_exit)
