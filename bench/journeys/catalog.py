@@ -274,6 +274,25 @@ def _commit_writes_file(ctx: Ctx) -> None:
     ctx.check("last-run.txt" not in shown.out, "the test's file stayed out of the commit")
 
 
+@journey(
+    "commit-test-writes-file-second-edit",
+    "the test run rewrites a file git does not ignore; the writer edits again after the "
+    "report, and both are staged: the report binds to the earlier candidate",
+    fast=True,
+)
+def _commit_writes_file_second_edit(ctx: Ctx) -> None:
+    w = plain(ctx)
+    ctx.sb.writer_edit(w, 1, {"test_log.py": _WRITES_LOG})
+    ctx.sb.sh(w, f"{ctx.gh} receipt run -- {TEST}", who="setup")
+    ctx.sb.writer_edit(w, 2)
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.prove(w, ["diff", "--cached", "--name-only"], "last-run.txt", "the test's file staged")
+    step = ctx.agent.attempt(w, "git commit -q -m 'writer change'")
+    passed(ctx, step.exit, "the commit went through")
+    shown = ctx.sb.run(w, ["git", "show", "--name-only", "--format=", "HEAD"], who="setup")
+    ctx.check("last-run.txt" not in shown.out, "the test's file stayed out of the commit")
+
+
 #: A test that makes ``out/`` and so cannot run twice in one directory.
 _MAKES_DIR = (
     "import os\nimport unittest\n\n\nclass O(unittest.TestCase):\n"

@@ -266,8 +266,10 @@ def reverify_verdicts(
     """Re-run the spot checks each passing delegated commit's note claims, on that commit's
     tree (:func:`gentle_hooks.services.reverify.rerun_claims`).
 
-    A claimed success that fails is ``refuted by re-run`` and blocks; a command outside
-    the base's ``verification.commands``, or one that runs what the commit itself defines
+    A claimed success that fails is ``refuted by re-run`` and blocks, unless it could not
+    run in this job (``Rerun.lacks``): it blocks then as the job's want, not the commit's
+    fault (no ``rewrite the branch``: install what it lacks, run the job again); a command
+    outside the base's ``verification.commands``, or one that runs what the commit itself defines
     (row C1-own), is neither run nor counted, so a commit whose every claim is such a
     command blocks too.
 
@@ -303,20 +305,35 @@ def reverify_verdicts(
                     f"not re-run, not counted: {r.command!r} is not one of the base's "
                     "verification.commands"
                 )
+            elif r.lacks:
+                lines.append(
+                    f"could not re-run here: {r.command!r} {r.observed}: this CI job's "
+                    f"environment lacks {r.lacks}"
+                )
+                lines += [f"  | {t}" for t in r.output_tail]
             elif r.refuted:
                 lines.append(f"refuted by re-run: {r.command!r} {r.observed} (claimed exit 0)")
                 lines += [f"  | {t}" for t in r.output_tail]
             else:
-                lines.append(f"re-run agrees: {r.command!r} {r.observed}")
+                # counted: the note cannot say the reported run created them (docs/ci.md)
+                rewrote = (
+                    f" (it rewrote {', '.join(r.touched[:3])}, which the commit tracks: a file "
+                    "the reported run writes, as the local spot check allows)"
+                    if r.touched
+                    else ""
+                )
+                lines.append(f"re-run agrees: {r.command!r} {r.observed}{rewrote}")
         refuted = tuple(
             Disagreement(0, None, r.command, 0, r.exit_code) for r in reruns if r.refuted
         )
         counted = any(r.ran and not r.refuted and r.exit_code == 0 for r in reruns)
         if not counted and not refuted:
             lines.append("no claimed spot check could be re-verified: blocked")
-        # a refuted claim is missing as a disagreeing re-run is: both results, its ways out
-        missing = (SpotCheckShortfall(v.result.plan.risk, disagreements=refuted),)
-        shortfalls = v.shortfalls + (missing if refuted else ())
+        # a refuted claim is missing as a disagreeing re-run is: both results, its ways out;
+        # one that could not run here is missing for the job's want (install, run again)
+        lacks = tuple(f"{r.command!r}: {r.lacks}" for r in reruns if r.lacks)
+        missing = SpotCheckShortfall(v.result.plan.risk, disagreements=refuted, job_lacks=lacks)
+        shortfalls = v.shortfalls + ((missing,) if refuted or (lacks and not counted) else ())
         out.append(
             replace(
                 v, blocked=bool(refuted) or not counted, shortfalls=shortfalls, reruns=tuple(lines)

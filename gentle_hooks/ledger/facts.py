@@ -83,7 +83,10 @@ class LedgerFacts:
         other_candidates: (table, count) of the root's records bound to other identities.
         earlier_commands: with no receipt bound to ``identity``, the command of the root's
             latest successful receipt since the change's first write, bound to another
-            candidate (the one to report again).
+            candidate (the one to report again); earlier_created: the files that
+            receipt's run created that git does not ignore (the candidate holds them,
+            staged or as untracked files of its snapshot), to keep out before reporting
+            again.
         verify_runs: the ``verify run`` records bound to ``identity`` (this clone's ledger
             only: a note carries the verdicts, not the runs).
         earlier_runs: the ``verify run`` records of the other candidates of the change
@@ -111,6 +114,7 @@ class LedgerFacts:
     review_facts: tuple[ReviewFact, ...] = ()
     other_candidates: tuple[tuple[str, int], ...] = ()
     earlier_commands: tuple[str, ...] = ()
+    earlier_created: tuple[str, ...] = ()
     verify_runs: tuple[VerifyRun, ...] = ()
     earlier_runs: tuple[VerifyRun, ...] = ()
     own_lines: frozenset[int] = frozenset()
@@ -291,6 +295,11 @@ class LedgerFacts:
         )
         mixed = mixed_failures(self.verify_runs)
         made = [(r.created, r.command, r.cwd) for r in usable if r.created and r.exit_code == 0]
+        earlier = tuple(c for c in self.earlier_commands if standing(c, 0).counts)
+        if not usable and earlier and self.earlier_created:
+            # the report to make again wrote files the candidate now holds: a report of this
+            # candidate rewrites them and is refused, unless they are kept out first
+            made = [(self.earlier_created, earlier[-1], ".")]
         creating = made[-1] if made else None
         if creating is not None:  # a counting report that created files (most create none)
             from gentle_hooks.policy.shortfall import CreatedFiles
@@ -311,7 +320,7 @@ class LedgerFacts:
             receipts=len(usable),
             refused=refused,
             declared=declared,
-            earlier=tuple(c for c in self.earlier_commands if standing(c, 0).counts),
+            earlier=earlier,
             created=None if creating is None else CreatedFiles(*creating),
             unbacked=self.unbacked,
         )
@@ -378,6 +387,7 @@ def facts_from(
         review_facts=tuple(led.review_facts(identity)),
         other_candidates=tuple(led.other_candidate_counts(root, identity).items()),
         earlier_commands=(earlier.command,) if earlier else (),
+        earlier_created=earlier.created or () if earlier else (),
         verify_runs=tuple(led.verify_runs(identity)),
         earlier_runs=earlier_runs(led, identity, escalations.values()),
     )

@@ -102,6 +102,9 @@ class SpotCheckShortfall:
             none), to keep out of it before the spot check.
         unbacked: the commands of re-runs a note holds for the candidate without the
             receipt they re-ran (a note written before notes carried it): they cannot count.
+        job_lacks: re-runs a CI job's ``--reverify`` could not run (each: the command and
+            what the job's environment lacks, in words): the job's want, not the
+            commit's fault; the way out is the job's (install, run again).
     """
 
     risk: PlanRisk
@@ -113,6 +116,7 @@ class SpotCheckShortfall:
     earlier: tuple[str, ...] = ()
     created: CreatedFiles | None = None
     unbacked: tuple[str, ...] = ()
+    job_lacks: tuple[str, ...] = ()
 
     #: What the shortfall says is missing (a class constant, not a field).
     what = Missing.SPOT_CHECK

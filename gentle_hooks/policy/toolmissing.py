@@ -12,7 +12,9 @@ runs the check on the candidate's base tree, and only a check that fails there w
 same exit status and the same line lacks its tool (a test that fails for real prints
 other lines, or fails only on the candidate). :func:`not_run` says, from the status
 alone, that a command never started (126, 127): a report or re-run that failed so says
-where it ran, not that the change is wrong.
+where it ran, not that the change is wrong; :func:`job_lacks` says, from a failed re-run's
+status and output alone, what the environment it ran in lacks (a CI job's ``--reverify``:
+no base tree is run there, and the gate blocks either way).
 """
 
 from __future__ import annotations
@@ -99,3 +101,32 @@ def not_run(exit_code: int | None) -> str | None:
     """Why a command that exited ``exit_code`` never ran (:data:`NOT_RUN`: 126, 127), in
     words; None for any other status (the command ran: its result is its own)."""
     return NOT_RUN.get(exit_code) if exit_code is not None else None
+
+
+#: Lines by which a re-run says its environment lacks a module or program, with the words
+#: naming it: an interpreter's ``ModuleNotFoundError``/``No module named X`` (anywhere: a
+#: test runner prints it mid-output for an import its collection failed on), a shell's
+#: ``X: not found``/``X: command not found``, ``env``/``make``'s ``X: No such file``.
+_LACKS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"No module named '?([\w.]+)'?"), "the Python module {} (not installed there)"),
+    (
+        re.compile(r"^\S*sh: (?:(?:line )?\d+: )?(\S+): (?:command )?not found\s*$", re.M),
+        "the program {} (not on the PATH it ran with)",
+    ),
+    (
+        re.compile(r"^(?:make(?:\[\d+\])?|\S*/?env): '?([^'\s]+)'?: No such file", re.M),
+        "the program {} (not on the PATH it ran with)",
+    ),
+)
+
+
+def job_lacks(exit_code: int | None, output: str) -> str | None:
+    """What the environment a command failed in lacks, in words, when its ``output`` or
+    its ``exit_code`` says it could not run there (:data:`_LACKS`, then :func:`not_run`);
+    None for a success or a failure of the command's own."""
+    if not exit_code:
+        return None
+    for pattern, words in _LACKS:
+        if found := pattern.search(output):
+            return words.format(found.group(1))
+    return not_run(exit_code)

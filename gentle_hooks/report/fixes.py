@@ -96,9 +96,9 @@ def steps(
     to ``identities`` (the candidates it names). ``fork``: a range gate judging a pull
     request from that fork (the writer shares there, ``remote``; where the gate ran, the
     fork's notes are fetched: :mod:`~gentle_hooks.report.fork_text`)."""
-    if isinstance(s, SpotCheckShortfall) and s.disagreements:
-        committed = binding.projection is Projection.COMMITTED
-        return refuted_steps(s.disagreements, commit, share, again, committed, identities)
+    if isinstance(s, SpotCheckShortfall) and (s.disagreements or s.job_lacks):
+        amend = binding.projection is Projection.COMMITTED
+        return refuted_steps(s.disagreements, commit, share, again, amend, identities, s.job_lacks)
     first: list[Step] = [(c.label, command_text(c)) for c in prepare]
     last: list[Step] = [(c.label, command_text(c)) for c in after]
     fix = _steps(s, binding, commit, share, at_top, writer or share, fork)
@@ -287,7 +287,12 @@ def _candidate_steps(
         )
         out.append(("run", f"{gh} verify prepare{flags} --brief {path}"))
         return out
-    if s.no_receipt:
+    if s.created is not None:  # first: the report to make again would rewrite them
+        from gentle_hooks.report.created_text import created_steps
+
+        again = f"{gh} receipt run{here(s.created.cwd)} -- {runnable(s.created.command)}"
+        out.extend(created_steps(s.created, again, f"{gh} spot-check{flags}"))
+    elif s.no_receipt:
         failed = [r for r in s.refused if r.standing.row == "S-failed"]
         if s.declared:
             out.append(("do", f"the writer reports the declared command ({NO_RECEIPT})"))
@@ -318,11 +323,6 @@ def _candidate_steps(
             )
             out.append(("do", f"{PREFIX_NOTE}{where} ({NO_RECEIPT})"))
             out.append(("prefix", f"{gh} receipt run{binding_flags(top)} --"))
-    elif s.created is not None:
-        from gentle_hooks.report.created_text import created_steps
-
-        again = f"{gh} receipt run{here(s.created.cwd)} -- {runnable(s.created.command)}"
-        out.extend(created_steps(s.created, again, f"{gh} spot-check{flags}"))
     out.append(("run", f"{gh} spot-check{flags}"))
     if s.readback:
         out.append(("or", f"{gh} spot-check --readback{flags}"))

@@ -50,6 +50,28 @@ def override_line(again: Sequence[str], identities: Sequence[str] = ()) -> str:
     return f"GENTLE_HOOKS_SKIP={quote(SKIP_REASON)}{only} {join(again)}"
 
 
+#: Where the CI recipes say to prepare what ``--reverify``'s re-runs need.
+CI_DOC = 'docs/ci.md ("--reverify: re-run instead of believing")'
+
+
+def job_steps(lacks: Sequence[str]) -> list[tuple[str, str]]:
+    """The lines for a commit whose claimed re-runs could not run in the CI job judging it
+    (``lacks``: each command and what the job's environment lacks, in words): the gate
+    could not verify it and blocks, but the commit is not refuted (nothing is recorded in
+    CI), so the way out is the job's, not a rewritten branch."""
+    return [
+        (
+            "do",
+            "this CI job could not run the claimed test ("
+            + "; ".join(lacks)
+            + "): that says what the job lacks, not that the commit is wrong; install the "
+            "project's dependencies (what the command needs) in the job before the gate "
+            f"step, as {CI_DOC} shows, and run the job again: the same commit passes once "
+            "its re-run can run and agrees",
+        )
+    ]
+
+
 def refuted_steps(
     disagreements: Sequence[Disagreement],
     commit: str | None,
@@ -57,8 +79,11 @@ def refuted_steps(
     again: Sequence[str] = (),
     committed: bool = False,
     identities: Sequence[str] = (),
+    lacks: Sequence[str] = (),
 ) -> list[tuple[str, str]]:
-    """The lines for a candidate whose re-run disagreed (``disagreements``, non-empty).
+    """The lines for a candidate whose re-run disagreed (``disagreements``), or, with
+    none, whose re-run could not run in a CI job (``lacks``, a shortfall's ``job_lacks``:
+    :func:`job_steps`).
 
     Args:
         commit: the commit a push, range or server gate judged (None: a staged or work-tree
@@ -69,6 +94,8 @@ def refuted_steps(
             identities: the candidates the printed override names (:data:`SKIP_ONLY`: this
             one, and those an override of this git command already named), or empty.
     """
+    if not disagreements:
+        return job_steps(lacks)
     what = f"commit {commit[:12]}" if commit else "this change"
     last = disagreements[-1]
     # a shell's 126/127: the re-run's command never started where it ran (PATH, a tool

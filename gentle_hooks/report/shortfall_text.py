@@ -38,6 +38,8 @@ def headline(shortfalls: Sequence[Shortfall]) -> str:
         elif isinstance(s, SpotCheckShortfall):
             if s.disagreements:
                 parts.append("a change whose own test passes (the re-run failed)")
+            elif s.job_lacks:
+                parts.append("a re-run this CI job can run (it could not verify the commit)")
             elif s.unbacked:
                 parts.append(
                     "the writer's report in its note: the note holds a spot check but not "
@@ -67,6 +69,7 @@ def restates_headline(s: Shortfall) -> bool:
     return (
         isinstance(s, SpotCheckShortfall)
         and not s.disagreements
+        and not s.job_lacks
         and not s.refused
         and not s.unbacked
     )
@@ -98,6 +101,12 @@ def reason(s: Shortfall) -> str:
         if s.disagreements:
             return "a spot check failed after the writer reported success: " + "; ".join(
                 disagreement_text(d) for d in s.disagreements
+            )
+        if s.job_lacks:
+            return (
+                "the re-run could not run in this CI job, which lacks what the command needs: "
+                + "; ".join(s.job_lacks)
+                + " (that says where it ran, not that the commit is wrong)"
             )
         line = (
             f"no spot check for this candidate (required in every tier; plan risk {s.risk.value})"

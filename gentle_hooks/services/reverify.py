@@ -13,10 +13,14 @@ As the spot check does, the places an editable install in a linked virtual envir
 names come first on ``PYTHONPATH`` (:func:`~gentle_hooks.services.checkout.run_env`: the
 re-run imports the commit's code, not the job's work tree's).
 
-A claimed success that fails again is *refuted*; a command outside the base's
-``verification.commands`` (when it declares them) is neither run nor counted, and neither
-is one whose command runs what the commit itself defines — its script, Makefile, test
-configuration, a pytest plugin, a module Python imports in the runner's place
+A claimed success that fails again is *refuted*, unless its status or output says it could
+not run in the job (:func:`~gentle_hooks.policy.toolmissing.job_lacks`: exit 126/127, a
+missing module or program): then it is ``lacks``, what the job's environment lacks, not
+a refutation of the commit (the gate still blocks: nothing was verified). A command
+outside the base's ``verification.commands`` (when it declares them) is neither run nor
+counted, and neither is one whose command runs what the commit itself defines — its
+script, Makefile, test configuration, a pytest plugin, a module Python imports in the
+runner's place
 (:func:`~gentle_hooks.services.defined_command.command_defined_by_change`, the rule the
 verifier and the spot check apply, row C1-own; judged again in the checkout with the
 ``PYTHONPATH`` its re-run gets: :func:`~gentle_hooks.services.defined_command.
@@ -28,10 +32,13 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping, Sequence
 
+from gentle_hooks.git.checkout import open_checkout
 from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.policy.selfcheck import is_declared as declared_command
+from gentle_hooks.policy.toolmissing import job_lacks
 from gentle_hooks.services.checkout import candidate_checkout, run_env
+from gentle_hooks.services.receipt_guard import candidate_changes
 from gentle_hooks.services.runner import run_observed
 from gentle_hooks.values.candidate import Candidate
 from gentle_hooks.values.frozen import frozen
@@ -58,7 +65,11 @@ class Rerun:
             or removes that define what the command runs (then it is not run).
         exit_code: its exit status (None when not run); observed: ``exit N`` or
             ``timed out after Ns (exit 124)``; refuted: a claimed success that failed;
-        output_tail: the last lines of its output (stdout then stderr), for the report.
+        output_tail: the last lines of its output (stdout then stderr), for the report;
+        lacks: for a failed re-run that could not run in the job, what the job's
+            environment lacks, in words (then ``refuted`` is False); else empty;
+        touched: the files the commit tracks that the re-run changed, named in the report
+            (a re-run that agrees still counts: docs/ci.md says why).
     """
 
     command: str
@@ -68,6 +79,8 @@ class Rerun:
     refuted: bool = False
     output_tail: tuple[str, ...] = ()
     defined_by: tuple[str, ...] = ()
+    lacks: str = ""
+    touched: tuple[str, ...] = ()
 
 
 def is_declared(command: str, declared: Sequence[str]) -> bool:
@@ -139,15 +152,22 @@ def rerun_claims(
                 env=run_with,
                 timeout=timeout,
             )
-            tail = buffer.getvalue().decode("utf-8", "replace").splitlines()[-_TAIL:]
+            # named, not refused: the note does not say which files the reported run
+            # created (a local spot check counts a re-run rewriting those)
+            touched = candidate_changes(open_checkout(checkout.root), cand.tree).touched
+            text = buffer.getvalue().decode("utf-8", "replace")
+            tail = text.splitlines()[-_TAIL:]
+            lacks = job_lacks(obs.exit_code, text) or ""
             out.append(
                 Rerun(
                     c.command,
                     ran=True,
                     exit_code=obs.exit_code,
                     observed=obs.observed,
-                    refuted=c.reported_exit == 0 and obs.exit_code != 0,
+                    refuted=c.reported_exit == 0 and obs.exit_code != 0 and not lacks,
                     output_tail=tuple(tail),
+                    lacks=lacks,
+                    touched=touched,
                 )
             )
     return out

@@ -35,7 +35,7 @@ from collections.abc import Callable, Mapping
 from typing import IO
 
 from gentle_hooks.bounded import scratch_dir
-from gentle_hooks.errors import GitError, UsageError, cli
+from gentle_hooks.errors import Command, GitError, UsageError, cli
 from gentle_hooks.git.checkout import open_checkout
 from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.git.repository import Repository
@@ -116,7 +116,9 @@ def choose_receipt(
     Raises:
         UsageError: no such receipt, a receipt of another candidate, no receipt with that
             command, a receipt that cannot count (naming why and what to report instead),
-            or no receipt at all for this candidate (with the report to make).
+            or no receipt at all for this candidate (with the report to make; first the
+            `git rm --cached` of files that report's earlier run wrote and the staged
+            candidate holds, which it would rewrite).
     """
     identity = bound.candidate.identity
     if receipt_id is not None:
@@ -155,6 +157,7 @@ def choose_receipt(
         pending = led.open_entries(bound.root)
         since = min((e.recorded_at for e in pending), default=None)
         earlier = None if since is None else led.last_receipt_elsewhere(bound.root, identity, since)
+        held: list[str] = []
         if (
             fix.label == "prefix"
             and earlier
@@ -164,10 +167,29 @@ def choose_receipt(
             # temporary index): the same command, reported again, binds to this one
             words = f"the writer reports again the command it reported last (#{earlier.id})"
             fix = report_command(bound, earlier.command, earlier.cwd)
+            if bound.binding.projection is Projection.STAGED:
+                held = sorted(bound.repo.blobs_staged(earlier.created or ()))
+            if held:  # its report would rewrite them in the staged candidate: refused
+                words = f"its run wrote {', '.join(held[:3])}, which git does not ignore " + (
+                    "and the staged candidate holds: keep them out of it (and out of a later "
+                    f"git add -A: .git/info/exclude), then {words}"
+                )
+        out = (
+            "rm",
+            "-q",
+            "--cached",
+            "--ignore-unmatch",
+            "--",
+            *(f":(top,literal){p}" for p in held),
+        )
         raise UsageError(
             f"no receipt recorded for this candidate ({_short(identity)}); {words}, then "
             "spot-checks it",
-            commands=(fix, cli("spot-check", *report_binding(bound).words())),
+            commands=(
+                *([Command(out, tool="git")] if held else []),
+                fix,
+                cli("spot-check", *report_binding(bound).words()),
+            ),
         )
     for rec in reversed(receipts):
         if refusal_of(bound, rec, env or {}, in_checkout) is None:

@@ -16,7 +16,7 @@ import sys
 
 import pytest
 
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, paste_first_way
 
 GOOD = "def add(a, b):\n    return b + a\n"
 TESTS = (sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
@@ -108,3 +108,49 @@ def test_a_report_an_earlier_plain_run_left_does_not_loop(native: World) -> None
     w.ok("add", "src/app.py")
     committed = w.git("commit", "-m", "writer")
     assert committed.code == 0, committed
+
+
+def _second_edit_staged(w: World) -> None:
+    """The writer's report run wrote report.xml, the writer edited again (the receipt binds
+    to the earlier candidate) and ``git add -A`` staged both."""
+    w.write("src/app.py", GOOD)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    assert w.gh("receipt", "run", "--", *JUNIT).code == 0
+    w.write("src/app.py", '"""Sums."""\n\n\n' + GOOD)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "-A")
+    assert "report.xml" in w.ok("diff", "--cached", "--name-only").split()
+
+
+def test_a_report_file_staged_after_a_second_edit_is_named_as_the_runs(native: World) -> None:
+    """The block names report.xml as the test run's file (kept out, then the report made
+    again), not as writer content to report with a run that would rewrite it and be
+    refused (a loop: issue 14, r14t)."""
+    w = native
+    _second_edit_staged(w)
+    blocked = w.git("commit", "-q", "-m", "writer")
+    assert blocked.code == 1, blocked
+    assert any("the writer's test run created report.xml" in x for x in blocked.said), blocked
+    ran = paste_first_way(w, blocked.said, w.work, None)
+    assert any(" rm -q --cached " in f" {c}" for c in ran), ran
+    committed = w.git("commit", "-q", "-m", "writer")
+    assert committed.code == 0, committed
+    assert w.ok("show", "--name-only", "--format=", "HEAD").split() == ["src/app.py"]
+
+
+def test_spot_check_of_a_report_file_staged_after_a_second_edit_gets_out(native: World) -> None:
+    """``spot-check --staged`` there refuses (no receipt for this candidate) and prints the
+    lines that keep report.xml out, then the report and the spot check: run as printed,
+    they get out (not the report alone, refused for rewriting report.xml: a loop)."""
+    w = native
+    _second_edit_staged(w)
+    refused = w.gh("spot-check", "--staged")
+    assert refused.code == 2, refused
+    runs = refused.err.strip().split("; run: ")[1:]
+    assert runs and runs[0].startswith("git rm -q --cached "), refused
+    for cmd in runs:
+        done = w.run(["sh", "-c", cmd])
+        assert done.code == 0, (cmd, done)
+    committed = w.git("commit", "-q", "-m", "writer")
+    assert committed.code == 0, committed
+    assert w.ok("show", "--name-only", "--format=", "HEAD").split() == ["src/app.py"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from gentle_hooks.policy.toolmissing import MISSING_ROWS, missing_tool, not_run
+from gentle_hooks.policy.toolmissing import MISSING_ROWS, job_lacks, missing_tool, not_run
 
 #: (id, command, output, the row it matches or None): outputs as the interpreter, dash,
 #: bash, make and GNU env print them.
@@ -83,3 +83,21 @@ def test_only_a_shells_126_and_127_say_the_command_never_ran(
     status: int | None, words: str | None
 ) -> None:
     assert not_run(status) == words
+
+
+@pytest.mark.parametrize(
+    ("exit_code", "output", "lacks"),
+    [
+        (1, "/usr/bin/python3: No module named pytest", "the Python module pytest"),
+        (2, "E   ModuleNotFoundError: No module named 'requests'\n1 error", "module requests"),
+        (127, "sh: 1: pytest: not found", "the program pytest"),
+        (127, "bash: line 1: tox: command not found", "the program tox"),
+        (126, "", "exit 126"),
+        (127, "", "exit 127"),
+        (1, "FAILED tests/test_app.py::test_add - assert 3 == 4", None),
+        (0, "No module named pytest", None),
+    ],
+)
+def test_job_lacks_row_by_row(exit_code: int, output: str, lacks: str | None) -> None:
+    found = job_lacks(exit_code, output)
+    assert (found is None) if lacks is None else (found is not None and lacks in found), found
