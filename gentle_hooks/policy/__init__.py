@@ -91,6 +91,8 @@ One module per table or rule set:
   derived call id's replay or a new call)
 * :mod:`.preimage` — a file as it was before an edit tool wrote it: its replacements undone
 * :mod:`.renames` — which deleted and added paths of a change are one path renamed
+* :mod:`.hunks` — the writer's edits as replacements of lines: one staged alone is its edit
+  (row A6)
 * :mod:`.rewrite` — whether a change of the writer's path is a person's own version of the
   file (row A9: the writer's edit thrown away, the file written anew)
 * :mod:`.boilerplate` — lines every project writes alike: idioms are nobody's evidence alone

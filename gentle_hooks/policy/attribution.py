@@ -141,6 +141,7 @@ from collections.abc import Mapping, Sequence
 
 from gentle_hooks.policy.delta import DetailedDelta, WriterDelta
 from gentle_hooks.policy.distinctive import distinctive_keys
+from gentle_hooks.policy.hunks import makes_writer_edit, replacements
 from gentle_hooks.policy.importpairs import one_name_lines
 from gentle_hooks.policy.linekeys import (
     any_line_keys,
@@ -258,8 +259,16 @@ def writer_delta(before: bytes | None, after: bytes | None, *, detail: bool = Tr
         added = any_after - any_before
         placed = placed_lines(after, added | telling)
         removed = any_before - any_after
+        hunks = replacements(before, after)
         return WriterDelta(
-            added, removed, False, telling=telling, placed=placed, started=old, left=new
+            added,
+            removed,
+            False,
+            telling=telling,
+            placed=placed,
+            started=old,
+            left=new,
+            hunks=hunks,
         )
     added = new - old
     if not detail:
@@ -371,8 +380,12 @@ def is_rewrite(change: PathChange, delta: WriterDelta) -> bool:
 def reproduces_edit(
     change: PathChange, delta: WriterDelta, idioms: frozenset[str] = frozenset()
 ) -> bool:
-    """Row A6: the change drops a line the writer dropped and adds a line the writer added
-    (:meth:`WriterDelta.edited`: short and trivial lines too) other than ``idioms``."""
+    """Row A6: the change makes one of the writer's replacements of lines
+    (:mod:`gentle_hooks.policy.hunks`, row H1: whatever other lines of the file say), or drops
+    a line the writer dropped and adds a line the writer added (:meth:`WriterDelta.edited`:
+    short and trivial lines too) other than ``idioms``."""
+    if makes_writer_edit(delta.hunks, change.old, change.new):
+        return True
     added, removed = delta.edited()
     if not added or not removed:
         return False

@@ -11,6 +11,7 @@ the same answers as computing them all upfront).
 
 from __future__ import annotations
 
+from gentle_hooks.policy.hunks import Hunk, replacements
 from gentle_hooks.policy.linekeys import (
     any_line_keys,
     joined_lines,
@@ -71,7 +72,10 @@ class WriterDelta:
             move of its file with one line edited is read against them
             (:func:`~gentle_hooks.policy.movedfile.file_lines`: none past
             :data:`~gentle_hooks.policy.movedfile.MAX_LINES`). Empty for an entry read
-            from its stored keys only.
+            from its stored keys only;
+        hunks: the writer's replacements of lines (:func:`~.hunks.replacements`): one made
+            by a change is the writer's edit (row A6). Empty for an entry read from its
+            stored keys only.
     """
 
     added: frozenset[str]
@@ -89,6 +93,7 @@ class WriterDelta:
     started: frozenset[str] = frozenset()
     left: frozenset[str] = frozenset()
     outline: tuple[bytes, ...] = ()
+    hunks: frozenset[Hunk] = frozenset()
 
     def edited(self) -> tuple[frozenset[str], frozenset[str]]:
         """(added, removed): the keys of every line of two words or more the writer added
@@ -137,7 +142,16 @@ class DetailedDelta(WriterDelta):
             rest = (dropped, told, placed, masked_lines(after, added), spans, copies)
             ends = (line_keys(before), line_keys(after))
             d["_full"] = WriterDelta(
-                added, self.removed, False, short, telling, shapes, *rest, *ends, lines
+                added,
+                self.removed,
+                False,
+                short,
+                telling,
+                shapes,
+                *rest,
+                *ends,
+                lines,
+                replacements(before, after),
             )
         full: WriterDelta = d["_full"]
         return full
@@ -178,5 +192,16 @@ def _detail(name: str) -> property:
     return property(lambda self: getattr(self.full(), name))
 
 
-for _name in ("short", "shapes", "dropped", "told", "placed", "masked", "spans", "started", "left"):
+for _name in (
+    "short",
+    "shapes",
+    "dropped",
+    "told",
+    "placed",
+    "masked",
+    "spans",
+    "started",
+    "left",
+    "hunks",
+):
     setattr(DetailedDelta, _name, _detail(_name))  # a property is read before the instance's own

@@ -387,12 +387,8 @@ class _Parser:
                 raise Unreadable(f"a quoted {t.text!r} inside [[ ]] is not evaluated")
             words.append(self.take().text)
         words.append(self.take().text)
-        while True:
-            if self._at_fd_number():
-                self.take()  # the file descriptor of 2>/dev/null
-            if not self.at_op(*REDIRECTIONS):
-                return Simple(tuple(words))
-            self._redirection()
+        self._redirections()
+        return Simple(tuple(words))
 
     def _at_fd_number(self) -> bool:
         """True at a word of digits written against the redirection after it (``2>``)."""
@@ -420,7 +416,13 @@ class _Parser:
         return Group(body, subshell=subshell)
 
     def _redirections(self) -> None:
-        while self.at_op(*REDIRECTIONS):
+        """The redirections after a compound command, each with its file descriptor
+        (``{ pytest; } 2>/dev/null``)."""
+        while True:
+            if self._at_fd_number():
+                self.take()  # the file descriptor of 2>/dev/null
+            if not self.at_op(*REDIRECTIONS):
+                return
             self._redirection()
 
     def _redirection(self) -> None:

@@ -9,7 +9,8 @@ With the project's own test failing, the writer reports a command that succeeds 
 as unable to count, ``spot-check`` refuses it, and the commit stays blocked. So does a
 probe of a file the candidate holds (``test -f``, ``[ -e ... ]``, ``stat``, ``wc -l``,
 ``file``, ``ls``, also inside ``sh -c``), while a command that runs the project's tests
-(``pytest -q``, ``python -m pytest``, ``make test``, ``sh run_tests.sh``) still counts.
+(``pytest -q``, ``python -m pytest``, ``make test``, ``sh run_tests.sh``) still counts. A
+failing check hidden by ``{ check; } 2>/dev/null; true`` verifies nothing either (N-masked).
 """
 
 from __future__ import annotations
@@ -42,10 +43,18 @@ NOTHING = [
     # a byte-compile or a text search runs none of the code (rows N-compile, N-grep)
     [PY, "-m", "compileall", "-q", "."],
     ["grep", "-q", "add", "src/app.py"],
+    # a failing check hidden by a brace group with its stderr redirected (row N-masked)
+    [
+        "sh",
+        "-c",
+        f"{{ {PY} -c 'from src.app import add; assert add(2, 3) == 5'; }} 2>/dev/null; true",
+    ],
+    ["sh", "-c", "{ false; } 2>/dev/null; true"],
 ]
 NOTHING_IDS = ["unittest --help", "sh -c pytest --co", "git status", "git diff", "diff"]
 NOTHING_IDS += ["test -f", "test -e", "[ -f ]", "sh -c test -f", "sh -c [ -e ] && wc"]
 NOTHING_IDS += ["stat", "wc -l", "file", "ls", "compileall", "grep -q"]
+NOTHING_IDS += ["{ check; } 2>/dev/null; true", "{ false; } 2>/dev/null; true"]
 
 
 @pytest.mark.parametrize("argv", NOTHING, ids=NOTHING_IDS)

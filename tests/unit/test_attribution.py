@@ -1017,10 +1017,11 @@ def test_a_writer_delta_computes_what_only_the_rule_reads_when_first_read(
         left=d.left,
         copies=d.copies,
         outline=d.outline,
+        hunks=d.hunks,
     )
     assert sorted(computed) == ["masked", "placed"]
     monkeypatch.undo()
     eager = writer_delta(before, after)
     assert d == full == eager and full == d and hash(d) == hash(full) and repr(d) == repr(full)
-    ends = (*DETAIL, "started", "left")
+    ends = (*DETAIL, "started", "left", "hunks")
     assert {n: getattr(eager, n) for n in ends} == {n: getattr(full, n) for n in ends}

@@ -320,6 +320,17 @@ SHAPES = [
     pytest.param("pytest | tee log", ("N-show", "N-masked"), id="N-masked-pipe"),
     pytest.param("pytest\necho done", ("N-echo", "N-masked"), id="N-masked-newline"),
     pytest.param("(pytest; true)", ("N-true", "N-masked"), id="N-masked-subshell"),
+    pytest.param(
+        "{ pytest; } 2>/dev/null; true", ("N-true", "N-masked"), id="N-masked-brace-fd-redirect"
+    ),
+    pytest.param("{ false; } 2>/dev/null; true", ("N-true", "N-masked"), id="N-masked-brace-false"),
+    pytest.param(
+        "{ pytest; } >/dev/null 2>&1 || true", ("N-true", "N-masked"), id="N-masked-brace-or"
+    ),
+    pytest.param("(pytest) 2>/dev/null; true", ("N-true", "N-masked"), id="N-masked-subshell-fd"),
+    pytest.param(
+        "sh -c '{ pytest; } 2>/dev/null; true'", ("N-true", "N-masked"), id="brace-fd-inside-sh-c"
+    ),
     pytest.param("exit 0; pytest", ("N-exit0",), id="exit-before-the-check"),
     pytest.param("pytest; exit 0", ("N-exit0",), id="exit-after-the-check"),
     pytest.param("echo $(pytest)", ("N-echo",), id="command-substitution-is-an-argument"),
@@ -349,6 +360,8 @@ CHECKS = [
     pytest.param("X=1 pytest > log 2>&1", id="assignment-and-redirections"),
     pytest.param("(pytest) && true", id="subshell-and-true"),
     pytest.param("{ pytest; }", id="brace-group"),
+    pytest.param("{ pytest; } 2>/dev/null", id="brace-group-fd-redirect"),
+    pytest.param("{ pytest; } 2>/dev/null && echo ok", id="brace-group-fd-and-then-echo"),
     pytest.param("! ! pytest", id="double-negation"),
     pytest.param("echo '||' && pytest", id="quoted-operator-is-a-word"),
     pytest.param("sh scripts/check.sh", id="a-shell-script-file"),
