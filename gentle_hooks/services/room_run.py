@@ -346,13 +346,14 @@ def observe_all(
             )
             failure = (
                 functools.partial(_failure_of, logs, room, check, n)
-                if check.kind == "criterion"
+                if check.kind in ("criterion", "suite")
                 else None
             )
             outcome = observe()
             changed = _changes(bound, room, before, with_base, outputs)
-            # a suite runs on the base tree only to tell an unavailable tool from a failure
-            on_base = check.kind != "suite" or outcome.signature is not None
+            # a suite runs on the base tree to tell an unavailable tool, or a failure of
+            # the brief's (row C5-base), from a failure of the change
+            on_base = check.kind != "suite" or outcome.exit_code != 0
             if not changed and with_base and on_base and outcome.started:
                 outcome = _again(room, outcome, "base", observe, failure)
                 changed = _changes(bound, room, before, with_base, outputs)

@@ -152,3 +152,32 @@ def test_the_repositorys_own_skip_stands(
     env = _env(repo, tmp_path, {"tests/test_skipped.py": test})
     out = _run(env, "python3 -m pytest -q", more, 0)
     assert _last(out) == ("pass", True, "pass", "C4"), out["outcomes"]
+
+
+# --- finding 3: rule R2 and a suite that fails on the base tree too ---------------------------
+
+
+#: A test module that imports only from the tree's top (the corrected suite's cwd).
+TOP_ONLY = "import os\n\nassert os.path.isdir('tests'), 'run from the top'\n"
+
+
+def test_a_suite_failing_on_the_base_too_does_not_hold_a_corrected_brief(
+    repo: Path, tmp_path: Path
+) -> None:
+    """r18s finding 3 (rule R2): a brief whose suite fails the same way on the base tree
+    (the refuter's ``cd tests && python3 -m unittest``: a test module that runs only from
+    the top fails to import there) fails (row C5-base, the brief's fault), and a corrected
+    brief under a new id that passes is accepted; before, no later run was, but
+    GENTLE_HOOKS_SKIP."""
+    env = _env(
+        repo,
+        tmp_path,
+        {"tests/unit/__init__.py": "", "tests/unit/test_u.py": TOP_ONLY},
+    )
+    bad = _run(env, "cd tests && python3 -m unittest", {}, 1)
+    assert _last(bad) == ("fail", True, "fail", "C5-base"), bad["verdict"]["criteria"][-1]
+    env.brief({**BRIEF, "id": "add-2", "fullSuite": "python3 -m pytest -q tests"})
+    good = env.json("verify", "run", "--brief", str(env.brief_path))
+    assert good["status"] == "pass", good["outcomes"]
+    added = env.gh("verdict", "add", good["json_path"])
+    assert added.returncode == 0 and "not accepted" not in added.stdout, added.stdout
