@@ -78,6 +78,8 @@ class CheckRow:
 #: candidate's, its base and the change emptied: evidence, but no run of its brief can pass
 #: it (:data:`gentle_hooks.ledger.fails.FAILS_EVERYWHERE_ROW` names the same row).
 FAILS_EVERYWHERE = "C4-nothing-failed"
+#: The row of a full suite that fails the same way on the base tree (the same role).
+SUITE_FAILS_ON_BASE = "C5-base"
 
 #: Seed 001: one observed check to its result; first match wins.
 CHECK_ROWS: tuple[CheckRow, ...] = (
@@ -239,6 +241,14 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
     ),
     CheckRow(
         "C4", "a criterion or the suite exited 0", lambda o: o.exit_code == 0, "pass", "it passed"
+    ),
+    CheckRow(
+        SUITE_FAILS_ON_BASE,
+        "the suite failed, and the same way (exit status, last line) on the base tree: the "
+        "brief's suite fails whatever the change is; a corrected brief settles it (rule R2)",
+        lambda o: o.suite_fails_on_base,
+        "fail",
+        said="it fails the same way on the base tree too",
     ),
     CheckRow("C5", "a criterion or the suite exited non-zero", lambda o: True, "fail", "it failed"),
 )

@@ -132,6 +132,13 @@ class Outcome:
         return self.check.kind == "criterion" and bool(self.base_same) and self.hollow_same is True
 
     @property
+    def suite_fails_on_base(self) -> bool:
+        """True for a full suite that failed, and the same way on the base tree (exit
+        status, last line, unavailable tool's row): the brief's suite, not the change."""
+        same = self.base_same is True and self.base_signature == self.signature
+        return self.check.kind == "suite" and self.exit_code != 0 and same
+
+    @property
     def started(self) -> bool:
         """True when it started and the shell found the program."""
         return self.exit_code is not None and self.exit_code not in MISSING_TOOL_EXITS

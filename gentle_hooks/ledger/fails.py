@@ -47,6 +47,8 @@ STARTED = "started"
 #: The row id (:data:`gentle_hooks.artifacts.observation.CHECK_ROWS`) of a criterion that
 #: fails on every tree: no run of its brief can pass.
 FAILS_EVERYWHERE_ROW = "C4-nothing-failed"
+#: The rows that fail the same way on the base tree: that row, and a suite's (C5-base).
+FAILS_ON_BASE_ROWS = frozenset({FAILS_EVERYWHERE_ROW, "C5-base"})
 
 
 def is_ended(started: VerifyRun, later: Sequence[VerifyRun]) -> bool:
@@ -89,13 +91,14 @@ def run_checks(run: VerifyRun) -> frozenset[tuple[str, str]]:
 
 def fails_everywhere(run: VerifyRun) -> frozenset[tuple[str, str]]:
     """The (kind, command) of the checks ``run`` recorded as failing on every tree
-    (:data:`FAILS_EVERYWHERE_ROW`); empty for a start row or a run without rows."""
+    (:data:`FAILS_ON_BASE_ROWS`: a criterion; a suite, on its base tree); empty for a
+    start row or a run without rows."""
     if run.verdict_digest == STARTED:
         return frozenset()
     return frozenset(
         _check(o)
         for o in _seen(run)
-        if o.get("row") == FAILS_EVERYWHERE_ROW and o.get("result") == "fail"
+        if o.get("row") in FAILS_ON_BASE_ROWS and o.get("result") == "fail"
     )
 
 

@@ -60,6 +60,13 @@ SKIP_MARK_ROWS: tuple[SkipMarkRow, ...] = (
         r"|^\s*(?:skip|xfail)\s*\(",
     ),
     SkipMarkRow(
+        "K-pytest-raise",
+        "pytest's skip or xfail exception raised by hand (raise pytest.skip.Exception(...), "
+        "pt.xfail.Exception, Skipped, XFailed, _pytest.outcomes.Skipped)",
+        _PY,
+        r"\braise\s+(?:\w+\s*\.\s*)*(?:(?:skip|xfail)\s*\.\s*Exception|Skipped|XFailed)\b",
+    ),
+    SkipMarkRow(
         "K-pytestmark",
         "a module's or class's pytestmark = ... (it marks every test there)",
         _PY,
@@ -68,11 +75,12 @@ SKIP_MARK_ROWS: tuple[SkipMarkRow, ...] = (
     SkipMarkRow(
         "K-import",
         "a skip or expected-failure marker imported by a name of its own (from pytest "
-        "import skip, xfail; from unittest import skip..., expectedFailure, SkipTest): "
+        "import skip, xfail; from unittest import skip..., expectedFailure, SkipTest; from "
+        "_pytest.outcomes import Skipped): "
         "the name can then skip under any alias",
         _PY,
-        r"^\s*from\s+(?:pytest|unittest)\s+import\b.*\b(?:skip|skipif|skipIf|skipUnless|"
-        r"xfail|importorskip|expectedFailure|SkipTest)\b",
+        r"^\s*from\s+(?:pytest|unittest|_pytest\.outcomes)\s+import\b.*\b(?:skip|skipif|"
+        r"skipIf|skipUnless|xfail|importorskip|expectedFailure|SkipTest|Skipped|XFailed)\b",
     ),
     SkipMarkRow(
         "K-unittest-skip",
@@ -118,7 +126,7 @@ SKIP_MARK_ROWS: tuple[SkipMarkRow, ...] = (
 
 #: A POSIX extended regular expression every marker line matches (git ``-G``): it picks
 #: the files whose patches :func:`skip_marks` then reads.
-SKIP_MARK_ERE = "skip|Skip|xfail|pytestmark|expectedFailure|todo|xit|xtest|xdescribe|xcontext"
+SKIP_MARK_ERE = "skip|Skip|xfail|XFail|pytestmark|expectedFailure|todo|xit|xtest|xdescribe|xcontext"
 
 
 @frozen

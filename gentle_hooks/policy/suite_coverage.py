@@ -14,9 +14,10 @@ What a session ran (:func:`ran_ids`): the ids it reported, and its collectors th
 failed; a session that stopped with a non-zero status (``-x`` at a failure) also counts
 what it selected (its run fails anyway). A collect-only session runs nothing.
 :func:`unrun_line` compares those with the whole suite's collection (the same plugin in
-``python -m pytest --collect-only -q`` at the tree's top, no arguments): one line when
-some of the whole suite did not run, or when nothing observed the run; None when every
-test of the whole suite ran.
+``python -m pytest --collect-only -q`` at the tree's top, no arguments, without the
+brief's variables): one line when some of the whole suite did not run, when the run set
+variables and skipped a test the collection's markers do not skip, or when nothing observed
+the run; None when every test of the whole suite ran.
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ class Session:
         rootpath: the directory its node ids are relative to; executable: its interpreter;
         collect_only: ``--collect-only``; exit_status: its exit status; selected: the ids
         kept after deselection; reported: (id, outcome) of each test it reported;
-        errors: the ids of collectors that failed.
+        errors: the ids of collectors that failed; marked: for a collect-only session,
+        the ids its skip markers skip in its environment (``skipif`` evaluated there).
     """
 
     rootpath: str
@@ -49,6 +51,7 @@ class Session:
     selected: tuple[str, ...] = ()
     reported: tuple[tuple[str, str], ...] = ()
     errors: tuple[str, ...] = ()
+    marked: tuple[str, ...] = ()
 
 
 def parse_sessions(text: str) -> tuple[Session, ...]:
@@ -67,6 +70,7 @@ def parse_sessions(text: str) -> tuple[Session, ...]:
                 selected=tuple(str(i) for i in rec["selected"]),
                 reported=tuple((str(k), str(v)) for k, v in reported.items()),
                 errors=tuple(str(i) for i in rec["errors"]),
+                marked=tuple(str(i) for i in rec.get("marked", ())),
             )
         except (ValueError, TypeError, KeyError, AttributeError):
             continue
@@ -132,10 +136,35 @@ UNOBSERVED = (
 )
 
 
-def unrun_line(run: Sequence[Session], whole: Sequence[Session], tops: Sequence[str]) -> str | None:
+def skipped_ids(sessions: Iterable[Session], tops: Sequence[str]) -> frozenset[str]:
+    """The tests ``sessions`` reported skipped (not an expected failure: it ran)."""
+    return frozenset(
+        tree_id(i, s.rootpath, tops)
+        for s in sessions
+        if not s.collect_only
+        for i, outcome in s.reported
+        if outcome == "skipped"
+    )
+
+
+def unrun_line(
+    run: Sequence[Session],
+    whole: Sequence[Session],
+    tops: Sequence[str],
+    setters: Sequence[str] = (),
+    collected_by: str = "pytest at the tree's top, no arguments",
+) -> str | None:
     """One line saying the observed ``run`` is not the whole suite ``whole`` collects,
     None when it ran every id of it. ``run`` empty (nothing observed): :data:`UNOBSERVED`;
-    ``whole`` holding no collect-only session: the whole suite could not be collected."""
+    ``whole`` holding no collect-only session: the whole suite could not be collected;
+    ``collected_by``: how ``whole`` was collected, for the line.
+
+    ``setters``: the variables the brief's ``env`` or the suite's command set for the run
+    (not ``PATH``/``PYTHONPATH``, which locate programs and code). With some, a test the
+    run skipped counts as not run unless a skip marker of it skips it in the whole suite's
+    collection too (made without them): a variable can switch a skip on
+    (``skipif(os.environ.get("FAST"))``), and only the repository's own environment shows
+    which skips are its own. With none, every skip is the repository's own and stands."""
     if not any(not s.collect_only for s in run):
         return UNOBSERVED
     if not any(s.collect_only for s in whole):
@@ -145,9 +174,21 @@ def unrun_line(run: Sequence[Session], whole: Sequence[Session], tops: Sequence[
         )
     wanted = whole_ids(whole, tops)
     missing = sorted(wanted - ran_ids(run, tops))
-    if not missing:
+    if missing:
+        return (
+            f"{len(missing)} of the {len(wanted)} tests the whole suite collects "
+            f"({collected_by}) did not run, e.g. {missing[0]}"
+        )
+    if not setters:
         return None
+    own = {tree_id(i, s.rootpath, tops) for s in whole if s.collect_only for i in s.marked}
+    switched = sorted((skipped_ids(run, tops) & wanted) - own)
+    if not switched:
+        return None
+    names = ", ".join(sorted(set(setters)))
     return (
-        f"{len(missing)} of the {len(wanted)} tests the whole suite collects (pytest at the "
-        f"tree's top, no arguments) did not run, e.g. {missing[0]}"
+        f"{len(switched)} of the {len(wanted)} tests the whole suite collects were skipped in "
+        f"a run that sets {names} (the brief's env or the suite's command), e.g. "
+        f"{switched[0]}: a skip a variable switches on is not the full suite; run it "
+        "without them"
     )

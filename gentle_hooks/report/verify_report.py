@@ -18,6 +18,7 @@ from pydantic import JsonValue
 
 from gentle_hooks.artifacts.observation import (
     FAILS_EVERYWHERE,
+    SUITE_FAILS_ON_BASE,
     Check,
     Observations,
     check_result,
@@ -161,12 +162,11 @@ def render_verified(v: Verified, held: VerdictRecord | None = None) -> str:
             "a failure of the change: correct the brief (the same or a new brief id) and run "
             "verify run again: the corrected brief's path after the prefix"
         )
-    everywhere = [o.check.command for o in faults if check_row(o).id == FAILS_EVERYWHERE]
+    on_base = (FAILS_EVERYWHERE, SUITE_FAILS_ON_BASE)  # R2: settled by a corrected brief
+    everywhere = [o.check.command for o in faults if check_row(o).id in on_base]
     # the change's own failures: failed with evidence on the change, not on every tree
     own = [
-        o.check.command
-        for o in faults
-        if check_row(o).evidence and check_row(o).id != FAILS_EVERYWHERE
+        o.check.command for o in faults if check_row(o).evidence and check_row(o).id not in on_base
     ]
     if everywhere:
         named = ", ".join(f"`{c}`" for c in everywhere[:3])

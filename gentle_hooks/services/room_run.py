@@ -54,7 +54,7 @@ from gentle_hooks.services.room_env import env_digest
 from gentle_hooks.services.room_imports import RoomImports, room_argv
 from gentle_hooks.services.runner import run_observed
 from gentle_hooks.services.skip_ties import counted_skip_marks
-from gentle_hooks.services.suite_observer import observed_env, observed_unrun
+from gentle_hooks.services.suite_observer import observed_env, observed_unrun, suite_setters
 from gentle_hooks.values.frozen import replace
 
 
@@ -69,6 +69,7 @@ def _observe(
     operands: bool = True,
     steering: tuple[str, ...] = (),
     argv: tuple[str, ...] = (),
+    own: Mapping[str, str | None] | None = None,
 ) -> Outcome:
     """Run one check in the room's ``tree/`` (whichever checkout is there: ``where`` names
     it, ``"base"`` or ``"hollow"``), with ``PWD`` set to it, no ``OLDPWD``, a fresh
@@ -81,17 +82,19 @@ def _observe(
     ``operands``/``steering``: as :func:`~gentle_hooks.policy.selection.selection` takes
     them, for a full suite; with ``operands``, a pytest suite's run on the candidate is
     observed (:func:`~gentle_hooks.services.suite_observer.observed_unrun`, inside the
-    window the room is compared over). ``argv``: what runs, when not ``check.argv`` (its
-    ``PYTHONPATH=`` words composed: :func:`~gentle_hooks.services.room_imports.room_argv`)."""
+    window the room is compared over; without, the declared suite, collected by itself);
+    ``own``: the room's own values of the brief's variables (``observe_all``). ``argv``:
+    what runs, when not ``check.argv`` (its ``PYTHONPATH=`` words composed:
+    :func:`~gentle_hooks.services.room_imports.room_argv`)."""
     import tempfile
 
     run_env = {k: v for k, v in env.items() if k != "OLDPWD"}
     run_env["PWD"] = room.tree
     run_env.update(scratch_env(room.path))  # before the stamp: made anew for every run
     run_env = cache_env(run_env, os.path.join(room.path, SCRATCH, SCRATCH_CACHE))
-    # a full suite by pytest, when the repository declares none: what it ran is observed
-    # (on the candidate; its base run gets the same environment, so it cannot tell them apart)
-    watched = check.kind == "suite" and operands and _runs(check, "T-pytest")
+    # a full suite by pytest, brief's or declared: what it ran is observed (on the
+    # candidate; its base run gets the same environment, so it cannot tell them apart)
+    watched = check.kind == "suite" and _runs(check, "T-pytest")
     if watched:
         run_env = observed_env(run_env, room, "run.jsonl")
     # the room's own directory, compared around this run alone: the swaps between runs
@@ -115,7 +118,15 @@ def _observe(
             error = exc.message
         out.seek(0)
         logs[_log_path(room, check, number, where)] = out.read()
-    unrun = observed_unrun(room, run_env) if watched and not where and obs is not None else None
+    unrun = None
+    if watched and not where and obs is not None:
+        unrun = observed_unrun(
+            room,
+            run_env,
+            own=own,
+            setters=suite_setters(check.command, own or {}),
+            declared=None if operands else (argv or check.argv),
+        )
     if _root_stamp(room) != root_before:
         logs[ROOT_TOUCHED] = b""
     if obs is None:
@@ -247,6 +258,7 @@ def observe_all(
     operands: bool = True,
     imports: RoomImports | None = None,
     programs: Sequence[Sequence[str]] = (),
+    brief_vars: Mapping[str, str | None] | None = None,
 ) -> tuple[Outcome, ...]:
     """Run the plan's checks in order; each criterion and negative test also on the
     candidate's base tree (when the candidate changes files: :attr:`Room.base`), and a
@@ -281,8 +293,8 @@ def observe_all(
     ``operands``: a suite naming part of the test tree is not the full suite (row
     P-operand), and a pytest suite's run is observed and compared with the whole suite's
     collection (:mod:`~gentle_hooks.services.suite_observer`, row C1-suite-unrun); False
-    when the repository declares its full suite. A suite run by ``python
-    -m unittest`` whose discovery the change steers
+    when the repository declares its full suite (observed against its own collection). A
+    suite run by ``python -m unittest`` whose discovery the change steers
     (:func:`~gentle_hooks.services.defined.discovery_steered`) is not either (row
     P-unittest-load-tests), declared or not. A check whose test runner skipped tests carries
     the skip markers the change adds (:func:`~gentle_hooks.services.defined.added_skip_marks`,
@@ -293,7 +305,9 @@ def observe_all(
     ``imports``: what the room put first on ``PYTHONPATH``; a check that would drop it is
     composed or not run (:func:`~gentle_hooks.services.room_imports.room_argv`), decided
     once on the candidate's tree for all its runs; ``programs``: per check, the files it
-    starts (a ``#!`` line's flags count there)."""
+    starts (a ``#!`` line's flags count there); ``brief_vars``: the room's own values of the
+    brief's variables, for the whole suite's collection
+    (:func:`~gentle_hooks.services.suite_observer.brief_own`)."""
     with_base = os.path.isdir(room.base)
     by_unittest = any(c.kind == "suite" and _runs(c, "T-unittest") for c in checks)
     steering = discovery_steered(bound) if by_unittest else ()
@@ -328,16 +342,18 @@ def observe_all(
                 operands=operands,
                 steering=steering,
                 argv=argv,
+                own=brief_vars,
             )
             failure = (
                 functools.partial(_failure_of, logs, room, check, n)
-                if check.kind == "criterion"
+                if check.kind in ("criterion", "suite")
                 else None
             )
             outcome = observe()
             changed = _changes(bound, room, before, with_base, outputs)
-            # a suite runs on the base tree only to tell an unavailable tool from a failure
-            on_base = check.kind != "suite" or outcome.signature is not None
+            # a suite runs on the base tree to tell an unavailable tool, or a failure of
+            # the brief's (row C5-base), from a failure of the change
+            on_base = check.kind != "suite" or outcome.exit_code != 0
             if not changed and with_base and on_base and outcome.started:
                 outcome = _again(room, outcome, "base", observe, failure)
                 changed = _changes(bound, room, before, with_base, outputs)

@@ -4,14 +4,15 @@
 Room ``services``. A suite's command text cannot show what it narrows: ``cd sub &&
 pytest``, ``env -C sub pytest``, ``pytest $A``, ``pytest "$@"``, ``pytest @args.txt``,
 ``xargs pytest < args.txt`` all read as a plain ``pytest``. So a verify run's pytest suite
-(when the repository declares none) runs with the tool's observer plugin: its module,
+(the brief's, or the one the repository declares) runs with the tool's observer plugin: its module,
 :data:`PLUGIN_MODULE`, is written to the room's import-guard directory (first on every
 check's ``PYTHONPATH``, also after a check's own ``PYTHONPATH=`` word: the room composes
 it), loaded through ``PYTEST_PLUGINS`` (which no brief may set: rule B5), and writes one
 JSON line per pytest session to the file :data:`OBSERVED_VAR` names, outside the tree
 (:mod:`gentle_hooks.policy.suite_coverage` reads them). Then the whole suite is collected
 with the same plugin by the interpreter the run used (``python -m pytest --collect-only -q``
-at the tree's top, no arguments, the run's environment), and :func:`observed_unrun` says
+at the tree's top, no arguments; a declared suite by its own command), in the room's own
+environment, not the brief's (:func:`observed_unrun`), and :func:`observed_unrun` says
 how many of its tests the run did not run, or that nothing observed the run.
 
 Not observed: suites of other runners (``unittest``, ``make``, ``npm``: their command and
@@ -24,9 +25,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from gentle_hooks.errors import UsageError
+from gentle_hooks.policy.assignments import assigned
 from gentle_hooks.policy.suite_coverage import parse_sessions, unrun_line
 from gentle_hooks.services.cleanroom import Room
 from gentle_hooks.services.room_bounds import SCRATCH, scratch_env
@@ -36,6 +38,9 @@ from gentle_hooks.services.runner import run_observed
 PLUGIN_MODULE = "gentle_hooks_suite_observer"
 #: The variable naming the file the plugin appends its sessions to.
 OBSERVED_VAR = "GENTLE_HOOKS_SUITE_OBSERVED"
+#: The variables that locate programs and code, not tests: a brief's value of one stays in
+#: the whole suite's collection and switches no skip (:func:`observed_unrun`).
+LOCATING: frozenset[str] = frozenset({"PATH", "PYTHONPATH"})
 #: The directory under the room's scratch part holding the observed files.
 _OBSERVED_DIR = "observed"
 
@@ -46,10 +51,24 @@ import json, os, sys
 _selected = []
 _reported = {}
 _errors = []
+_marked = []
 
 
 def pytest_collection_finish(session):
     _selected[:] = [item.nodeid for item in session.items]
+    if not session.config.getoption("collectonly", False):
+        return
+    try:
+        import pytest
+        from _pytest.skipping import evaluate_skip_marks
+    except ImportError:
+        return
+    for item in session.items:
+        try:
+            if evaluate_skip_marks(item) is not None:
+                _marked.append(item.nodeid)
+        except (Exception, pytest.fail.Exception):
+            pass
 
 
 def pytest_collectreport(report):
@@ -59,10 +78,13 @@ def pytest_collectreport(report):
 
 def pytest_runtest_logreport(report):
     seen = _reported.get(report.nodeid)
+    outcome = report.outcome
+    if report.skipped and hasattr(report, "wasxfail"):
+        outcome = "xfailed"
     if report.failed:
         _reported[report.nodeid] = "failed"
     elif seen is None or (seen == "passed" and report.skipped):
-        _reported[report.nodeid] = report.outcome
+        _reported[report.nodeid] = outcome
 
 
 def pytest_sessionfinish(session, exitstatus):
@@ -80,6 +102,7 @@ def pytest_sessionfinish(session, exitstatus):
         "selected": _selected,
         "reported": _reported,
         "errors": _errors,
+        "marked": _marked,
     }
     with open(path, "a", encoding="utf-8") as fh:
         fh.write(json.dumps(record) + "\\n")
@@ -129,28 +152,72 @@ def _read(env: Mapping[str, str]) -> str:
     return "" if len(data) > _MAX_READ else data.decode("utf-8", "replace")
 
 
-def observed_unrun(room: Room, run_env: Mapping[str, str]) -> str | None:
+def brief_own(brief_env: Mapping[str, str], room_env: Mapping[str, str]) -> dict[str, str | None]:
+    """For each variable ``brief_env`` sets but :data:`LOCATING`, its value in the room's
+    own ``room_env`` (None: unset there): what :func:`observed_unrun` collects with."""
+    return {k: room_env.get(k) for k in sorted(brief_env) if k not in LOCATING}
+
+
+def suite_setters(command: str, own: Mapping[str, str | None]) -> tuple[str, ...]:
+    """The variables a suite's run sets beyond the room's own: those of ``own``
+    (:func:`brief_own`) and those its ``command`` assigns
+    (:func:`~gentle_hooks.policy.assignments.assigned`), but :data:`LOCATING`."""
+    names = {*own, *assigned(command).names}
+    return tuple(sorted(n for n in names if n not in LOCATING))
+
+
+def observed_unrun(
+    room: Room,
+    run_env: Mapping[str, str],
+    *,
+    own: Mapping[str, str | None] | None = None,
+    setters: Sequence[str] = (),
+    declared: Sequence[str] | None = None,
+) -> str | None:
     """After a suite ran with ``run_env`` (:func:`observed_env`): None when it ran every
     test the whole suite collects, else the one line saying how many it did not, or that
     the run was not observed (:func:`~gentle_hooks.policy.suite_coverage.unrun_line`).
-    The collection runs in ``room``'s tree with fresh scratch directories, started as the
-    checks are (:func:`~.runner.run_observed`'s launcher); a collection that changes the
-    room is the check's change (the caller compares the room after both)."""
+
+    The whole suite is what the repository is, not what the brief makes of it: it is
+    collected in ``room``'s tree with fresh scratch directories, started as the checks are
+    (:func:`~.runner.run_observed`'s launcher), in ``run_env`` with each variable of ``own``
+    (those the brief's ``env`` sets, but :data:`LOCATING`) put back to the
+    room's own value, or removed (None): a conftest's ``collect_ignore`` that a brief's
+    variable fills does not narrow it. A command's own assignments never reach it (it is
+    another process). ``declared``: the argv of the suite the repository declares
+    (``verification.full_suite``), collected by itself with ``--collect-only -q`` added
+    to ``PYTEST_ADDOPTS``; else ``python -m pytest --collect-only -q`` with the run's
+    interpreter at the tree's top. ``setters``: as
+    :func:`~gentle_hooks.policy.suite_coverage.unrun_line` takes them. A collection that
+    changes the room is the check's change (the caller compares the room after both)."""
     tops = (room.tree, os.path.realpath(room.tree))
     run = parse_sessions(_read(run_env))
     python = next((s.executable for s in run if not s.collect_only), None)
     if python is None:
         return unrun_line(run, (), tops)
     collect_env = {**run_env, **scratch_env(room.path)}
+    for name, value in (own or {}).items():
+        if value is None:
+            collect_env.pop(name, None)
+        else:
+            collect_env[name] = value
     collect_env = observed_env(collect_env, room, "whole.jsonl")
+    argv: tuple[str, ...] = (python, "-m", "pytest", "--collect-only", "-q")
+    how = "pytest at the tree's top, no arguments"
+    if declared is not None:
+        argv = tuple(declared)
+        opts = collect_env.get("PYTEST_ADDOPTS", "")
+        collect_env["PYTEST_ADDOPTS"] = f"{opts} --collect-only -q".strip()
+        how = "the declared full suite's own collection"
     # an interpreter that cannot be started again leaves the whole suite uncollected
     with contextlib.suppress(UsageError, OSError):
         run_observed(
-            (python, "-m", "pytest", "--collect-only", "-q"),
+            argv,
             cwd=room.tree,
             stdout=None,
             stderr=None,
             env=collect_env,
             launcher=True,
         )
-    return unrun_line(run, parse_sessions(_read(collect_env)), tops)
+    whole = parse_sessions(_read(collect_env))
+    return unrun_line(run, whole, tops, setters, collected_by=how)

@@ -63,6 +63,7 @@ from gentle_hooks.services.room_open import check_room, check_room_brief, check_
 from gentle_hooks.services.room_programs import ALLOW_FLAG, refuse_programs, resolve_programs
 from gentle_hooks.services.room_run import observe_all
 from gentle_hooks.services.runner import stopped_cleanly
+from gentle_hooks.services.suite_observer import brief_own
 from gentle_hooks.services.verdict_filing import (
     ArtifactPair,
     plan_pair,
@@ -277,7 +278,8 @@ def _verify_in(
     settings = load_config(bound.root, bound.repo.gentle_config(), env).settings
     cand = bound.candidate
     with open_store(bound.repo) as led:  # a broken store fails before anything runs
-        checks_env = {**room_env(env, *_pointers(bound)), **(plan.brief.env or {})}
+        own_env = room_env(env, *_pointers(bound))
+        checks_env = {**own_env, **(plan.brief.env or {})}
         resolved = resolve_programs(plan.checks, checks_env.get("PATH", os.defpath), room.tree)
         ran = [x.path for p in resolved for x in p]  # an editable install imports the room's
         paths = [[x.path for x in p] for p in resolved]
@@ -307,6 +309,7 @@ def _verify_in(
                 operands=plan.declared is None,
                 imports=imports,
                 programs=paths,
+                brief_vars=brief_own(plan.brief.env or {}, own_env),
             )
         finally:
             remove_aside(room)

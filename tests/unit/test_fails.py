@@ -48,6 +48,8 @@ NEG_OK = judged(NEG_FIXED, "C2", "pass")
 #: so an observed failure, but no run of its brief can ever pass it.
 NOWHERE = ("criterion", "test -e nonexistent")
 EVERYWHERE = judged(NOWHERE, "C4-nothing-failed", "fail")
+#: The refuter's suite that fails on the base tree too (app not importable from tests/).
+BASE_SUITE = ("suite", "cd tests && python3 -m unittest")
 
 
 def run(
@@ -181,6 +183,24 @@ CASES: list[tuple[str, list[VerifyRun], list[int]]] = [
     (
         "another-brief-does-not-settle-a-fail-without-a-check-failing-everywhere",
         [run(1, "b", "fail", CRIT_FAILED, SUITE_OK), run(2, "c", "pass", CRIT_OK, SUITE_OK)],
+        [1],
+    ),
+    # issue 18, r18s finding 3 (rule R2): a suite failing the same way on the base tree
+    # (row C5-base) is the brief's; a corrected brief under a new id that passes settles it
+    (
+        "suite-failing-on-the-base-settled-by-a-corrected-brief",
+        [
+            run(1, "b", "fail", CRIT_OK, judged(BASE_SUITE, "C5-base", "fail")),
+            run(2, "c", "pass", CRIT_OK, SUITE_OK),
+        ],
+        [],
+    ),
+    (
+        "suite-failing-on-the-change-alone-stands",
+        [
+            run(1, "b", "fail", CRIT_OK, judged(BASE_SUITE, "C5", "fail")),
+            run(2, "c", "pass", CRIT_OK, SUITE_OK),
+        ],
         [1],
     ),
     (

@@ -94,3 +94,51 @@ def test_parse_sessions_keeps_records_only() -> None:
     }
     text = "\n".join([json.dumps(rec), "{cut short", json.dumps({**rec, "v": 2}), "[]"])
     assert parse_sessions(text) == (ran(A, selected=(A,)),)
+
+
+def _skipped(*ids: str) -> Session:
+    """A run that passed ``A`` and skipped ``ids``."""
+    reported = ((A, "passed"), *((i, "skipped") for i in ids))
+    return Session("/room/tree", "/py", False, 0, reported=reported)
+
+
+@pytest.mark.parametrize(
+    ("setters", "marked", "want"),
+    [
+        ((), (), None),  # no variable: the repository's own skip stands
+        (("FAST",), (), "1 of the 2 tests the whole suite collects were skipped in a run that "),
+        (("FAST",), (B,), None),  # its marker skips it without the variables too
+        (("B", "A"), (), "sets A, B (the brief's env or the suite's command), e.g. extra/"),
+    ],
+    ids=["no-variable", "variable", "marked-anyway", "names"],
+)
+def test_a_skip_counts_as_run_only_without_variables(
+    setters: tuple[str, ...], marked: tuple[str, ...], want: str | None
+) -> None:
+    """Issue 18, r18s finding 2: a test skipped in a run the brief's env or the command sets
+    variables for is not run, unless the whole suite's collection (without them) skips it
+    by its marker; with no variables every skip stands."""
+    collected = Session("/room/tree", "/py", True, 0, selected=(A, B), marked=marked)
+    line = unrun_line([_skipped(B)], [collected], TOPS, setters)
+    assert (line is None) if want is None else (line is not None and want in line), line
+
+
+def test_an_expected_failure_ran() -> None:
+    """An xfail test ran (its body did): not a skip, whatever the variables."""
+    run = Session("/room/tree", "/py", False, 0, reported=((A, "passed"), (B, "xfailed")))
+    assert unrun_line([run], [whole(A, B)], TOPS, ("FAST",)) is None
+
+
+def test_parse_sessions_reads_marked() -> None:
+    rec = {
+        "v": 1,
+        "rootpath": "/r",
+        "executable": "/py",
+        "collect_only": True,
+        "exitstatus": 0,
+        "selected": [A],
+        "reported": {},
+        "errors": [],
+        "marked": [A],
+    }
+    assert parse_sessions(json.dumps(rec))[0].marked == (A,)

@@ -244,6 +244,9 @@ CHECK_CASES: list[tuple[str, Outcome, str, str]] = [
     ("suite-exit-0", out("suite", 0), "pass", "C4"),
     ("criterion-exit-1", out("criterion", 1), "fail", "C5"),
     ("suite-exit-2", out("suite", 2), "fail", "C5"),
+    # issue 18, r18s finding 3 (rule R2): a suite failing the same way on the base tree
+    ("suite-fails-the-same-on-base", on_base(out("suite", 1), 1, True), "fail", "C5-base"),
+    ("suite-fails-otherwise-on-base", on_base(out("suite", 1), 1, False), "fail", "C5"),
     # seed 001 "Guardrails": "stop and report blocked when a required tool ... is
     # unavailable": `python3 -m pytest` without pytest exits 1 with "No module named
     # pytest", and the same on the base tree
