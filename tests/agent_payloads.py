@@ -115,3 +115,22 @@ def codex_rollout(path: Path, calls: list[tuple[str, str, str | None]]) -> Path:
             lines.append(json.dumps({"type": "response_item", "payload": done}))
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
+
+
+def codex_stop(transcript: object, cwd: object, **more: object) -> dict[str, Any]:
+    """Codex's ``Stop`` input for the session of the fixtures
+    (codex-rs/hooks/schema/generated/stop.command.input.schema.json): ``transcript`` and
+    ``cwd`` as given (paths are written as text, None stays null), ``more`` added or
+    overriding (``agent_id``, ``agent_type``, ``last_assistant_message``...)."""
+    stop: dict[str, Any] = {
+        "session_id": "019c4b43-1451-7af3-be4c-5576369bf1ba",
+        "turn_id": "turn-1",
+        "transcript_path": None if transcript is None else str(transcript),
+        "cwd": str(cwd),
+        "hook_event_name": "Stop",
+        "model": "gpt-5-codex",
+        "permission_mode": "default",
+        "stop_hook_active": False,
+        "last_assistant_message": "done",
+    }
+    return {**stop, **more}

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.agent_payloads import shell_inputs
+from tests.agent_payloads import codex_stop, shell_inputs
 from tests.e2e.conftest import World
 from tests.e2e.test_attribution_background import (
     BASE,
@@ -144,17 +144,7 @@ def test_a_codex_background_command_is_recorded_and_stop_closes(
     nxt["tool_use_id"] = "call_sh2"
     said = _hook(w, json.dumps(nxt).encode(), "codex")
     assert "recorded: pending mutation #1" in said, said
-    stop = {
-        "session_id": nxt["session_id"],
-        "turn_id": "turn-1",
-        "transcript_path": None,
-        "cwd": str(w.work),
-        "hook_event_name": "Stop",
-        "model": "gpt-5-codex",
-        "permission_mode": "default",
-        "stop_hook_active": False,
-        "last_assistant_message": "done",
-    }
+    stop = codex_stop(None, w.work, session_id=nxt["session_id"])
     said = _hook(w, json.dumps(stop).encode(), "codex")
     assert "the agent's turn in Codex CLI ended: 1 background call window(s) closed" in said
     assert not list((w.work / WINDOWS).glob("*.json"))

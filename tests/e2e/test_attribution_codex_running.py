@@ -34,7 +34,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.agent_payloads import shell_inputs
+from tests.agent_payloads import codex_stop, shell_inputs
 from tests.e2e.conftest import World
 from tests.e2e.test_attribution_background import (  # noqa: F401 (_groups: autouse teardown)
     BASE,
@@ -102,19 +102,8 @@ def _next(w: World, call: str) -> str:
 
 def _stop(w: World, transcript: Path | None = None) -> bytes:
     """Codex's Stop input, naming the session's rollout ``transcript`` (None: null)."""
-    return json.dumps(
-        {
-            "session_id": "019c4b43-1451-7af3-be4c-5576369bf1ba",
-            "turn_id": "turn-1",
-            "transcript_path": str(transcript) if transcript else None,
-            "cwd": str(w.work),
-            "hook_event_name": "Stop",
-            "model": "gpt-5-codex",
-            "permission_mode": "default",
-            "stop_hook_active": False,
-            "last_assistant_message": "the watcher is running",
-        }
-    ).encode()
+    stop = codex_stop(transcript or None, w.work, last_assistant_message="the watcher is running")
+    return json.dumps(stop).encode()
 
 
 @pytest.fixture

@@ -26,7 +26,7 @@ from gentle_hooks.agents.codex import decode
 from gentle_hooks.agents.codex_output import exec_status
 from gentle_hooks.agents.codex_rollout import Unreported, unreported
 from gentle_hooks.agents.event import SHELL_END
-from tests.agent_payloads import FIXTURES
+from tests.agent_payloads import FIXTURES, codex_stop
 
 ROLLOUT = FIXTURES / "codex-rollout.jsonl"
 
@@ -90,19 +90,7 @@ def test_exec_status(output: str, expected: tuple[str | None, int | None]) -> No
 
 def _stop(transcript: str | None) -> bytes:
     """Codex's Stop input (codex-rs/hooks/schema/generated/stop.command.input.schema.json)."""
-    return json.dumps(
-        {
-            "session_id": "019c4b43-1451-7af3-be4c-5576369bf1ba",
-            "turn_id": "turn-1",
-            "transcript_path": transcript,
-            "cwd": "/work/app",
-            "hook_event_name": "Stop",
-            "model": "gpt-5-codex",
-            "permission_mode": "default",
-            "stop_hook_active": False,
-            "last_assistant_message": "done",
-        }
-    ).encode()
+    return json.dumps(codex_stop(transcript, "/work/app")).encode()
 
 
 def test_the_stop_input_names_the_calls_of_its_rollout() -> None:

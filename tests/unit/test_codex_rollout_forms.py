@@ -25,7 +25,7 @@ from pathlib import Path
 
 from gentle_hooks.agents.codex import decode
 from gentle_hooks.agents.codex_rollout import patches, read_rollout, unreported
-from tests.agent_payloads import FIXTURES
+from tests.agent_payloads import FIXTURES, codex_stop
 
 ROLLOUT = FIXTURES / "codex-rollout-patch-forms.jsonl"
 APPLIED = ["call_fn_patch", "call_shell_patch", "call_exec_patch", "call_local_patch"]
@@ -50,17 +50,7 @@ def test_one_read_gives_the_shell_calls_and_the_patches() -> None:
 
 
 def test_the_stop_input_carries_each_form_from_its_directory(tmp_path: Path) -> None:
-    stop = {
-        "session_id": "019c4b43-1451-7af3-be4c-5576369bf1ba",
-        "turn_id": "turn-1",
-        "transcript_path": str(ROLLOUT),
-        "cwd": str(tmp_path),
-        "hook_event_name": "Stop",
-        "model": "gpt-5-codex",
-        "stop_hook_active": False,
-        "last_assistant_message": "done",
-    }
-    event = decode(json.dumps(stop).encode())
+    event = decode(json.dumps(codex_stop(ROLLOUT, tmp_path)).encode())
     assert [p.tool_call_id for p in event.patches] == APPLIED
     assert [(p.cwd, p.paths) for p in event.patches] == [
         (str(tmp_path), ("src/fn.py",)),

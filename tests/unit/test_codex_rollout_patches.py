@@ -26,7 +26,7 @@ from gentle_hooks.agents.codex import decode
 from gentle_hooks.agents.codex_output import patch_applied
 from gentle_hooks.agents.codex_rollout import patches, unreported
 from gentle_hooks.agents.event import SHELL_END
-from tests.agent_payloads import FIXTURES
+from tests.agent_payloads import FIXTURES, codex_stop
 
 ROLLOUT = FIXTURES / "codex-rollout-patch.jsonl"
 #: The apply_patch tool's own text of a patch that applied.
@@ -81,16 +81,7 @@ def test_patch_applied(output: str, applied: bool) -> None:
 
 
 def test_the_stop_input_carries_the_patches_as_post_tool_events(tmp_path: Path) -> None:
-    stop = {
-        "session_id": "019c4b43-1451-7af3-be4c-5576369bf1ba",
-        "turn_id": "turn-1",
-        "transcript_path": str(ROLLOUT),
-        "cwd": str(tmp_path),
-        "hook_event_name": "Stop",
-        "model": "gpt-5-codex",
-        "stop_hook_active": False,
-        "last_assistant_message": "done",
-    }
+    stop = codex_stop(ROLLOUT, tmp_path)
     event = decode(json.dumps(stop).encode())
     assert event.shell == SHELL_END
     assert [p.tool_call_id for p in event.patches] == [
@@ -120,16 +111,7 @@ def test_a_subagents_stop_carries_its_patches_as_the_childs(
         'name = "reviewer"\nmodel = "gpt-5.1-codex-mini"\nmodel_reasoning_effort = "low"\n'
     )
     monkeypatch.setenv("CODEX_HOME", str(home))
-    stop = {
-        "session_id": "019c4b43-1451-7af3-be4c-5576369bf1ba",
-        "turn_id": "turn-1",
-        "transcript_path": str(ROLLOUT),
-        "cwd": str(tmp_path),
-        "hook_event_name": "Stop",
-        "model": "gpt-5-codex",
-        "agent_id": "child-1",
-        "agent_type": role,
-    }
+    stop = codex_stop(ROLLOUT, tmp_path, agent_id="child-1", agent_type=role)
     event = decode(json.dumps(stop).encode())
     first = event.patches[0]
     assert first.agent == "child-1"
