@@ -23,7 +23,13 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.conftest import World
-from tests.e2e.server_rewrites import NEW, OFF, rejected_and_noted
+from tests.e2e.server_rewrites import (
+    NEW,
+    OFF,
+    accepted_as_persons,
+    ci_range_gate,
+    rejected_and_noted,
+)
 
 
 @pytest.fixture
@@ -78,17 +84,12 @@ def test_the_same_tree_again_with_hooks_off_is_rejected_by_the_server(
     assert w.remote_ref(branch) == (before if branch == "main" else None)
 
     # CI agrees: a clone with the notes and no ledger blocks it by the same note
-    ci = w.base / "ci"
-    w.ok("clone", "-q", str(w.remote), str(ci), cwd=w.base)
-    w.ok("fetch", "-q", "origin", "refs/notes/*:refs/notes/*", cwd=ci)
-    w.ok("fetch", "-q", str(w.work), f"{again}:refs/heads/candidate", cwd=ci)
-    gate = w.gh("gate", "--range", "origin/main..candidate", cwd=ci)
+    gate = ci_range_gate(w, again)
     assert gate.code == 1, gate
     assert (
         f"BLOCKED {again[:12]} on origin/main..candidate: delegated "
         f"(a gentle-hooks note of {first[:12]} records writer work for this tree)" in gate.out
     ), gate
-    assert not (ci / ".git" / "gentle-hooks").exists()
 
     # the way out: the candidate spot-checked, then pushed through the push gate (it records
     # the commit made with hooks off and shares its note)
@@ -133,9 +134,7 @@ def test_a_persons_revert_to_a_verified_writer_tree_is_not_delegated(served: Wor
     w.ok("push", "-q", "origin", "main")
     w.ok("revert", "--no-edit", "HEAD")
     head = w.rev("HEAD")
-    push = w.git("push", "--no-verify", "origin", "main")
-    assert (push.code, w.remote_ref("main")) == (0, head), push
-    assert "delegated" not in push.err and "BLOCKED" not in push.err, push
+    accepted_as_persons(w, "main")
     ci = w.gh("gate", "--range", "HEAD~1..HEAD")
     assert ci.code == 0, ci
     assert ci.out.splitlines()[0] == f"ok {head[:12]} on HEAD~1..HEAD: not delegated", ci
