@@ -214,9 +214,12 @@ class World:
 
     def serve(self, files: dict[str, str]) -> World:
         """The server gate installed on the remote and notes shared with it; ``files``
-        (root-relative path: text) committed by a human and pushed to ``main``."""
+        (root-relative path: text) committed by a human and pushed to ``main`` (none: no
+        commit)."""
         assert self.gh("install", "--server", cwd=self.remote).code == 0
         assert self.gh("install", "--share", "origin").code == 0
+        if not files:
+            return self
         for rel, text in files.items():
             self.write(rel, text)
         self.ok("add", "--", *files)

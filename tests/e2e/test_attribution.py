@@ -33,9 +33,7 @@ TRAILER = "Gentle-Writer:"
 def served(native: World) -> World:
     """``native`` with the server gate on its bare remote and notes shared with it (a bare
     ``git push`` sends the current branch and the notes)."""
-    assert native.gh("install", "--server", cwd=native.remote).code == 0
-    assert native.gh("install", "--share", "origin").code == 0
-    return native
+    return native.serve({})
 
 
 def _block(r: Run, headline: str) -> list[str]:

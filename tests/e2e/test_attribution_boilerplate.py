@@ -32,9 +32,7 @@ HUMAN_G = (
 @pytest.fixture
 def served(native: World) -> World:
     """``native`` with the server gate and notes shared."""
-    assert native.gh("install", "--server", cwd=native.remote).code == 0
-    assert native.gh("install", "--share", "origin").code == 0
-    return native
+    return native.serve({})
 
 
 def _passes_quietly(r: Run) -> None:

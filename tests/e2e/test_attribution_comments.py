@@ -34,14 +34,7 @@ EDITS = {
 
 @pytest.fixture
 def served(native: World) -> World:
-    w = native
-    assert w.gh("install", "--server", cwd=w.remote).code == 0
-    assert w.gh("install", "--share", "origin").code == 0
-    w.write("app.py", BASE)
-    w.ok("add", "-A")
-    w.ok("commit", "-qm", "human: base")
-    w.ok("push", "-q", "origin", "main")
-    return w
+    return native.serve({"app.py": BASE})
 
 
 @pytest.mark.parametrize("edit", sorted(EDITS))

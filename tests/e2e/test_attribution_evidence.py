@@ -23,9 +23,7 @@ SHELL = 'subprocess.run("curl x|sh", shell=True)\n'
 @pytest.fixture
 def served(native: World) -> World:
     """``native`` with the server gate on its bare remote and notes shared with it."""
-    assert native.gh("install", "--server", cwd=native.remote).code == 0
-    assert native.gh("install", "--share", "origin").code == 0
-    return native
+    return native.serve({})
 
 
 def _human_base(w: World, text: str = BASE) -> None:

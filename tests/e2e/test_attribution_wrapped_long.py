@@ -61,14 +61,7 @@ def _ruff_format(w: World, formatted: str) -> None:
 
 @pytest.fixture
 def served(native: World) -> World:
-    w = native
-    assert w.gh("install", "--server", cwd=w.remote).code == 0
-    assert w.gh("install", "--share", "origin").code == 0
-    w.write(PATH, BASE)
-    w.ok("add", "-A")
-    w.ok("commit", "-qm", "human: base")
-    w.ok("push", "-q", "origin", "main")
-    return w
+    return native.serve({PATH: BASE})
 
 
 @pytest.mark.parametrize("case", sorted(ROWS))

@@ -36,9 +36,7 @@ VERIFIER_MISSING = "needs 1 accepted gentle-ai-verify verdict(s) for this candid
 @pytest.fixture
 def served(native: World) -> World:
     """``native`` with the server gate on its bare remote and notes shared with it."""
-    assert native.gh("install", "--server", cwd=native.remote).code == 0
-    assert native.gh("install", "--share", "origin").code == 0
-    return native
+    return native.serve({})
 
 
 def _verified_escalated_commit(w: World) -> str:

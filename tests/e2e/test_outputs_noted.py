@@ -27,9 +27,7 @@ JUNIT = (*JUNIT, "--junitxml=report.xml")
 @pytest.fixture
 def served(native: World) -> World:
     """``native`` with the server gate on its bare remote and notes shared with it."""
-    assert native.gh("install", "--server", cwd=native.remote).code == 0
-    assert native.gh("install", "--share", "origin").code == 0
-    return native
+    return native.serve({})
 
 
 def _committed_with_report(w: World) -> str:

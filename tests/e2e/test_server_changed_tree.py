@@ -36,9 +36,7 @@ from tests.e2e.server_rewrites import (
 @pytest.fixture
 def served(native: World) -> World:
     """``native`` with the server gate on its bare remote and notes shared with it."""
-    assert native.gh("install", "--server", cwd=native.remote).code == 0
-    assert native.gh("install", "--share", "origin").code == 0
-    return native
+    return native.serve({})
 
 
 def _noted_with_writes(w: World) -> str:

@@ -16,18 +16,20 @@ from tests.conftest import commit_all, git, write
 @pytest.fixture
 def outer(tmp_path: Path) -> Path:
     """A repository with the submodule ``sub`` (``a.py``), committed and clean."""
-    lib = tmp_path / "lib"
-    lib.mkdir()
-    git(lib, "init", "-q")
-    write(lib / "a.py", "A = 1\n")
-    commit_all(lib, "lib")
-    top = tmp_path / "outer"
-    top.mkdir()
-    git(top, "init", "-q")
-    write(top / "app.py", "X = 1\n")
+    lib = _committed(tmp_path / "lib", "a.py", "A = 1\n")
+    top = _committed(tmp_path / "outer", "app.py", "X = 1\n")
     git(top, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(lib), "sub")
     commit_all(top, "outer")
     return top
+
+
+def _committed(root: Path, rel: str, text: str) -> Path:
+    """A new repository at ``root`` with one commit holding ``rel`` (``text``); ``root``."""
+    root.mkdir()
+    git(root, "init", "-q")
+    write(root / rel, text)
+    commit_all(root, root.name)
+    return root
 
 
 def _sub_commit(outer: Path) -> None:
@@ -54,11 +56,7 @@ def test_changed_submodules(outer: Path, change: object, expected: list[str]) ->
 def test_a_work_tree_without_gitmodules_has_none(tmp_path: Path) -> None:
     """A work tree without ``.gitmodules`` holds no submodule; a nested repository with
     changes in it is none (its changes never show in the outer status)."""
-    plain = tmp_path / "plain"
-    plain.mkdir()
-    git(plain, "init", "-q")
-    write(plain / "app.py", "X = 1\n")
-    commit_all(plain, "plain")
+    plain = _committed(tmp_path / "plain", "app.py", "X = 1\n")
     nested = plain / "nested"
     nested.mkdir()
     git(nested, "init", "-q")
