@@ -220,11 +220,17 @@ class World:
         assert self.gh("install", "--share", "origin").code == 0
         if not files:
             return self
+        self.human_base(files)
+        self.ok("push", "-q", "origin", "main")
+        return self
+
+    def human_base(self, files: dict[str, str]) -> World:
+        """``files`` (root-relative path: text) written and committed by a human as
+        ``human: base``; not pushed."""
         for rel, text in files.items():
             self.write(rel, text)
         self.ok("add", "--", *files)
         self.ok("commit", "-qm", "human: base")
-        self.ok("push", "-q", "origin", "main")
         return self
 
     # -- the writer / parent workflow -------------------------------------------------------

@@ -81,10 +81,7 @@ def _agent(w: World, kind: str, start: str, original: str | None = None, later: 
 @pytest.fixture
 def based(native: World) -> World:
     """``native`` with :data:`PATH` holding :data:`BASE`, committed by a human."""
-    native.write(PATH, BASE)
-    native.ok("add", "--", PATH)
-    native.ok("commit", "-qm", "human: base")
-    return native
+    return native.human_base({PATH: BASE})
 
 
 @pytest.mark.parametrize(

@@ -42,10 +42,7 @@ SED = "sed -i 's/return VALUE/return apply_discount_rules(VALUE, region_table)/'
 
 @pytest.fixture
 def based(native: World) -> World:
-    native.write(PATH, BASE)
-    native.ok("add", "--", PATH)
-    native.ok("commit", "-qm", "human: base")
-    return native
+    return native.human_base({PATH: BASE})
 
 
 def _record(w: World, runtime: str, data: bytes) -> str:

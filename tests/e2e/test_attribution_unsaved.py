@@ -200,10 +200,7 @@ RUNTIMES += ["codex", "copilot", "copilot-vscode", "opencode", "pi", "amp", "dro
 @pytest.fixture
 def based(native: World) -> World:
     """``native`` with :data:`PATH` holding :data:`BASE`, committed by a human."""
-    native.write(PATH, BASE)
-    native.ok("add", "--", PATH)
-    native.ok("commit", "-qm", "human: base")
-    return native
+    return native.human_base({PATH: BASE})
 
 
 @pytest.mark.parametrize("runtime", RUNTIMES)
