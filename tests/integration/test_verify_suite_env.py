@@ -154,6 +154,71 @@ def test_the_repositorys_own_skip_stands(
     assert _last(out) == ("pass", True, "pass", "C4"), out["outcomes"]
 
 
+# --- the brief's PYTHONPATH and a runtime skip (issue 18, after r18s) -------------------------
+
+
+#: The base's conftest: a module the brief's ``PYTHONPATH`` makes importable leaves
+#: ``tests/other`` out of collection.
+IMPORT_CONFTEST = (
+    "import importlib.util\n\n"
+    "collect_ignore = ['tests/other'] if importlib.util.find_spec('quickmode') else []\n"
+)
+
+
+def test_a_brief_pythonpath_that_narrows_collection_is_blocked(repo: Path, tmp_path: Path) -> None:
+    """Issue 18: the brief's ``PYTHONPATH`` (``src:quick``, ``quick/quickmode.py`` in the
+    tree) made the run and the whole suite's collection both leave ``tests/other`` out:
+    pass. The collection is made with the room's own environment only: blocked
+    (C1-suite-unrun) naming the test left out."""
+    files = {
+        "conftest.py": IMPORT_CONFTEST,
+        "quick/quickmode.py": "",
+        "tests/other/test_bad.py": FAST_TEST.format(6),
+    }
+    env = _env(repo, tmp_path, files)
+    out = _run(env, "python3 -m pytest -q", {"PYTHONPATH": "src:quick"}, 1)
+    assert _last(out) == ("blocked", False, "blocked", "C1-suite-unrun"), out["outcomes"]
+    assert "e.g. tests/other/test_bad.py::test_slow" in _evidence(out), _evidence(out)
+
+
+def test_a_brief_pythonpath_that_locates_code_still_passes(repo: Path, tmp_path: Path) -> None:
+    """The other way: a test module that imports ``app`` only through the brief's
+    ``PYTHONPATH=src`` cannot be imported in the room's own collection; the run ran its
+    tests, so it is part of what ran: pass, the full suite ran."""
+    test = "from app import add\n\n\ndef test_src():\n    assert add(1, 1) == 2\n"
+    env = _env(repo, tmp_path, {"tests/test_src.py": test})
+    out = _run(env, "python3 -m pytest -q", {}, 0)
+    assert _last(out) == ("pass", True, "pass", "C4"), out["outcomes"]
+
+
+#: A base test whose body skips when ``FAST`` is set, and fails otherwise.
+FAST_BODY = (
+    "import os\n\nimport pytest\n\n\n"
+    "def test_slow():\n    if os.environ.get('FAST'):\n        pytest.skip('fast')\n"
+    "    assert 2 * 3 == 5\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("test", "code", "result"),
+    [(RUNTIME_SKIP, 0, ("pass", True, "pass", "C4")), (FAST_BODY, 1, None)],
+    ids=["skips-without-too", "variable-skips-it"],
+)
+def test_a_runtime_skip_with_a_variable(
+    repo: Path, tmp_path: Path, test: str, code: int, result: tuple[str, bool, str, str] | None
+) -> None:
+    """Issue 18: a ``pytest.skip`` in the test's body, in a run whose brief sets FAST: it
+    stands when the same test skips in a run without the variables (pass), and is not run
+    when it runs without them (blocked, C1-suite-unrun, naming it)."""
+    env = _env(repo, tmp_path, {"tests/test_skipped.py": test})
+    out = _run(env, "python3 -m pytest -q", {"FAST": "1"}, code)
+    if result is not None:
+        assert _last(out) == result, out["outcomes"]
+        return
+    assert _last(out) == ("blocked", False, "blocked", "C1-suite-unrun"), out["outcomes"]
+    assert "tests/test_skipped.py::test_slow" in _evidence(out), _evidence(out)
+
+
 # --- finding 3: rule R2 and a suite that fails on the base tree too ---------------------------
 
 
