@@ -18,6 +18,8 @@ stands.
 
 from __future__ import annotations
 
+import json
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -246,3 +248,36 @@ def test_a_suite_failing_on_the_base_too_does_not_hold_a_corrected_brief(
     assert good["status"] == "pass", good["outcomes"]
     added = env.gh("verdict", "add", good["json_path"])
     assert added.returncode == 0 and "not accepted" not in added.stdout, added.stdout
+
+
+def test_a_suite_failing_on_the_base_too_names_the_suite_and_the_way_out(
+    repo: Path, tmp_path: Path
+) -> None:
+    """Issue 18 (rule R2's words, row C5-base): what a user reads after a full suite that
+    fails the same way on the base tree names that suite and the way out, a corrected brief
+    under a new brief id, in ``verify run``'s note and in the block ``status`` prints (it
+    said "failed only on its brief: : correct the brief"); the printed prefix with the
+    corrected brief's path, run as printed, passes."""
+    env = _env(repo, tmp_path, {"tests/unit/__init__.py": "", "tests/unit/test_u.py": TOP_ONLY})
+    env.brief({**BRIEF, "fullSuite": "cd tests && python3 -m unittest"})
+    ran = env.gh("verify", "run", "--brief", str(env.brief_path))
+    assert ran.returncode == 1, ran.stderr
+    note = next(ln for ln in ran.stdout.splitlines() if ln.startswith("note: the brief is"))
+    assert "full suite `cd tests && python3 -m unittest` fails the same way on the base" in note
+    assert "the change emptied" not in note and "without it" not in note, note
+    assert "corrected brief under a new brief id" in note, note
+    prefix = ran.stdout.splitlines()[-1]
+    assert prefix == "prefix: gentle-hook verify run --brief", ran.stdout
+    said = env.gh("status").stdout
+    assert "failed only on its brief: : " not in said, said
+    assert (
+        "failed only on its brief: full suite `cd tests && python3 -m unittest` fails the "
+        "same way on the base tree too"
+    ) in said, said
+    assert "correct the brief under a new brief id" in said, said
+    corrected = tmp_path / "corrected.json"
+    corrected.write_text(
+        json.dumps({**BRIEF, "id": "add-2", "fullSuite": "python3 -m pytest -q tests"})
+    )
+    again = env.gh(*shlex.split(prefix.removeprefix("prefix: gentle-hook ")), str(corrected))
+    assert again.returncode == 0 and again.stdout.startswith("verify run: pass"), again.stdout
