@@ -9,11 +9,15 @@ collected with the brief's variables too. A declared ``verification.full_suite``
 observed at all. Finding 2 (HIGH/MED): a base test marked ``skipif(os.environ.get("FAST"))``
 and a brief or command setting ``FAST=1``: ``pass (1 skipped)``.
 
-The rule: the whole suite is collected in the room's own environment (the brief's variables
-put back, but ``PATH``/``PYTHONPATH``); when the brief's ``env`` or the suite's command sets
-variables, a test the run skipped counts as not run, unless a skip marker skips it in that
-collection too (a platform's skip: the repository's own); with no variables, every skip
-stands.
+The rule: the whole suite is collected with the room's own interpreter in the room's own
+environment (every variable of the brief's put back, ``PATH`` and ``PYTHONPATH`` too; a
+module only the brief's ``PYTHONPATH`` imports counts as run when the run ran its tests);
+when the brief's ``env`` or the suite's command sets variables, a test the run skipped
+counts as not run, unless a skip marker skips it in that collection too (a platform's skip:
+the repository's own) or it skips again in a run of it without them (a ``pytest.skip`` in
+its body); with no variables, every skip stands. The brief's ``PATH`` choosing another
+interpreter is a unit row (tests/unit/test_room_programs.py): a brief may name only the
+system's directories, where no interpreter with pytest is installed on this machine.
 """
 
 from __future__ import annotations
