@@ -230,16 +230,35 @@ def standing_fail_reason(failed: VerifyRun) -> str:
     if everywhere:
         fix = "fix the change, then verify" if own else "verify"
         return (
-            f"{run} failed for this candidate{on}, and its {_named(everywhere)} fails on "
-            f"every tree (the base and the change emptied too), so no run of brief {brief} "
-            f"can pass: {fix} again under a new brief id, without what fails everywhere and "
-            f"with every other check it ran (the brief and verify run lines below), {_SKIP}"
+            f"{run} failed for this candidate{on}, and its {_everywhere(everywhere)}, so no "
+            f"run of brief {brief} can pass: {fix} again under a new brief id, "
+            f"{_without(everywhere)} and with every other check it ran (the brief and verify "
+            f"run lines below), {_SKIP}"
         )
     return (
         f"{run} failed for this candidate{on} and no later run of that brief passed: "
         f"{'fix the change and ' if own else ''}re-run brief {brief} until it passes (its "
         f"checks unchanged; a pass of other checks does not settle it), {_SKIP}"
     )
+
+
+def _everywhere(checks: Sequence[tuple[str, str]]) -> str:
+    """How ``checks`` (each failing everywhere) fail: a full suite on the base tree (it
+    runs on no other: row C5-base), a criterion on every tree (C4-nothing-failed)."""
+    suites = [c for c in checks if c[0] == "suite"]
+    others = [c for c in checks if c[0] != "suite"]
+    parts = [f"full suite {_named(suites)} fails the same way on the base tree"] if suites else []
+    if others:
+        parts.append(f"{_named(others)} fails on every tree (the base and the change emptied too)")
+    return ", and ".join(parts)
+
+
+def _without(checks: Sequence[tuple[str, str]]) -> str:
+    """What the corrected brief does instead of ``checks``: a full suite cannot be dropped,
+    only run as the repository runs its tests."""
+    if any(kind == "suite" for kind, _ in checks):
+        return "with a full suite run as the repository runs its tests (from the tree's top)"
+    return "without what fails everywhere"
 
 
 def carried_fails(earlier: Sequence[VerifyRun], runs: Sequence[VerifyRun]) -> tuple[VerifyRun, ...]:

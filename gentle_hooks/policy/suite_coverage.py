@@ -16,8 +16,11 @@ what it selected (its run fails anyway). A collect-only session runs nothing.
 :func:`unrun_line` compares those with the whole suite's collection (the same plugin in
 ``python -m pytest --collect-only -q`` at the tree's top, no arguments, without the
 brief's variables): one line when some of the whole suite did not run, when the run set
-variables and skipped a test the collection's markers do not skip, or when nothing observed
-the run; None when every test of the whole suite ran.
+variables and skipped a test that skips neither by a marker in the collection nor in a run
+of it without them, or when nothing observed the run; None when every test of the whole
+suite ran. A module the collection (without the brief's ``PYTHONPATH``) cannot import
+counts as run when the run ran tests of it (:func:`covered`): the brief's ``PYTHONPATH``
+locates its code; what the module does with it beyond importing is not seen.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ from gentle_hooks.values.frozen import frozen
 
 #: The observer plugin's record format (the ``v`` of each line).
 RECORD_VERSION = 1
+#: The most tests :func:`switched_skips` names that are run again without the variables.
+MAX_AGAIN = 100
 
 
 @frozen
@@ -147,12 +152,39 @@ def skipped_ids(sessions: Iterable[Session], tops: Sequence[str]) -> frozenset[s
     )
 
 
+def covered(missing: Iterable[str], ran: Iterable[str]) -> frozenset[str]:
+    """The ids of ``missing`` that are collectors holding an id of ``ran`` (a module
+    ``tests/test_x.py`` or a directory ``tests`` the whole collection failed to import,
+    whose tests the run ran: ``tests/test_x.py::test_a``)."""
+    prefixes = set()
+    for i in ran:
+        path = i.partition("::")[0]
+        prefixes.add(path)
+        while "/" in path:
+            path = path.rsplit("/", 1)[0]
+            prefixes.add(path)
+    return frozenset(m for m in missing if "::" not in m and m in prefixes)
+
+
+def switched_skips(
+    run: Sequence[Session], whole: Sequence[Session], tops: Sequence[str]
+) -> tuple[str, ...]:
+    """The tests of the whole suite ``run`` skipped that no skip marker skips in the whole
+    suite's collection ``whole`` (made without the run's variables), sorted: those a
+    variable may have switched a skip on for (a ``pytest.skip`` in the body is seen only
+    by running the test: :func:`unrun_line`'s ``again``)."""
+    wanted = whole_ids(whole, tops)
+    own = {tree_id(i, s.rootpath, tops) for s in whole if s.collect_only for i in s.marked}
+    return tuple(sorted((skipped_ids(run, tops) & wanted) - own))
+
+
 def unrun_line(
     run: Sequence[Session],
     whole: Sequence[Session],
     tops: Sequence[str],
     setters: Sequence[str] = (),
     collected_by: str = "pytest at the tree's top, no arguments",
+    again: Sequence[Session] | None = None,
 ) -> str | None:
     """One line saying the observed ``run`` is not the whole suite ``whole`` collects,
     None when it ran every id of it. ``run`` empty (nothing observed): :data:`UNOBSERVED`;
@@ -164,7 +196,9 @@ def unrun_line(
     run skipped counts as not run unless a skip marker of it skips it in the whole suite's
     collection too (made without them): a variable can switch a skip on
     (``skipif(os.environ.get("FAST"))``), and only the repository's own environment shows
-    which skips are its own. With none, every skip is the repository's own and stands."""
+    which skips are its own. With none, every skip is the repository's own and stands.
+    ``again``: a run, without the variables, of the tests :func:`switched_skips` names
+    (None: not made, too many); one it reports skipped skips without them too and stands."""
     if not any(not s.collect_only for s in run):
         return UNOBSERVED
     if not any(s.collect_only for s in whole):
@@ -173,7 +207,8 @@ def unrun_line(
             "tree's top, with the run's interpreter): nothing shows the run was the full suite"
         )
     wanted = whole_ids(whole, tops)
-    missing = sorted(wanted - ran_ids(run, tops))
+    ran = ran_ids(run, tops)
+    missing = sorted(wanted - ran - covered(wanted - ran, ran))
     if missing:
         return (
             f"{len(missing)} of the {len(wanted)} tests the whole suite collects "
@@ -181,14 +216,20 @@ def unrun_line(
         )
     if not setters:
         return None
-    own = {tree_id(i, s.rootpath, tops) for s in whole if s.collect_only for i in s.marked}
-    switched = sorted((skipped_ids(run, tops) & wanted) - own)
+    own_skips = skipped_ids(again or (), tops)
+    switched = [i for i in switched_skips(run, whole, tops) if i not in own_skips]
     if not switched:
         return None
     names = ", ".join(sorted(set(setters)))
+    how = (
+        "neither a skip marker nor a run of them without the variables skips them"
+        if again is not None
+        else "no skip marker skips them without the variables (a skip in a test's body shows "
+        f"only in a run of it, made for at most {MAX_AGAIN} tests)"
+    )
     return (
         f"{len(switched)} of the {len(wanted)} tests the whole suite collects were skipped in "
         f"a run that sets {names} (the brief's env or the suite's command), e.g. "
-        f"{switched[0]}: a skip a variable switches on is not the full suite; run it "
-        "without them"
+        f"{switched[0]}, and {how}: a skip a variable switches on is not the full suite; "
+        "run it without them"
     )

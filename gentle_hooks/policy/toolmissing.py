@@ -130,3 +130,26 @@ def job_lacks(exit_code: int | None, output: str) -> str | None:
         if found := pattern.search(output):
             return words.format(found.group(1))
     return not_run(exit_code)
+
+
+#: Lines naming a file a command could not open: Python's ``FileNotFoundError: [Errno 2]
+#: No such file or directory: 'X'``, a program's or a shell's ``cat: X: No such file or
+#: directory``, ``sh: 1: cannot open X: No such file``, ``bash: line 1: X: No such file``.
+_NO_FILE: tuple[re.Pattern[str], ...] = (
+    re.compile(r"No such file or directory: '([^'\n]+)'"),
+    re.compile(
+        r"^(?:[^\s:]+: )+(?:line \d+: )?(?:\d+: )?(?:cannot open )?([^\s:']+): No such file",
+        re.M,
+    ),
+)
+
+
+def missing_files(output: str) -> tuple[str, ...]:
+    """The paths ``output`` says could not be opened (:data:`_NO_FILE`), each once, in the
+    order found; the caller decides which of them its environment lacks (a file git
+    ignores, absent in a CI clone) and which are the command's own failure."""
+    found: dict[str, None] = {}
+    for pattern in _NO_FILE:
+        for m in pattern.finditer(output):
+            found.setdefault(m.group(1), None)
+    return tuple(found)

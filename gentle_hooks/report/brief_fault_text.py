@@ -22,9 +22,14 @@ FAULT_WORDS: dict[str, tuple[str, str]] = {
         "gives the same answer on the base tree and with the change emptied",
         "a criterion passes on the change and fails without it, e.g. the change's own test",
     ),
+    "suite": (
+        "fails the same way on the base tree too",
+        "a full suite runs the repository's tests as they are run, from the tree's top: "
+        "its own test command",
+    ),
 }
 
-_LABEL = {"negative": "negative test", "criterion": "criterion"}
+_LABEL = {"negative": "negative test", "criterion": "criterion", "suite": "full suite"}
 
 
 def fault_reasons(faults: Sequence[tuple[str, str]]) -> str:
@@ -47,6 +52,16 @@ def brief_fault_words(faults: Sequence[tuple[str, str]]) -> str:
     one, but a new one when a check failed on every tree (then no run of that brief id can
     pass: :func:`gentle_hooks.ledger.fails.brief_faults`, ``_settles``). Matches the journey
     agent's ``failed only on its brief ... correct the brief``."""
+    suites = [c for c in faults if c[0] == "suite"]
+    if suites:
+        # a full suite that fails on the base tree fails every run of its brief (rule R2)
+        return (
+            f"the last verify run failed only on its brief: {fault_reasons(faults)}: no run "
+            f"of that brief can pass; correct the brief under a new brief id, with a full "
+            "suite that runs the repository's tests as they are run and every other check, "
+            "write it to the file on the write line, then verify again with the verify run "
+            "line below"
+        )
     return (
         f"the last verify run failed only on its brief: {fault_reasons(faults)}: correct the "
         "brief (under a new brief id when a check fails on every tree: it fails every run "

@@ -65,9 +65,10 @@ def job_steps(lacks: Sequence[str]) -> list[tuple[str, str]]:
             "this CI job could not run the claimed test ("
             + "; ".join(lacks)
             + "): that says what the job lacks, not that the commit is wrong; install the "
-            "project's dependencies (what the command needs) in the job before the gate "
-            f"step, as {CI_DOC} shows, and run the job again: the same commit passes once "
-            "its re-run can run and agrees",
+            "project's dependencies (what the command needs), and make any file it reads "
+            "that git ignores, in the job's work tree before the gate step, as "
+            f"{CI_DOC} shows, and run the job again: the same commit passes once its re-run "
+            "can run and agrees",
         )
     ]
 

@@ -168,6 +168,19 @@ def render_verified(v: Verified, held: VerdictRecord | None = None) -> str:
     own = [
         o.check.command for o in faults if check_row(o).evidence and check_row(o).id not in on_base
     ]
+    suites = [o.check.command for o in faults if check_row(o).id == SUITE_FAILS_ON_BASE]
+    if suites and not own and len(suites) == len(everywhere):
+        # rule R2 for a full suite: it ran on the base tree alone, and cannot be dropped
+        lines.append(
+            f"note: the brief is at fault: its full suite `{_line(suites[0], 100)}` fails the "
+            "same way on the base tree, so no run of this brief can pass whatever the change "
+            "is; this failure stands until a corrected brief under a new brief id passes: "
+            "write one whose full suite runs the repository's tests as they are run (its own "
+            "test command, from the tree's top) with every other check, outside the work "
+            "tree, and run verify run again: its path after the prefix"
+        )
+        lines.append(f"prefix: {program()} verify run{binding_flags(v.bound.binding)} --brief")
+        return "\n".join(lines)
     if everywhere:
         named = ", ".join(f"`{c}`" for c in everywhere[:3])
         if own:

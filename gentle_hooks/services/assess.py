@@ -125,15 +125,30 @@ def parse_review_outcome(text: str | None) -> ReviewOutcome | None:
 
 
 def delegation_reason(facts: LedgerFacts) -> str:
-    """Why a change carrying writer content is delegated, in words: whose content, where."""
+    """Why a change carrying writer content is delegated, in words: whose content, where.
+
+    A path the writer's test run wrote (a counting receipt's ``created`` files, or those of
+    the earlier receipt to report again: ``report.xml`` of ``--junitxml``) is named as the
+    run's file, not as writer content, though a later record of the writer saw it in the
+    work tree and holds it as its work."""
     writers = ", ".join(dict.fromkeys(shown_writer(m.model, m.effort) for m in facts.mutations))
     writers = writers or "unknown/unknown"  # the mutation's row was discarded from quarantine
     from gentle_hooks.services.attribution import held_paths
 
+    made_by_run = {
+        *facts.earlier_created,
+        *(p for r in facts.receipts if r.exit_code == 0 for p in r.created or ()),
+    }
+    written = facts.writer_paths()
+    made = [p for p in written if p in made_by_run]
     # where the change holds them (b.py (was a.py) after git mv), on one line
-    paths = held_paths(facts.writer_paths(), facts.held_at)
+    paths = held_paths([p for p in written if p not in made_by_run], facts.held_at)
     shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
-    return f"writer content ({writers}) in {shown}"
+    said = f"writer content ({writers}) in {shown}" if paths else f"writer work ({writers})"
+    if made:
+        files = ", ".join(made[:3]) + (f" and {len(made) - 3} more" if len(made) > 3 else "")
+        said += f"; {files} written by the writer's test run"
+    return said
 
 
 def merge_escalations(

@@ -123,7 +123,7 @@ def _bin_dirs(env: Mapping[str, str], programs: Sequence[str]) -> list[str]:
     venv = env.get("VIRTUAL_ENV", "")
     if os.path.isabs(venv):
         dirs.append(os.path.join(venv, "bin"))
-    dirs += [os.path.dirname(i) for i in map(_shebang, programs) if i]
+    dirs += [os.path.dirname(i) for i in map(shebang, programs) if i]
     dirs += [d for d in map(os.path.dirname, programs) if os.path.basename(d) == "shims"]
     return list(dict.fromkeys(dirs))
 
@@ -135,7 +135,7 @@ def pythons(env: Mapping[str, str], programs: Sequence[str] = (), cwd: str = "")
     :data:`_PYTHONS` in each directory it reads (in the ``bin`` of each installation
     pyenv's ``shims`` run). Absolute paths, each interpreter once (one path per virtual
     environment, or per real program outside one)."""
-    found = [i for i in map(_shebang, programs) if i and os.path.basename(i).startswith("python")]
+    found = [i for i in map(shebang, programs) if i and os.path.basename(i).startswith("python")]
     # a program that is an interpreter by its real path (``py`` linked to ``python3``)
     found += [p for p in programs if os.path.basename(os.path.realpath(p)).startswith("python")]
     for d in _bin_dirs(env, programs):
@@ -256,7 +256,7 @@ def _system_home(cfg: str) -> str | None:
     return home if os.path.isabs(home) else None
 
 
-def _shebang(program: str) -> str | None:
+def shebang(program: str) -> str | None:
     """The absolute interpreter a script's ``#!`` line names (``env`` lines: none)."""
     try:
         with open(program, "rb") as f:

@@ -16,7 +16,9 @@ re-run imports the commit's code, not the job's work tree's).
 A claimed success that fails again is *refuted*, unless its status or output says it could
 not run in the job (:func:`~gentle_hooks.policy.toolmissing.job_lacks`: exit 126/127, a
 missing module or program): then it is ``lacks``, what the job's environment lacks, not
-a refutation of the commit (the gate still blocks: nothing was verified). A command
+a refutation of the commit (the gate still blocks: nothing was verified); so is one whose
+output names a file it could not open that git ignores and the checkout does not hold
+(:func:`_ignored_absent`: a local file of the clone the claim was made in). A command
 outside the base's ``verification.commands`` (when it declares them) is neither run nor
 counted, and neither is one whose command runs what the commit itself defines — its
 script, Makefile, test configuration, a pytest plugin, a module Python imports in the
@@ -30,13 +32,14 @@ checkout_defined`): its re-run would be the change's own word.
 from __future__ import annotations
 
 import io
+import os
 from collections.abc import Mapping, Sequence
 
 from gentle_hooks.git.checkout import open_checkout
 from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.policy.selfcheck import is_declared as declared_command
-from gentle_hooks.policy.toolmissing import job_lacks
+from gentle_hooks.policy.toolmissing import job_lacks, missing_files
 from gentle_hooks.services.checkout import candidate_checkout, run_env
 from gentle_hooks.services.receipt_guard import candidate_changes
 from gentle_hooks.services.runner import run_observed
@@ -158,6 +161,8 @@ def rerun_claims(
             text = buffer.getvalue().decode("utf-8", "replace")
             tail = text.splitlines()[-_TAIL:]
             lacks = job_lacks(obs.exit_code, text) or ""
+            if obs.exit_code and not lacks:
+                lacks = _ignored_absent(checkout.root, text)
             out.append(
                 Rerun(
                     c.command,
@@ -171,3 +176,22 @@ def rerun_claims(
                 )
             )
     return out
+
+
+def _ignored_absent(root: str, output: str) -> str:
+    """For a failed re-run in the checkout at ``root``: the words naming the first file its
+    ``output`` could not open (:func:`~gentle_hooks.policy.toolmissing.missing_files`)
+    that is inside the checkout, absent there, and ignored by git (a ``local.cfg`` in the
+    writer's clone, never committed, so no CI clone has it); empty when there is none."""
+    real = os.path.realpath(root)
+    for named in missing_files(output):
+        full = os.path.realpath(os.path.join(root, named))
+        if not full.startswith(real + os.sep) or os.path.lexists(full):
+            continue
+        rel = os.path.relpath(full, real)
+        if open_checkout(root).is_ignored(rel):
+            return (
+                f"the file {rel}, which git ignores (a local file of the clone the claim was "
+                "made in, not in this one)"
+            )
+    return ""

@@ -32,6 +32,7 @@ from gentle_hooks.artifacts.outcome import Check
 from gentle_hooks.artifacts.verdict import Program
 from gentle_hooks.errors import UsageError
 from gentle_hooks.policy.programs import started_programs
+from gentle_hooks.services.editable import shebang
 
 #: The flag that lets a program on a shared path run.
 ALLOW_FLAG = "--allow-shared-programs"
@@ -78,6 +79,24 @@ def resolve_programs(
                 programs.append(seen)
         out.append(tuple(programs))
     return tuple(out)
+
+
+def python_of(argv: Sequence[str], path: str, cwd: str) -> str | None:
+    """The Python interpreter ``argv`` starts when its programs are looked up on ``path``
+    (relative entries in ``cwd``): the first program whose real path is named
+    ``python*``, or whose ``#!`` line names such an interpreter (a ``pytest`` script);
+    None when none does."""
+    for started in started_programs(tuple(argv), path):
+        name = started.name
+        where = name if name.startswith("/") else shutil.which(name, path=_in(started.path, cwd))
+        if not where:
+            continue
+        if os.path.basename(os.path.realpath(where)).startswith("python"):
+            return where
+        named = shebang(where)
+        if named and os.path.basename(named).startswith("python"):
+            return named
+    return None
 
 
 def _in(path: str, cwd: str) -> str:

@@ -126,6 +126,7 @@ def _observe(
             own=own,
             setters=suite_setters(check.command, own or {}),
             declared=None if operands else (argv or check.argv),
+            argv=argv or check.argv,
         )
     if _root_stamp(room) != root_before:
         logs[ROOT_TOUCHED] = b""

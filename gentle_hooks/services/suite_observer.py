@@ -10,10 +10,11 @@ check's ``PYTHONPATH``, also after a check's own ``PYTHONPATH=`` word: the room 
 it), loaded through ``PYTEST_PLUGINS`` (which no brief may set: rule B5), and writes one
 JSON line per pytest session to the file :data:`OBSERVED_VAR` names, outside the tree
 (:mod:`gentle_hooks.policy.suite_coverage` reads them). Then the whole suite is collected
-with the same plugin by the interpreter the run used (``python -m pytest --collect-only -q``
+with the same plugin by the room's own interpreter (``python -m pytest --collect-only -q``
 at the tree's top, no arguments; a declared suite by its own command), in the room's own
-environment, not the brief's (:func:`observed_unrun`), and :func:`observed_unrun` says
-how many of its tests the run did not run, or that nothing observed the run.
+environment only, not the brief's, ``PATH`` and ``PYTHONPATH`` included
+(:func:`observed_unrun`), and :func:`observed_unrun` says how many of its tests the run
+did not run, or that nothing observed the run.
 
 Not observed: suites of other runners (``unittest``, ``make``, ``npm``: their command and
 output rules alone), a pytest that ``tox``/``nox`` start in an environment without the
@@ -29,17 +30,25 @@ from collections.abc import Mapping, Sequence
 
 from gentle_hooks.errors import UsageError
 from gentle_hooks.policy.assignments import assigned
-from gentle_hooks.policy.suite_coverage import parse_sessions, unrun_line
+from gentle_hooks.policy.suite_coverage import (
+    MAX_AGAIN,
+    Session,
+    parse_sessions,
+    switched_skips,
+    unrun_line,
+)
 from gentle_hooks.services.cleanroom import Room
 from gentle_hooks.services.room_bounds import SCRATCH, scratch_env
+from gentle_hooks.services.room_programs import python_of
 from gentle_hooks.services.runner import run_observed
 
 #: The observer plugin's module name (unlikely to be any project's own).
 PLUGIN_MODULE = "gentle_hooks_suite_observer"
 #: The variable naming the file the plugin appends its sessions to.
 OBSERVED_VAR = "GENTLE_HOOKS_SUITE_OBSERVED"
-#: The variables that locate programs and code, not tests: a brief's value of one stays in
-#: the whole suite's collection and switches no skip (:func:`observed_unrun`).
+#: The variables that locate programs and code, not tests: a brief's value of one switches
+#: no skip (:func:`suite_setters`); the whole suite's collection has the room's own
+#: (:func:`brief_own`).
 LOCATING: frozenset[str] = frozenset({"PATH", "PYTHONPATH"})
 #: The directory under the room's scratch part holding the observed files.
 _OBSERVED_DIR = "observed"
@@ -152,10 +161,17 @@ def _read(env: Mapping[str, str]) -> str:
     return "" if len(data) > _MAX_READ else data.decode("utf-8", "replace")
 
 
-def brief_own(brief_env: Mapping[str, str], room_env: Mapping[str, str]) -> dict[str, str | None]:
-    """For each variable ``brief_env`` sets but :data:`LOCATING`, its value in the room's
-    own ``room_env`` (None: unset there): what :func:`observed_unrun` collects with."""
-    return {k: room_env.get(k) for k in sorted(brief_env) if k not in LOCATING}
+def brief_own(
+    brief_env: Mapping[str, str], room_env: Mapping[str, str], first: str = ""
+) -> dict[str, str | None]:
+    """For each variable ``brief_env`` sets, its value in the room's own ``room_env``
+    (None: unset there), and for ``PYTHONPATH`` the room's own entries ``first`` (the
+    guard's directory, the room's copies: :attr:`~.room_imports.RoomImports.first`; None
+    when it put none): what :func:`observed_unrun` collects with."""
+    own = {k: room_env.get(k) for k in sorted(brief_env)}
+    if "PYTHONPATH" in own:
+        own["PYTHONPATH"] = first or None
+    return own
 
 
 def suite_setters(command: str, own: Mapping[str, str | None]) -> tuple[str, ...]:
@@ -173,6 +189,7 @@ def observed_unrun(
     own: Mapping[str, str | None] | None = None,
     setters: Sequence[str] = (),
     declared: Sequence[str] | None = None,
+    argv: Sequence[str] = (),
 ) -> str | None:
     """After a suite ran with ``run_env`` (:func:`observed_env`): None when it ran every
     test the whole suite collects, else the one line saying how many it did not, or that
@@ -181,43 +198,74 @@ def observed_unrun(
     The whole suite is what the repository is, not what the brief makes of it: it is
     collected in ``room``'s tree with fresh scratch directories, started as the checks are
     (:func:`~.runner.run_observed`'s launcher), in ``run_env`` with each variable of ``own``
-    (those the brief's ``env`` sets, but :data:`LOCATING`) put back to the
-    room's own value, or removed (None): a conftest's ``collect_ignore`` that a brief's
-    variable fills does not narrow it. A command's own assignments never reach it (it is
-    another process). ``declared``: the argv of the suite the repository declares
+    (those the brief's ``env`` sets, ``PATH`` and ``PYTHONPATH`` too: :func:`brief_own`)
+    put back to the room's own value, or removed (None): a conftest's ``collect_ignore``
+    that a brief's variable fills, or a module only the brief's ``PYTHONPATH`` finds, does
+    not narrow it. A command's own assignments never reach it (it is another process).
+    ``declared``: the argv of the suite the repository declares
     (``verification.full_suite``), collected by itself with ``--collect-only -q`` added
-    to ``PYTEST_ADDOPTS``; else ``python -m pytest --collect-only -q`` with the run's
-    interpreter at the tree's top. ``setters``: as
-    :func:`~gentle_hooks.policy.suite_coverage.unrun_line` takes them. A collection that
-    changes the room is the check's change (the caller compares the room after both)."""
+    to ``PYTEST_ADDOPTS``; else ``python -m pytest --collect-only -q`` at the tree's top,
+    ``python`` the room's own interpreter: the one the run used, or, when the brief sets
+    ``PATH``, the one the suite's ``argv`` starts on the room's own ``PATH``
+    (:func:`~.room_programs.python_of`; none: the whole suite is not collected).
+    ``setters``: as :func:`~gentle_hooks.policy.suite_coverage.unrun_line` takes them;
+    with some, the tests the run skipped that no marker skips in the collection
+    (:func:`~gentle_hooks.policy.suite_coverage.switched_skips`, at most
+    :data:`~gentle_hooks.policy.suite_coverage.MAX_AGAIN`) are run again the same way,
+    by their ids: one that skips there too (a ``pytest.skip`` in its body) stands. A
+    collection or run again that changes the room is the check's change (the caller
+    compares the room after all of them)."""
     tops = (room.tree, os.path.realpath(room.tree))
     run = parse_sessions(_read(run_env))
     python = next((s.executable for s in run if not s.collect_only), None)
     if python is None:
         return unrun_line(run, (), tops)
-    collect_env = {**run_env, **scratch_env(room.path)}
-    for name, value in (own or {}).items():
-        if value is None:
-            collect_env.pop(name, None)
-        else:
-            collect_env[name] = value
-    collect_env = observed_env(collect_env, room, "whole.jsonl")
-    argv: tuple[str, ...] = (python, "-m", "pytest", "--collect-only", "-q")
+    own = own or {}
+    if "PATH" in own:  # the brief chose the run's programs: the room's own interpreter
+        python = python_of(argv, own["PATH"] or os.defpath, room.tree)
+        if python is None:
+            return (
+                "the whole suite could not be collected: the brief's env sets PATH, and the "
+                "suite's command starts no Python interpreter on the room's own PATH"
+            )
+    collect_env = _own_env(run_env, room, own)
+    argv_co: tuple[str, ...] = (python, "-m", "pytest", "--collect-only", "-q")
     how = "pytest at the tree's top, no arguments"
+    collect_env = observed_env(collect_env, room, "whole.jsonl")
     if declared is not None:
-        argv = tuple(declared)
+        argv_co = tuple(declared)
         opts = collect_env.get("PYTEST_ADDOPTS", "")
         collect_env["PYTEST_ADDOPTS"] = f"{opts} --collect-only -q".strip()
         how = "the declared full suite's own collection"
-    # an interpreter that cannot be started again leaves the whole suite uncollected
+    whole = _sessions(argv_co, room, collect_env)
+    again: tuple[Session, ...] | None = ()
+    switched = switched_skips(run, whole, tops) if setters else ()
+    if len(switched) > MAX_AGAIN:
+        again = None
+    elif switched:
+        again_env = observed_env(_own_env(run_env, room, own), room, "again.jsonl")
+        again = _sessions((python, "-m", "pytest", "-q", *switched), room, again_env)
+    return unrun_line(run, whole, tops, setters, collected_by=how, again=again)
+
+
+def _own_env(
+    run_env: Mapping[str, str], room: Room, own: Mapping[str, str | None]
+) -> dict[str, str]:
+    """``run_env`` with fresh scratch directories and each variable of ``own`` put back
+    (None: removed)."""
+    env = {**run_env, **scratch_env(room.path)}
+    for name, value in own.items():
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = value
+    return env
+
+
+def _sessions(argv: Sequence[str], room: Room, env: Mapping[str, str]) -> tuple[Session, ...]:
+    """Run ``argv`` in ``room``'s tree with ``env`` (:func:`observed_env`'s), its output
+    discarded, and return the sessions the observer recorded (none: it could not start)."""
+    # an interpreter that cannot be started again leaves nothing observed
     with contextlib.suppress(UsageError, OSError):
-        run_observed(
-            argv,
-            cwd=room.tree,
-            stdout=None,
-            stderr=None,
-            env=collect_env,
-            launcher=True,
-        )
-    whole = parse_sessions(_read(collect_env))
-    return unrun_line(run, whole, tops, setters, collected_by=how)
+        run_observed(argv, cwd=room.tree, stdout=None, stderr=None, env=env, launcher=True)
+    return parse_sessions(_read(env))

@@ -309,7 +309,7 @@ def _verify_in(
                 operands=plan.declared is None,
                 imports=imports,
                 programs=paths,
-                brief_vars=brief_own(plan.brief.env or {}, own_env),
+                brief_vars=brief_own(plan.brief.env or {}, own_env, imports.first),
             )
         finally:
             remove_aside(room)

@@ -74,6 +74,43 @@ def test_a_reverify_the_ci_job_cannot_run_names_what_it_lacks(
     assert again.code == 0, again
 
 
+def test_a_reverify_needing_a_file_git_ignores_names_it_not_refuted(
+    native: World, tmp_path: Path
+) -> None:
+    """Issue 14: the claimed test reads ``local.cfg``, a file the writer's clone has and git
+    ignores: the CI clone has none, so the re-run fails. That is what the job lacks, not a
+    refutation: "could not re-run here" naming the file; the way out (the file made in the
+    job's work tree before the gate) lets the same commit pass."""
+    w = native
+    test = shlex.join((sys.executable, "-c", "open('local.cfg').read()"))
+    w.write(".gitignore", "__pycache__/\n.pytest_cache/\nlocal.cfg\n")
+    w.write(".gentle-hooks.toml", f"[verification]\ncommands = {json.dumps([test])}\n")
+    w.ok("add", ".gitignore", ".gentle-hooks.toml")
+    w.ok("commit", "-q", "-m", "config")
+    w.ok("push", "-q", "origin", "main")
+    w.write("local.cfg", "token = local\n")
+    w.write("src/app.py", GOOD)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "-A")
+    assert w.gh("receipt", "run", "--staged", "--", *shlex.split(test)).code == 0
+    assert w.gh("spot-check", "--staged").code == 0
+    w.ok("commit", "-q", "-m", "writer change")
+    w.ok("push", "-q", "origin", "HEAD")
+    assert w.gh("sync", "push").code == 0
+    ci = tmp_path / "ci"
+    w.ok("clone", "-q", str(w.remote), str(ci), cwd=tmp_path)
+    w.ok("fetch", "-q", "origin", "+refs/notes/*:refs/notes/*", cwd=ci)
+    gate = w.gh("gate", "--range", "HEAD~1..HEAD", "--reverify", cwd=ci)
+    assert gate.code == 1, gate  # fails closed: nothing was verified
+    text = gate.out + gate.err
+    assert "could not re-run here: " in text, text
+    assert "environment lacks the file local.cfg, which git ignores" in text, text
+    assert "refuted" not in text and "rewrite the branch" not in text, text
+    (ci / "local.cfg").write_text("token = ci\n", encoding="utf-8")
+    again = w.gh("gate", "--range", "HEAD~1..HEAD", "--reverify", cwd=ci)
+    assert again.code == 0, again
+
+
 def test_a_reverify_that_rewrites_a_file_the_run_wrote_names_it_and_counts(
     native: World, tmp_path: Path
 ) -> None:

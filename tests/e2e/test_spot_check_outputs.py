@@ -154,3 +154,22 @@ def test_spot_check_of_a_report_file_staged_after_a_second_edit_gets_out(native:
     committed = w.git("commit", "-q", "-m", "writer")
     assert committed.code == 0, committed
     assert w.ok("show", "--name-only", "--format=", "HEAD").split() == ["src/app.py"]
+
+
+def test_a_report_staged_after_a_second_edit_is_never_called_writer_content(
+    native: World,
+) -> None:
+    """Issue 14: the reported run wrote report.xml, the writer edited again (its record
+    saw report.xml in the work tree) and ``git add -A`` staged both, report.xml now a file
+    the candidate tracks: the block names report.xml as written by the test run, never
+    as writer content."""
+    w = native
+    _second_edit_staged(w)
+    blocked = w.git("commit", "-q", "-m", "writer")
+    assert blocked.code == 1, blocked
+    said = "\n".join(blocked.said)
+    assert blocked.said[0].endswith(
+        "delegated (writer content (o4-mini/low) in src/app.py; report.xml written by the "
+        "writer's test run)"
+    ), said
+    assert "in report.xml" not in said and "report.xml, src/app.py" not in said, said

@@ -9,15 +9,21 @@ collected with the brief's variables too. A declared ``verification.full_suite``
 observed at all. Finding 2 (HIGH/MED): a base test marked ``skipif(os.environ.get("FAST"))``
 and a brief or command setting ``FAST=1``: ``pass (1 skipped)``.
 
-The rule: the whole suite is collected in the room's own environment (the brief's variables
-put back, but ``PATH``/``PYTHONPATH``); when the brief's ``env`` or the suite's command sets
-variables, a test the run skipped counts as not run, unless a skip marker skips it in that
-collection too (a platform's skip: the repository's own); with no variables, every skip
-stands.
+The rule: the whole suite is collected with the room's own interpreter in the room's own
+environment (every variable of the brief's put back, ``PATH`` and ``PYTHONPATH`` too; a
+module only the brief's ``PYTHONPATH`` imports counts as run when the run ran its tests);
+when the brief's ``env`` or the suite's command sets variables, a test the run skipped
+counts as not run, unless a skip marker skips it in that collection too (a platform's skip:
+the repository's own) or it skips again in a run of it without them (a ``pytest.skip`` in
+its body); with no variables, every skip stands. The brief's ``PATH`` choosing another
+interpreter is a unit row (tests/unit/test_room_programs.py): a brief may name only the
+system's directories, where no interpreter with pytest is installed on this machine.
 """
 
 from __future__ import annotations
 
+import json
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -154,6 +160,71 @@ def test_the_repositorys_own_skip_stands(
     assert _last(out) == ("pass", True, "pass", "C4"), out["outcomes"]
 
 
+# --- the brief's PYTHONPATH and a runtime skip (issue 18, after r18s) -------------------------
+
+
+#: The base's conftest: a module the brief's ``PYTHONPATH`` makes importable leaves
+#: ``tests/other`` out of collection.
+IMPORT_CONFTEST = (
+    "import importlib.util\n\n"
+    "collect_ignore = ['tests/other'] if importlib.util.find_spec('quickmode') else []\n"
+)
+
+
+def test_a_brief_pythonpath_that_narrows_collection_is_blocked(repo: Path, tmp_path: Path) -> None:
+    """Issue 18: the brief's ``PYTHONPATH`` (``src:quick``, ``quick/quickmode.py`` in the
+    tree) made the run and the whole suite's collection both leave ``tests/other`` out:
+    pass. The collection is made with the room's own environment only: blocked
+    (C1-suite-unrun) naming the test left out."""
+    files = {
+        "conftest.py": IMPORT_CONFTEST,
+        "quick/quickmode.py": "",
+        "tests/other/test_bad.py": FAST_TEST.format(6),
+    }
+    env = _env(repo, tmp_path, files)
+    out = _run(env, "python3 -m pytest -q", {"PYTHONPATH": "src:quick"}, 1)
+    assert _last(out) == ("blocked", False, "blocked", "C1-suite-unrun"), out["outcomes"]
+    assert "e.g. tests/other/test_bad.py::test_slow" in _evidence(out), _evidence(out)
+
+
+def test_a_brief_pythonpath_that_locates_code_still_passes(repo: Path, tmp_path: Path) -> None:
+    """The other way: a test module that imports ``app`` only through the brief's
+    ``PYTHONPATH=src`` cannot be imported in the room's own collection; the run ran its
+    tests, so it is part of what ran: pass, the full suite ran."""
+    test = "from app import add\n\n\ndef test_src():\n    assert add(1, 1) == 2\n"
+    env = _env(repo, tmp_path, {"tests/test_src.py": test})
+    out = _run(env, "python3 -m pytest -q", {}, 0)
+    assert _last(out) == ("pass", True, "pass", "C4"), out["outcomes"]
+
+
+#: A base test whose body skips when ``FAST`` is set, and fails otherwise.
+FAST_BODY = (
+    "import os\n\nimport pytest\n\n\n"
+    "def test_slow():\n    if os.environ.get('FAST'):\n        pytest.skip('fast')\n"
+    "    assert 2 * 3 == 5\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("test", "code", "result"),
+    [(RUNTIME_SKIP, 0, ("pass", True, "pass", "C4")), (FAST_BODY, 1, None)],
+    ids=["skips-without-too", "variable-skips-it"],
+)
+def test_a_runtime_skip_with_a_variable(
+    repo: Path, tmp_path: Path, test: str, code: int, result: tuple[str, bool, str, str] | None
+) -> None:
+    """Issue 18: a ``pytest.skip`` in the test's body, in a run whose brief sets FAST: it
+    stands when the same test skips in a run without the variables (pass), and is not run
+    when it runs without them (blocked, C1-suite-unrun, naming it)."""
+    env = _env(repo, tmp_path, {"tests/test_skipped.py": test})
+    out = _run(env, "python3 -m pytest -q", {"FAST": "1"}, code)
+    if result is not None:
+        assert _last(out) == result, out["outcomes"]
+        return
+    assert _last(out) == ("blocked", False, "blocked", "C1-suite-unrun"), out["outcomes"]
+    assert "tests/test_skipped.py::test_slow" in _evidence(out), _evidence(out)
+
+
 # --- finding 3: rule R2 and a suite that fails on the base tree too ---------------------------
 
 
@@ -181,3 +252,36 @@ def test_a_suite_failing_on_the_base_too_does_not_hold_a_corrected_brief(
     assert good["status"] == "pass", good["outcomes"]
     added = env.gh("verdict", "add", good["json_path"])
     assert added.returncode == 0 and "not accepted" not in added.stdout, added.stdout
+
+
+def test_a_suite_failing_on_the_base_too_names_the_suite_and_the_way_out(
+    repo: Path, tmp_path: Path
+) -> None:
+    """Issue 18 (rule R2's words, row C5-base): what a user reads after a full suite that
+    fails the same way on the base tree names that suite and the way out, a corrected brief
+    under a new brief id, in ``verify run``'s note and in the block ``status`` prints (it
+    said "failed only on its brief: : correct the brief"); the printed prefix with the
+    corrected brief's path, run as printed, passes."""
+    env = _env(repo, tmp_path, {"tests/unit/__init__.py": "", "tests/unit/test_u.py": TOP_ONLY})
+    env.brief({**BRIEF, "fullSuite": "cd tests && python3 -m unittest"})
+    ran = env.gh("verify", "run", "--brief", str(env.brief_path))
+    assert ran.returncode == 1, ran.stderr
+    note = next(ln for ln in ran.stdout.splitlines() if ln.startswith("note: the brief is"))
+    assert "full suite `cd tests && python3 -m unittest` fails the same way on the base" in note
+    assert "the change emptied" not in note and "without it" not in note, note
+    assert "corrected brief under a new brief id" in note, note
+    prefix = ran.stdout.splitlines()[-1]
+    assert prefix == "prefix: gentle-hook verify run --brief", ran.stdout
+    said = env.gh("status").stdout
+    assert "failed only on its brief: : " not in said, said
+    assert (
+        "failed only on its brief: full suite `cd tests && python3 -m unittest` fails the "
+        "same way on the base tree too"
+    ) in said, said
+    assert "correct the brief under a new brief id" in said, said
+    corrected = tmp_path / "corrected.json"
+    corrected.write_text(
+        json.dumps({**BRIEF, "id": "add-2", "fullSuite": "python3 -m pytest -q tests"})
+    )
+    again = env.gh(*shlex.split(prefix.removeprefix("prefix: gentle-hook ")), str(corrected))
+    assert again.returncode == 0 and again.stdout.startswith("verify run: pass"), again.stdout

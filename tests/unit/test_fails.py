@@ -306,3 +306,18 @@ def test_an_earlier_candidates_fail_carries_forward_until_its_checks_pass_here()
     reason = carried_fail_reason(earlier)
     assert reason.startswith("R2 verify run #1") and f"`{CRIT[1]}`" in reason, reason
     assert "earlier candidate of this change" in reason, reason
+
+
+def test_a_suite_failing_on_the_base_is_named_as_a_suite() -> None:
+    """Issue 18 (rule R2's words, row C5-base): a full suite failing the same way on the
+    base tree ran on no other tree and cannot be dropped: the reason says so and asks for a
+    corrected brief under a new brief id with a full suite run as the repository runs it."""
+    failed = run(6, "add-1", "fail", CRIT_OK, judged(BASE_SUITE, "C5-base", "fail"))
+    reason = standing_fail_reason(failed)
+    assert (
+        "its full suite `cd tests && python3 -m unittest` fails the same way on the base tree, "
+        "so no run of brief 'add-1' can pass: verify again under a new brief id, with a full "
+        "suite run as the repository runs its tests (from the tree's top) and with every "
+        "other check it ran"
+    ) in reason, reason
+    assert "emptied" not in reason and "without what fails" not in reason, reason

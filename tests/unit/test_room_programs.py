@@ -91,3 +91,46 @@ def test_a_program_in_the_repository_is_refused_even_when_allowed(base: Path) ->
     program = _tool(base / "repo" / "bin")
     with pytest.raises(UsageError, match="inside your repository or the room"):
         refuse_programs([(program,)], [CHECK], [str(base / "repo")], "/no-room", allow_shared=True)
+
+
+# --- python_of: the room's own interpreter for the whole suite's collection (issue 18) ------
+
+
+def _exe(path: Path, text: str) -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    path.chmod(0o755)
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("argv", "want"),
+    [
+        (("python3", "-m", "pytest"), "room/python3"),
+        (("pytest", "-q"), "/opt/py/bin/python3"),  # its #! line
+        (("sh", "-c", "cd tests && python3 -m pytest"), "room/python3"),
+        (("env", "FAST=1", "python3", "-m", "pytest"), "room/python3"),
+        (("make", "test"), None),
+    ],
+    ids=["python", "script", "shell-line", "env-word", "no-python"],
+)
+def test_python_of_looks_up_the_room_path(
+    tmp_path: Path, argv: tuple[str, ...], want: str | None
+) -> None:
+    """Issue 18: with the brief's PATH naming a directory with its own ``python3`` (and
+    ``pytest``), the interpreter is the one the suite's command starts on the room's own
+    PATH: never the brief's."""
+    from gentle_hooks.services.room_programs import python_of
+
+    brief_bin, room_bin = tmp_path / "brief", tmp_path / "room"
+    for d in (brief_bin, room_bin):
+        _exe(d / "python3", "#!/bin/sh\nexit 0\n")
+    _exe(brief_bin / "pytest", "#!/brief/python3\n")
+    _exe(room_bin / "pytest", "#!/opt/py/bin/python3\nimport pytest\n")
+    for d in (brief_bin, room_bin):
+        _exe(d / "sh", "#!/bin/sh\n")
+        _exe(d / "env", "#!/bin/sh\n")
+    got = python_of(argv, f"{room_bin}{os.pathsep}/usr/bin{os.pathsep}/bin", str(tmp_path))
+    expected = None if want is None else (want if want.startswith("/") else str(tmp_path / want))
+    assert got == expected
+    assert python_of(("python3",), str(brief_bin), str(tmp_path)) == str(brief_bin / "python3")

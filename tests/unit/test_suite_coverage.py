@@ -8,8 +8,10 @@ import json
 import pytest
 
 from gentle_hooks.policy.suite_coverage import (
+    MAX_AGAIN,
     UNOBSERVED,
     Session,
+    covered,
     parse_sessions,
     ran_ids,
     tree_id,
@@ -142,3 +144,35 @@ def test_parse_sessions_reads_marked() -> None:
         "marked": [A],
     }
     assert parse_sessions(json.dumps(rec))[0].marked == (A,)
+
+
+def test_a_module_only_the_briefs_pythonpath_imports_ran_when_its_tests_did() -> None:
+    """Issue 18: the whole suite is collected without the brief's ``PYTHONPATH``; a module
+    (or directory) that cannot be imported there is covered by the run's tests of it, and
+    only by those."""
+    suite = [whole(A, errors=("extra/test_b.py",))]
+    assert unrun_line([ran(A, B)], suite, TOPS) is None
+    assert "1 of the 2" in (unrun_line([ran(A)], suite, TOPS) or "")
+    assert covered({"extra", "extra/test_b.py", "extra/test_c.py", B}, {B}) == {
+        "extra",
+        "extra/test_b.py",
+    }
+
+
+@pytest.mark.parametrize(
+    ("again", "want"),
+    [
+        ([_skipped(B)], None),  # skips without the variables too: its own skip
+        ([Session("/room/tree", "/py", False, 1, reported=((B, "failed"),))], "a run of them"),
+        (None, f"made for at most {MAX_AGAIN} tests"),
+    ],
+    ids=["skips-again", "runs-again", "not-run-again"],
+)
+def test_a_runtime_skip_stands_when_it_skips_without_the_variables(
+    again: list[Session] | None, want: str | None
+) -> None:
+    """Issue 18: a ``pytest.skip`` in a test's body (no marker) in a run that sets FAST:
+    run again without FAST, it stands when it skips there too."""
+    collected = Session("/room/tree", "/py", True, 0, selected=(A, B))
+    line = unrun_line([_skipped(B)], [collected], TOPS, ("FAST",), again=again)
+    assert (line is None) if want is None else (line is not None and want in line), line

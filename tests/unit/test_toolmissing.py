@@ -101,3 +101,23 @@ def test_only_a_shells_126_and_127_say_the_command_never_ran(
 def test_job_lacks_row_by_row(exit_code: int, output: str, lacks: str | None) -> None:
     found = job_lacks(exit_code, output)
     assert (found is None) if lacks is None else (found is not None and lacks in found), found
+
+
+@pytest.mark.parametrize(
+    ("output", "want"),
+    [
+        ("FileNotFoundError: [Errno 2] No such file or directory: 'local.cfg'", ("local.cfg",)),
+        ("cat: .env: No such file or directory", (".env",)),
+        ("sh: 1: cannot open .env: No such file", (".env",)),
+        ("sh: 1: .: cannot open conf/.env: No such file", ("conf/.env",)),
+        ("bash: line 1: conf/x.ini: No such file or directory", ("conf/x.ini",)),
+        ("1 failed, 2 passed in 0.03s", ()),
+    ],
+    ids=["python", "cat", "dash", "dash-dot", "bash", "none"],
+)
+def test_missing_files(output: str, want: tuple[str, ...]) -> None:
+    """Issue 14: the files a failed re-run could not open, for ``gate --reverify`` to tell a
+    file git ignores (absent in a CI clone) from a failure of the command's own."""
+    from gentle_hooks.policy.toolmissing import missing_files
+
+    assert missing_files(output) == want
