@@ -1018,10 +1018,11 @@ def test_a_writer_delta_computes_what_only_the_rule_reads_when_first_read(
         copies=d.copies,
         outline=d.outline,
         hunks=d.hunks,
+        edits=d.edits,
     )
     assert sorted(computed) == ["masked", "placed"]
     monkeypatch.undo()
     eager = writer_delta(before, after)
     assert d == full == eager and full == d and hash(d) == hash(full) and repr(d) == repr(full)
-    ends = (*DETAIL, "started", "left", "hunks")
+    ends = (*DETAIL, "started", "left", "hunks", "edits")
     assert {n: getattr(eager, n) for n in ends} == {n: getattr(full, n) for n in ends}
