@@ -438,16 +438,22 @@ def reapplies(change: PathChange, entry: WriterEntry) -> bool:
     (:func:`carries_row` with ``elsewhere``: row A1, or A2 with two writer lines or one
     distinctive line) and, for text, adds a writer line its old side lacks: a change whose old
     side already holds the writer's lines (a merge, a rebase onto them, a human's next
-    edit, reverting a later commit) builds on delivered content and re-applies nothing.
-    Deletions, removals and binary changes other than the writer's own blob never
-    re-apply.
+    edit, reverting a later commit) builds on delivered content and re-applies nothing;
+    so does one whose old side holds :data:`MIN_ELSEWHERE` of them and half of them at
+    least (a person's revert of their own edit of a delivered writer line puts that line
+    back among the others). Deletions, removals and binary changes other than the
+    writer's own blob never re-apply.
     """
     if change.new_blob is None:  # a deletion brings no content
         return False
+    d = entry.delta
+    if not d.binary and d.added:
+        kept = len(held_keys(d, change.old))
+        if kept >= MIN_ELSEWHERE and 2 * kept >= len(d.added):
+            return False
     row = carries_row(change, entry, elsewhere=True)
     if row not in CONTENT_ROWS:
         return False
-    d = entry.delta
     if row == "A1" and not d.binary:
         introduced = any_line_keys(change.new) - any_line_keys(change.old)
         return bool(introduced & (d.added | d.telling))
