@@ -38,7 +38,7 @@ A9: a person's own version of the file (the writer's edit thrown away) is no edi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from gentle_hooks.policy.hunks import replaced_lines
@@ -102,9 +102,14 @@ def _renamed(writer: Sequence[tuple[bytes, ...]], other: Sequence[tuple[bytes, .
     return kept > len(forward) - kept
 
 
-def _holds_block(edit: EditForm, lines: Sequence[bytes], forms: Sequence[bytes]) -> bool:
+def _holds_block(
+    edit: EditForm,
+    lines: Sequence[bytes],
+    forms: Sequence[bytes],
+    starts: Mapping[bytes, list[int]],
+) -> bool:
     size = len(edit.forms)
-    for start in range(len(lines) - size + 1):
+    for start in starts.get(edit.forms[0], ()):
         if tuple(forms[start : start + size]) != edit.forms:
             continue
         names = [copy_form(s)[1] for s in lines[start : start + size]]
@@ -118,10 +123,16 @@ def holds_renamed_edit(edits: Sequence[EditForm], content: bytes | None) -> bool
     line that block's replacement removed."""
     if not edits or not content:
         return False
+    keys = any_line_keys(content)
+    edits = [e for e in edits if e.gone - keys]  # row E4 first: no line read
+    if not edits:
+        return False
     lines = [s for line in content.splitlines() if (s := line.strip())]
     forms = [copy_form(s)[0] for s in lines]
-    keys = any_line_keys(content)
-    return any(edit.gone - keys and _holds_block(edit, lines, forms) for edit in edits)
+    starts: dict[bytes, list[int]] = {}
+    for i, form in enumerate(forms):
+        starts.setdefault(form, []).append(i)
+    return any(_holds_block(edit, lines, forms, starts) for edit in edits)
 
 
 def makes_renamed_edit(edits: Sequence[EditForm], old: bytes | None, new: bytes | None) -> bool:
