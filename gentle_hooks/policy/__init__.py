@@ -93,6 +93,8 @@ One module per table or rule set:
 * :mod:`.renames` — which deleted and added paths of a change are one path renamed
 * :mod:`.hunks` — the writer's edits as replacements of lines: one staged alone is its edit
   (row A6)
+* :mod:`.renamededit` — the writer's edit with its names renamed on top: the block it put
+  there, still its edit (row A6)
 * :mod:`.rewrite` — whether a change of the writer's path is a person's own version of the
   file (row A9: the writer's edit thrown away, the file written anew)
 * :mod:`.boilerplate` — lines every project writes alike: idioms are nobody's evidence alone

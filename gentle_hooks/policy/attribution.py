@@ -19,7 +19,8 @@ A2     text: Y adds one of the lines the writer added, and holds ``min(2, |added
        rows X2-X5 of :mod:`.across`
 A6     text: Y makes one of the writer's edits: it removes a line the writer         yes
        removed and adds a line the writer added, any line of two words or more
-       (short and trivial ones too: ``return False`` -> ``return True``)
+       (short and trivial ones too: ``return False`` -> ``return True``); here, also
+       the block the writer put with names renamed on top (:mod:`.renamededit`)
 A7     text: Y puts a line the writer added (two words or more: ``return True``)     yes
        between the very lines the writer put it between (its placement:
        :mod:`gentle_hooks.policy.placement`), and X does not
@@ -260,6 +261,8 @@ def writer_delta(before: bytes | None, after: bytes | None, *, detail: bool = Tr
         placed = placed_lines(after, added | telling)
         removed = any_before - any_after
         hunks = replacements(before, after)
+        from gentle_hooks.policy.renamededit import edit_forms
+
         return WriterDelta(
             added,
             removed,
@@ -269,6 +272,7 @@ def writer_delta(before: bytes | None, after: bytes | None, *, detail: bool = Tr
             started=old,
             left=new,
             hunks=hunks,
+            edits=edit_forms(before, after),
         )
     added = new - old
     if not detail:
@@ -356,6 +360,10 @@ def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = Fal
         return "A9"
     if reproduces_edit(change, d, idioms if elsewhere else frozenset()):
         return "A6"
+    from gentle_hooks.policy.renamededit import makes_renamed_edit
+
+    if not elsewhere and makes_renamed_edit(d.edits, change.old, change.new):
+        return "A6"  # its edit with names renamed on top (the block it put there)
     from gentle_hooks.policy.placement import is_placed
 
     if is_placed(placed, change.old, change.new, inner=elsewhere):  # where the writer put it
@@ -430,16 +438,22 @@ def reapplies(change: PathChange, entry: WriterEntry) -> bool:
     (:func:`carries_row` with ``elsewhere``: row A1, or A2 with two writer lines or one
     distinctive line) and, for text, adds a writer line its old side lacks: a change whose old
     side already holds the writer's lines (a merge, a rebase onto them, a human's next
-    edit, reverting a later commit) builds on delivered content and re-applies nothing.
-    Deletions, removals and binary changes other than the writer's own blob never
-    re-apply.
+    edit, reverting a later commit) builds on delivered content and re-applies nothing;
+    so does one whose old side holds :data:`MIN_ELSEWHERE` of them and half of them at
+    least (a person's revert of their own edit of a delivered writer line puts that line
+    back among the others). Deletions, removals and binary changes other than the
+    writer's own blob never re-apply.
     """
     if change.new_blob is None:  # a deletion brings no content
         return False
+    d = entry.delta
+    if not d.binary and d.added:
+        kept = len(held_keys(d, change.old))
+        if kept >= MIN_ELSEWHERE and 2 * kept >= len(d.added):
+            return False
     row = carries_row(change, entry, elsewhere=True)
     if row not in CONTENT_ROWS:
         return False
-    d = entry.delta
     if row == "A1" and not d.binary:
         introduced = any_line_keys(change.new) - any_line_keys(change.old)
         return bool(introduced & (d.added | d.telling))

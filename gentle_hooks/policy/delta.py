@@ -21,6 +21,7 @@ from gentle_hooks.policy.linekeys import (
     telling_keys,
 )
 from gentle_hooks.policy.renamedcopy import CopyLine, writer_copy_lines
+from gentle_hooks.policy.renamededit import EditForm, edit_forms
 from gentle_hooks.policy.shapes import LineShape, line_shape
 from gentle_hooks.policy.spans import Span, writer_spans
 from gentle_hooks.values.frozen import frozen
@@ -75,6 +76,10 @@ class WriterDelta:
             from its stored keys only;
         hunks: the writer's replacements of lines (:func:`~.hunks.replacements`): one made
             by a change is the writer's edit (row A6). Empty for an entry read from its
+            stored keys only;
+        edits: the writer's replacements that put a block of lines, as a block with its
+            names renamed is matched against them (:func:`~.renamededit.edit_forms`: the
+            writer's edit with a rename on top, row A6). Empty for an entry read from its
             stored keys only.
     """
 
@@ -94,6 +99,7 @@ class WriterDelta:
     left: frozenset[str] = frozenset()
     outline: tuple[bytes, ...] = ()
     hunks: frozenset[Hunk] = frozenset()
+    edits: tuple[EditForm, ...] = ()
 
     def edited(self) -> tuple[frozenset[str], frozenset[str]]:
         """(added, removed): the keys of every line of two words or more the writer added
@@ -152,6 +158,7 @@ class DetailedDelta(WriterDelta):
                 *ends,
                 lines,
                 replacements(before, after),
+                edit_forms(before, after),
             )
         full: WriterDelta = d["_full"]
         return full
@@ -203,5 +210,6 @@ for _name in (
     "started",
     "left",
     "hunks",
+    "edits",
 ):
     setattr(DetailedDelta, _name, _detail(_name))  # a property is read before the instance's own

@@ -63,6 +63,24 @@ def replacements(before: bytes | None, after: bytes | None) -> frozenset[Hunk]:
     return frozenset((gone, put) for gone, put in hunks if gone and put)
 
 
+def replaced_lines(
+    before: bytes | None, after: bytes | None
+) -> list[tuple[tuple[bytes, ...], tuple[bytes, ...]]]:
+    """The replacements of :func:`replacements` as their lines (stripped, blank ones left
+    out, in order), both sides non-empty: what :mod:`.renamededit` reads the writer's edit
+    from."""
+    if not before or not after:
+        return []
+    old, new = _keys(before), _keys(after)
+    if old is None or new is None:
+        return []
+    a = [line.strip() for line in before.splitlines()]
+    b = [line.strip() for line in after.splitlines()]
+    spans = ((a[i1:i2], b[j1:j2]) for i1, i2, j1, j2 in _replaced(old, new))
+    sides = ((tuple(s for s in gone if s), tuple(s for s in put if s)) for gone, put in spans)
+    return [(gone, put) for gone, put in sides if gone and put]
+
+
 def _replaced(a: tuple[str, ...], b: tuple[str, ...]) -> list[tuple[int, int, int, int]]:
     """The spans ``a[i1:i2]`` replaced by ``b[j1:j2]`` (both non-empty) between the matching
     blocks ``difflib`` would find (the longest block first, then on each side of it; no junk

@@ -2,7 +2,7 @@
 content": a rename or a copy of the writer's content).
 
 Room ``services``. :func:`renamed_changes` reads a rename (a deleted path paired with an
-added one, as git pairs them) as a change of the path it came from;
+added one, as git pairs them, or a file moved and grown) as a change of the path it came from;
 :func:`moved_in_work_tree` finds entries whose content this work tree holds at another
 path; :func:`path_change` turns a blob change into what the pure rule reads.
 :class:`AcrossIndex` indexes the entries by the writer's blob, by the lines it added and
@@ -29,7 +29,7 @@ from gentle_hooks.policy.attribution import (
 )
 from gentle_hooks.policy.linekeys import any_line_keys
 from gentle_hooks.policy.renamedcopy import copy_anchor
-from gentle_hooks.policy.renames import Side, rename_pairs
+from gentle_hooks.policy.renames import Side, grown_pairs, rename_pairs
 from gentle_hooks.services.settle import policy_entry
 
 
@@ -100,12 +100,15 @@ def path_change(c: BlobChange, contents: Mapping[str, bytes]) -> PathChange:
 
 def renamed_changes(
     changes: Sequence[BlobChange], paths: set[str], contents: Mapping[str, bytes]
-) -> dict[str, tuple[PathChange, str]]:
+) -> dict[str, tuple[PathChange, str, bool]]:
     """The deletions of ``paths`` (those with writer entries) that ``changes`` pair with an
-    added path as a rename (:func:`~gentle_hooks.policy.renames.rename_pairs`), each read
-    as a change of its own path from its old side to the added path's new side: the
-    writer's content renamed is judged as in the path the writer wrote. Each with the
-    added path, where the change holds it."""
+    added path as a rename (:func:`~gentle_hooks.policy.renames.rename_pairs`), or as a
+    file moved and grown (:func:`~gentle_hooks.policy.renames.grown_pairs`, for those
+    left), each read as a change of its own path from its old side to the added path's new
+    side: the writer's content renamed is judged as in the path the writer wrote. Each with
+    the added path, where the change holds it, and whether it is a grown pair (the caller
+    reads it for the writer's own content alone: rows
+    :data:`~gentle_hooks.policy.attribution.CONTENT_ROWS`)."""
     gone = [
         Side(c.path, c.old_blob, contents.get(c.old_blob))
         for c in changes
@@ -113,15 +116,22 @@ def renamed_changes(
     ]
     if not gone:
         return {}
-    added = (
+    added = [
         Side(c.path, c.new_blob, contents.get(c.new_blob))
         for c in changes
         if c.new_blob and not c.old_blob
-    )
-    out: dict[str, tuple[PathChange, str]] = {}
-    for path, new in rename_pairs(gone, added).items():
+    ]
+    pairs = {path: (new, False) for path, new in rename_pairs(gone, added).items()}
+    used = {new.path for new, _ in pairs.values()}
+    left = [g for g in gone if g.path not in pairs]
+    if left:
+        grown = grown_pairs(left, [a for a in added if a.path not in used])
+        pairs.update((path, (new, True)) for path, new in grown.items())
+    out: dict[str, tuple[PathChange, str, bool]] = {}
+    for path, (new, grew) in pairs.items():
         old = next(g for g in gone if g.path == path)
-        out[path] = (PathChange(path, old.blob, new.blob, old.content, new.content), new.path)
+        change = PathChange(path, old.blob, new.blob, old.content, new.content)
+        out[path] = (change, new.path, grew)
     return out
 
 

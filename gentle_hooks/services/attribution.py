@@ -224,7 +224,7 @@ def carried_by_change(
     for key, cs in relevant.items():
         renamed = renamed_changes(changes[key], set(by_path), contents)
         for c in cs:
-            change, where = renamed.get(c.path) or (path_change(c, contents), c.path)
+            change, where, grown = renamed.get(c.path) or (path_change(c, contents), c.path, False)
             for rec in by_path.get(c.path, []):
                 if rec.id in lined:  # ended work: only its distinctive lines bring it back
                     if by := back_row(change, rules[rec.id], contents):
@@ -236,6 +236,8 @@ def carried_by_change(
                     claimed.setdefault(key, set()).add((rec.id, where))
                     continue  # a person's same change in their own worktree, claimed
                 row = carries_row(change, rules[rec.id], elsewhere=elsewhere)
+                if grown and row not in CONTENT_ROWS:  # a file moved and grown: content only
+                    row = "A5"
                 if row in CONTENT_ROWS:
                     hold(key, rec, row)
                 if row not in ("A5", "A9"):  # A9: a person's own rewrite of the file

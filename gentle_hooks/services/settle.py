@@ -237,8 +237,9 @@ def holds_writer_content(
     """Whether one version of the entry's path still holds what the writer wrote: its
     blob, or (text) as many of its lines as would make a change carry it, or one telling
     line of them, a short action included (rows A1, A2), or one of its edits: a line the
-    writer added where a line it removed is gone (row A6), or one line it added between
-    the lines it put it between (row A7), unless the version is a rewrite of the
+    writer added where a line it removed is gone, or the block it put there with names
+    renamed on top (row A6: :mod:`gentle_hooks.policy.renamededit`), or one line it added
+    between the lines it put it between (row A7), unless the version is a rewrite of the
     file (row A9, :mod:`gentle_hooks.policy.rewrite`, against the content the writer
     started from). ``own``: only the writer's own lines (rows A1
     and A2 as :func:`~gentle_hooks.policy.attribution.holds_own_lines` reads them), never
@@ -261,6 +262,10 @@ def holds_writer_content(
 
     if rewrites(rec.delta.started, line_keys(content), rec.delta.left):
         return False  # a person's own version of the file: its edit alike is by chance
+    from gentle_hooks.policy.renamededit import holds_renamed_edit
+
+    if holds_renamed_edit(rec.delta.edits, content):  # its block, names renamed on top
+        return True
     edited, dropped = rec.delta.edited()
     if keys & edited and dropped - keys:
         return True

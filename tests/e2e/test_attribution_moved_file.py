@@ -90,3 +90,86 @@ def test_a_block_names_the_path_the_writers_content_was_moved_to(served: World) 
     r = w.git("commit", "-qm", "copy")
     copied = "delegated (writer content (o4-mini/low) in app.py, copy.py (from app.py))"
     assert r.code == 1 and r.said[0] == f"gentle-hooks: BLOCKED the staged change: {copied}", r
+
+
+#: A module of two functions (refuter r13s F1), the writer's one-line fix of ``add``, and
+#: the functions a person appends once the module is moved (it grows past git's pairing).
+CALC = "def add(a, b):\n    return a - b\n\n\ndef sub(a, b):\n    return a - b\n"
+FIXED = CALC.replace("a - b", "a + b", 1)
+MORE = (
+    "\n\ndef mul(a, b):\n    return a * b\n\n\ndef div(a, b):\n    return a / b\n"
+    "\n\ndef mod(a, b):\n    return a % b\n"
+)
+
+
+def _two_functions(w: World) -> None:
+    w.write("app.py", CALC)
+    w.ok("commit", "-qam", "human: sub")
+    w.ok("push", "-q", "origin", "main")
+
+
+def test_the_writers_fix_in_a_module_moved_and_grown_stays_the_writers(served: World) -> None:
+    """Refuter r13s F1: ``git mv app.py calc.py`` and three functions appended after the
+    writer's ``return a - b`` -> ``return a + b`` was judged not delegated everywhere (the
+    file grew past git's rename pairing). It is the writer's edit at the path moved."""
+    w = served
+    _two_functions(w)
+    w.write("app.py", FIXED)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("mv", "app.py", "calc.py")
+    w.write("calc.py", FIXED + MORE)
+    w.ok("add", "-A")
+    moved = "delegated (writer content (o4-mini/low) in calc.py (was app.py))"
+    r = w.git("commit", "-qm", "calc module")
+    assert r.code == 1 and r.said[0] == f"gentle-hooks: BLOCKED the staged change: {moved}", r
+    w.ok("-c", "core.hooksPath=/dev/null", "commit", "-qm", "calc module")
+    head = w.rev("HEAD")
+    push = w.git("push", "-q", "origin", "main")
+    blocked = f"gentle-hooks: BLOCKED commit {head[:12]} on refs/heads/main: {moved}"
+    assert push.code != 0 and blocked in push.said, push
+    assert w.remote_ref("main") != head
+
+
+def test_a_persons_move_and_growth_of_a_file_with_no_writer_edit_passes(served: World) -> None:
+    """The row the other way: the writer's pending work is in another file; a person's
+    ``git mv`` of a module and the functions they append are theirs (no trailer)."""
+    w = served
+    _two_functions(w)
+    w.write("other.py", "def total(xs):\n    return sum(x * 2 for x in xs)\n")
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low", "other.py").code == 0
+    w.ok("mv", "app.py", "calc.py")
+    w.write("calc.py", CALC + MORE)
+    w.ok("add", "calc.py")
+    r = w.git("commit", "-qm", "human: calc module")
+    assert r.code == 0 and not [ln for ln in r.said if "BLOCKED" in ln], r
+    assert "Gentle-Writer:" not in w.ok("log", "-1", "--format=%B")
+
+
+def test_a_persons_move_after_throwing_the_writers_fix_away_passes(served: World) -> None:
+    """The writer's fix thrown away (``git checkout -- app.py``), then the module moved and
+    grown by a person: it holds none of the writer's edit, so it is theirs."""
+    w = served
+    _two_functions(w)
+    w.write("app.py", FIXED)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("checkout", "--", "app.py")
+    w.ok("mv", "app.py", "calc.py")
+    w.write("calc.py", CALC + MORE)
+    w.ok("add", "-A")
+    r = w.git("commit", "-qm", "human: calc module")
+    assert r.code == 0 and not [ln for ln in r.said if "BLOCKED" in ln], r
+    assert "Gentle-Writer:" not in w.ok("log", "-1", "--format=%B")
+
+
+def test_a_persons_new_file_with_the_writers_line_passes(served: World) -> None:
+    """A person's own new module that happens to hold the writer's fixed line
+    (``return a + b``), the writer's ``app.py`` left as it is: not the writer's."""
+    w = served
+    _two_functions(w)
+    w.write("app.py", FIXED)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.write("vec.py", "def plus(a, b):\n    return a + b\n" + MORE)
+    w.ok("add", "vec.py")
+    r = w.git("commit", "-qm", "human: vec module")
+    assert r.code == 0 and not [ln for ln in r.said if "BLOCKED" in ln], r
+    assert "Gentle-Writer:" not in w.ok("log", "-1", "--format=%B")

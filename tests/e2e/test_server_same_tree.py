@@ -13,9 +13,10 @@ note reaches the server (``gentle-hook sync push``, as the rejection prints). Th
   the server rejects it, naming the note it judged by; ``gate --range`` in a clone with the
   notes and no ledger blocks it too; once the candidate is spot-checked and its records
   shared, the server accepts it;
-* human rows: a person's unrelated commit after the rejected push, and a person's revert
-  that brings back the tree of a verified writer commit already in the history, pass with
-  no "delegated" anywhere.
+* human rows: a person's unrelated commit after the rejected push, a person's revert
+  that brings back the tree of a verified writer commit already in the history, and a
+  person's two reverts of their own edit of a verified writer line, pass with no
+  "delegated" anywhere.
 """
 
 from __future__ import annotations
@@ -136,6 +137,41 @@ def test_a_persons_revert_to_a_verified_writer_tree_is_not_delegated(served: Wor
     ci = w.gh("gate", "--range", "HEAD~1..HEAD")
     assert ci.code == 0, ci
     assert ci.out.splitlines()[0] == f"ok {head[:12]} on HEAD~1..HEAD: not delegated", ci
+
+
+#: The writer's function of four lines of its own (refuter r13s, issue 13), and a person's
+#: edit of one of them.
+SUMS = (
+    "def add(a, b):\n    total = compute_sum(a, b)\n    return total\n\n\n"
+    "def compute_sum(a, b):\n    return a + b\n"
+)
+SWAPPED = SUMS.replace("compute_sum(a, b)\n    return total", "compute_sum(b, a)\n    return total")
+
+
+def test_a_persons_revert_of_a_revert_over_their_own_commit_is_plain(served: World) -> None:
+    """Refuter r13s LOW: the writer's verified function pushed; a person swaps the
+    arguments of one of its lines, then ``git revert HEAD`` twice. The first revert puts
+    the writer's line back among the writer's other lines (its old side holds them): it
+    built on delivered content, yet the push gate recorded it as "made with hooks off" and
+    blocked it as writer content "re-applied on another base". Every commit is plain."""
+    w = served
+    w.delegate(text=SUMS)
+    w.spot_check()
+    w.ok("commit", "-qam", "writer: sums")
+    w.ok("push", "-q", "origin", "main")
+    w.write("src/app.py", SWAPPED)
+    w.ok("commit", "-qam", "human: swap")
+    w.ok("revert", "--no-edit", "HEAD")
+    w.ok("revert", "--no-edit", "HEAD")
+    for commit in ("HEAD", "HEAD~1", "HEAD~2"):
+        assert "Gentle-Writer:" not in w.ok("log", "-1", "--format=%B", commit)
+    ci = w.gh("gate", "--range", "origin/main..HEAD")
+    assert ci.code == 0 and ci.out.splitlines()[-1] == "3 commit(s), 0 delegated, 0 blocked", ci
+    head = w.rev("HEAD")
+    push = w.git("push", "origin", "main")
+    assert (push.code, w.remote_ref("main")) == (0, head), push
+    said = push.out + push.err
+    assert "delegated" not in said and "hooks off" not in said and "BLOCKED" not in said, push
 
 
 def test_the_same_tree_again_is_rejected_after_a_blocked_push_shared_its_note(

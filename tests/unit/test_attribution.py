@@ -909,6 +909,22 @@ def test_reapplied_rows(change_: PathChange, again: bool) -> None:
     assert reapplies(change_, writer) is again
 
 
+SUMS = (
+    b"def add(a, b):\n    total = compute_sum(a, b)\n    return total\n\n\n"
+    b"def compute_sum(a, b):\n    return a + b\n"
+)
+
+
+def test_a_revert_of_a_persons_edit_of_one_delivered_writer_line_reapplies_nothing() -> None:
+    """Its old side holds two of the writer's lines and half of them at least: the writer's
+    line put back among them builds on delivered content (refuter r13s LOW); onto a base
+    without them, the same content is re-applied."""
+    writer = entry(b"def add(a, b):\n    return a - b\n", SUMS)
+    swapped = SUMS.replace(b"compute_sum(a, b)\n    return", b"compute_sum(b, a)\n    return")
+    assert not reapplies(change(swapped, SUMS), writer)
+    assert reapplies(change(b"def add(a, b):\n    return a * b\n", SUMS), writer)
+
+
 def test_a_settled_removal_or_binary_start_never_reapplies() -> None:
     removal = entry(b"import sys\n" + B0, B0)
     assert not reapplies(change(b"import sys\n" + MOVED, MOVED), removal)
@@ -1018,10 +1034,11 @@ def test_a_writer_delta_computes_what_only_the_rule_reads_when_first_read(
         copies=d.copies,
         outline=d.outline,
         hunks=d.hunks,
+        edits=d.edits,
     )
     assert sorted(computed) == ["masked", "placed"]
     monkeypatch.undo()
     eager = writer_delta(before, after)
     assert d == full == eager and full == d and hash(d) == hash(full) and repr(d) == repr(full)
-    ends = (*DETAIL, "started", "left", "hunks")
+    ends = (*DETAIL, "started", "left", "hunks", "edits")
     assert {n: getattr(eager, n) for n in ends} == {n: getattr(full, n) for n in ends}
