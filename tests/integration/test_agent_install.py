@@ -434,6 +434,34 @@ def test_the_documented_env_prefix_stays_wired_and_is_never_doubled(repo: Path) 
     assert [h["command"] for h in hooks] == [prefixed]
 
 
+def test_codex_install_keeps_the_users_env_prefix_on_the_hooks_it_adds(repo: Path) -> None:
+    """An entry of ours the user wrote with an environment prefix (``FOO=1 gentle-hook
+    record --from codex``) stays byte-identical, and the PreToolUse and Stop entries install
+    adds run it as written: the prefix is never dropped there."""
+    path = repo / ".codex" / "hooks.json"
+    path.parent.mkdir()
+    theirs = "FOO=1 gentle-hook record --from codex"
+    entry = {"type": "command", "command": theirs}
+    text = json.dumps(
+        {"hooks": {"PostToolUse": [{"matcher": "apply_patch|Bash", "hooks": [entry]}]}}
+    )
+    path.write_text(text)
+    proc = gh(repo, "install", "--agent", "codex", env=WITH_GH)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[:3] == [
+        f"codex (project): updated: PostToolUse, PreToolUse and Stop hooks running '{theirs}' "
+        f"in {path}",
+        "note: added our PreToolUse hook",
+        "note: added our Stop hook",
+    ]
+    hooks = json.loads(path.read_text())["hooks"]
+    assert hooks["PostToolUse"] == [{"matcher": "apply_patch|Bash", "hooks": [entry]}]
+    assert hooks["PreToolUse"] == [{"matcher": "Bash", "hooks": [entry]}]
+    assert hooks["Stop"] == [{"hooks": [entry]}]
+    again = gh(repo, "install", "--agent", "codex", env=WITH_GH)
+    assert again.stdout.splitlines()[0].startswith("codex (project): unchanged: ")
+
+
 def test_a_reinstall_keeps_the_users_flags_and_says_what_changed(
     repo: Path, isolated_git: Path
 ) -> None:
