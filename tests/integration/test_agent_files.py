@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from gentle_hooks.agents import ownfile
+from gentle_hooks.agents import ownfile, wiring
 from gentle_hooks.agents.runtimes import runtime
 from tests.conftest import gh
 
@@ -39,9 +39,9 @@ def doctor(repo: Path, env: dict[str, str]) -> tuple[int, dict[str, tuple[bool, 
 
 
 def line(name: str, scope: str, what: str, path: Path, command: str | None = None) -> str:
-    event = runtime(name).wiring.event  # type: ignore[union-attr]
+    hooks = wiring.hooks_phrase(runtime(name).wiring)  # type: ignore[arg-type]
     running = command or COMMAND.format(name)
-    return f"{name} ({scope}): {what}: {event} hook running '{running}' in {path}"
+    return f"{name} ({scope}): {what}: {hooks} running '{running}' in {path}"
 
 
 @pytest.mark.parametrize("name", FILES)
