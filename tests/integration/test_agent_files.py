@@ -245,6 +245,29 @@ def test_user_scope_writes_the_documented_global_file(
     assert not path.exists()
 
 
+def test_doctor_fails_a_former_pi_extension_and_install_brings_it_current(repo: Path) -> None:
+    """Pi's extension of an earlier install hands over tool_result alone: what its bash tool
+    changes is not recorded. doctor says so; install rewrites it to the current text."""
+    path = repo / project("pi")
+    path.parent.mkdir(parents=True)
+    path.write_text(ownfile.pi_extension(COMMAND.format("pi"), shell=False))
+    code, checks = doctor(repo, WITH_GH)
+    ok, detail = checks["agent: pi"]
+    assert code == 2 and not ok
+    assert detail == (
+        f"wired in {path} (project), but {path} is a former gentle-hooks text with no "
+        "tool_call handler: what a shell command changes is not recorded; install the "
+        "recorder again; run: gentle-hook install --agent pi"
+    )
+    again = gh(repo, "install", "--agent", "pi", env=WITH_GH)
+    assert again.stdout.splitlines()[:2] == [
+        line("pi", "project", "updated", path),
+        "note: it was the text of a former gentle-hooks: it is now the current one",
+    ]
+    assert path.read_text() == ownfile.render("pi", COMMAND.format("pi"))
+    assert doctor(repo, WITH_GH)[1]["agent: pi"][0]
+
+
 @pytest.mark.skipif(shutil.which("node") is None, reason="no node")
 @pytest.mark.parametrize("name", ["opencode", "pi", "amp"])
 def test_our_plugin_module_is_one_node_parses(name: str, tmp_path: Path) -> None:
