@@ -16,6 +16,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -49,18 +50,39 @@ let isError = false
 try { execSync(call.command, { cwd: call.cwd, shell: "/bin/sh", stdio: "ignore" }) }
 catch { isError = true }
 await handlers["tool_result"]({ ...event, content: [], details: {}, isError }, ctx)
+if (!call.open) await handlers["agent_end"]?.({ messages: [] }, ctx)
+"""
+#: Pi's end of the agent's run alone (``agent_end``), for a run left open by :data:`DRIVER`.
+END = """
+import { pathToFileURL } from "node:url"
+const [extension, raw] = process.argv.slice(-2)
+const call = JSON.parse(raw)
+const mod = await import(pathToFileURL(extension).href)
+const handlers = {}
+mod.default({ on: (name, fn) => { handlers[name] = fn }, getThinkingLevel: () => "medium" })
+const ctx = { cwd: call.cwd, model: call.model, sessionManager: { getSessionId: () => "pi-s1" } }
 await handlers["agent_end"]?.({ messages: [] }, ctx)
 """
 
 
-def _bash_call(w: World, scratch: Path, command: str, call_id: str = "toolu_bash1") -> None:
-    """Run Pi's side of one ``bash`` call of ``command`` through our extension."""
+def _bash_call(
+    w: World,
+    scratch: Path,
+    command: str,
+    call_id: str = "toolu_bash1",
+    *,
+    open_run: bool = False,
+    driver: str = DRIVER,
+) -> None:
+    """Run Pi's side of one ``bash`` call of ``command`` through our extension, the agent's
+    run ended after it unless ``open_run`` (``driver``: :data:`END` ends it alone)."""
     scratch.mkdir(parents=True, exist_ok=True)
     module = scratch / "gentle-hooks.mjs"  # node reads .ts as neither module kind
     module.write_bytes((w.work / ".pi" / "extensions" / "gentle-hooks.ts").read_bytes())
     call = {"cwd": str(w.work), "model": MODEL, "id": call_id, "command": command}
+    call["open"] = open_run
     subprocess.run(
-        ["node", "--input-type=module", "-e", DRIVER, str(module), json.dumps(call)],
+        ["node", "--input-type=module", "-e", driver, str(module), json.dumps(call)],
         cwd=w.work,
         env={**os.environ, **PATH},
         check=True,
@@ -104,3 +126,29 @@ def test_a_persons_edit_after_a_bash_call_that_wrote_nothing_stays_theirs(
     w.ok("add", "-A")
     passed = w.git("commit", "-m", "human: bump")
     assert passed.code == 0, passed
+
+
+def test_a_background_bash_write_before_agent_end_is_recorded_there(
+    native: World, tmp_path: Path
+) -> None:
+    """``( ... ) &``: the call's tool_result comes before its process wrote; its window stays
+    open until agent_end, which records the write as the call's."""
+    w = native
+    _wired(w)
+    flag = tmp_path / "go"
+    # bounded: the process writes after 10 s whatever happens (no process outlives a run)
+    wait = f"for i in $(seq 1 200); do [ -e '{flag}' ] && break; sleep 0.05; done"
+    command = f"( {wait}; {SED}; touch '{flag}.done' ) >/dev/null 2>&1 &"
+    _bash_call(w, tmp_path / "pi", command, "toolu_bg", open_run=True)
+    flag.touch()
+    done = Path(f"{flag}.done")
+    for _ in range(400):
+        if done.exists():
+            break
+        time.sleep(0.05)
+    assert done.exists()
+    _bash_call(w, tmp_path / "pi", command, "toolu_bg", driver=END)
+    assert w.ledger("SELECT tool_call_id FROM pending_mutation") == [("toolu_bg@bg1",)]
+    w.ok("add", "-A")
+    blocked = w.git("commit", "-m", "human: tidy")
+    assert blocked.code == 1, blocked
