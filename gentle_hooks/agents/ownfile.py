@@ -154,14 +154,73 @@ def opencode_plugin(command: str, *, subagents: bool = True) -> str:
     )
 
 
-def pi_extension(command: str) -> str:
+def pi_extension(command: str, *, shell: bool = True) -> str:
     """Pi's extension module running ``command`` after each tool call (its ``tool_result``
-    event), the call as one JSON object on standard input (docs/agents/pi.md names each
-    field's source): ``hook``, ``toolName``, ``toolCallId``, ``input``, ``isError``,
-    ``model`` (``ctx.model``'s ``provider`` and ``id``), ``thinkingLevel``
-    (``pi.getThinkingLevel()``), ``sessionId``, ``cwd``. Plain JavaScript, which Pi's
-    TypeScript loader reads as it is; it returns nothing, so the tool's result is
-    unchanged; output is discarded and a recorder that fails never stops the tool."""
+    event), before each call of its ``bash`` tool (its ``tool_call`` event: the work tree is
+    kept, so what the command changes is recorded after it) and when the agent's run ends
+    (``agent_end``: a background command's window closes), the event as one JSON object on
+    standard input (docs/agents/pi.md names each field's source): ``hook``, ``toolName``,
+    ``toolCallId``, ``input``, ``isError``, ``model`` (``ctx.model``'s ``provider`` and
+    ``id``), ``thinkingLevel`` (``pi.getThinkingLevel()``), ``sessionId``, ``cwd``. Plain
+    JavaScript, which Pi's TypeScript loader reads as it is; every handler returns nothing,
+    so no call is blocked and no result changed; output is discarded and a recorder that
+    fails never stops the tool. ``shell=False`` gives the former text (``tool_result``
+    alone)."""
+    if not shell:
+        return _pi_former(command)
+    return (
+        marker("pi", command, "//") + "\n"
+        "// Written by 'gentle-hook install --agent pi'; 'gentle-hook uninstall --agent pi'\n"
+        "// removes it. A Pi extension (docs/agents/pi.md).\n"
+        'import { spawnSync } from "node:child_process"\n'
+        "\n"
+        f"const COMMAND = {json.dumps(command)}\n"
+        "\n"
+        "export default function (pi) {\n"
+        "  const record = (hook, event, ctx) => {\n"
+        "    const sessions = ctx?.sessionManager\n"
+        "    const payload = JSON.stringify({\n"
+        "      hook,\n"
+        "      toolName: event?.toolName ?? null,\n"
+        "      toolCallId: event?.toolCallId ?? null,\n"
+        "      input: event?.input ?? null,\n"
+        "      isError: event?.isError === true,\n"
+        "      model: ctx?.model\n"
+        "        ? { provider: ctx.model.provider ?? null, id: ctx.model.id ?? null }\n"
+        "        : null,\n"
+        '      thinkingLevel: typeof pi.getThinkingLevel === "function" ? pi.getThinkingLevel()'
+        " : null,\n"
+        "      sessionId: sessions?.getSessionId?.() ?? sessions?.getSessionFile?.() ?? null,\n"
+        "      cwd: ctx?.cwd ?? null,\n"
+        "    })\n"
+        "    try {\n"
+        "      spawnSync(COMMAND, {\n"
+        "        shell: true,\n"
+        "        input: payload,\n"
+        "        cwd: ctx?.cwd ?? process.cwd(),\n"
+        '        stdio: ["pipe", "ignore", "ignore"],\n'
+        "        timeout: 30000,\n"
+        "      })\n"
+        "    } catch {}\n"
+        "  }\n"
+        '  pi.on("tool_call", async (event, ctx) => {\n'
+        '    if (event?.toolName === "bash") record("tool_call", event, ctx)\n'
+        "    return undefined\n"
+        "  })\n"
+        '  pi.on("tool_result", async (event, ctx) => {\n'
+        '    record("tool_result", event, ctx)\n'
+        "    return undefined\n"
+        "  })\n"
+        '  pi.on("agent_end", async (_event, ctx) => {\n'
+        '    record("agent_end", null, ctx)\n'
+        "    return undefined\n"
+        "  })\n"
+        "}\n"
+    )
+
+
+def _pi_former(command: str) -> str:
+    """The text :func:`pi_extension` wrote before it wired ``tool_call`` and ``agent_end``."""
     return (
         marker("pi", command, "//") + "\n"
         "// Written by 'gentle-hook install --agent pi'; 'gentle-hook uninstall --agent pi'\n"
@@ -369,6 +428,7 @@ def _kiro_command(content: str) -> str | None:
 #: as written (uninstall removes it; install rewrites it to the current text).
 FORMER: dict[str, tuple[Callable[[str], str], ...]] = {
     "opencode": (partial(opencode_plugin, subagents=False),),
+    "pi": (partial(pi_extension, shell=False),),
 }
 
 

@@ -41,6 +41,7 @@ from gentle_hooks.agents.command_words import guard
 from gentle_hooks.agents.event import SettingsWriter
 from gentle_hooks.agents.runtime_rows import Runtime as Runtime
 from gentle_hooks.agents.runtime_rows import Wiring as Wiring
+from gentle_hooks.values.frozen import replace
 
 
 def _row(
@@ -394,12 +395,16 @@ RUNTIMES: tuple[Runtime, ...] = (
     _row(
         pi,
         title="Pi",
-        wiring=_own_file(
-            # earendil-works/pi packages/coding-agent/docs/extensions.md, "Extension Locations"
-            ".pi/extensions/gentle-hooks.ts",
-            ".pi/agent/extensions/gentle-hooks.ts",
-            "tool_result",
-            "Pi loads extensions at startup: run /reload in Pi, or restart it",
+        wiring=replace(
+            _own_file(  # earendil-works/pi docs/extensions.md, "Extension Locations"
+                ".pi/extensions/gentle-hooks.ts",
+                ".pi/agent/extensions/gentle-hooks.ts",
+                "tool_result",
+                "Pi loads extensions at startup: run /reload in Pi, or restart it",
+            ),
+            also_events=(pi.SHELL_SNAPSHOT, pi.TURN_END),  # bash's snapshot, turn's end
+            shell_event=pi.SHELL_SNAPSHOT,
+            turn_end=pi.TURN_END,
         ),
         markers=(".pi",),
     ),

@@ -222,7 +222,8 @@ def add(
 ) -> tuple[JSON, str, tuple[str, ...]]:
     """``doc`` with our entry running ``command`` under the runtime's event and each of its
     :attr:`Wiring.also_events` (:func:`add_event` each, with ``keep`` and ``drop_cd``; an
-    event that lacked ours is said when the main one had it already).
+    event that lacked ours is said when the main one had it already, and its new entry runs
+    the main one's command as it is then, the user's environment prefix and flags kept).
 
     Returns:
         (the new document, ``added``, ``updated`` or ``unchanged``, one line per change).
@@ -236,8 +237,12 @@ def add(
     for w in every:
         entry_shape.check_shape(doc, w)
     new, what, changes = add_event(doc, rt, every[0], command, keep, drop_cd)
+    # an event that lacks ours gets the command of the main event's entry as it now is:
+    # the user's own prefix and flags (``FOO=1 gentle-hook ...``) run there too
+    kept = commands(new, replace(rt, wiring=every[0]))
+    also = kept[0] if kept and what != "added" and is_ours(kept[0], rt.name) else command
     for w in every[1:]:
-        new, done, more = add_event(new, rt, w, command, keep, drop_cd)
+        new, done, more = add_event(new, rt, w, command, keep, drop_cd, fresh=also)
         if done == "added":
             more = () if what == "added" else (f"added our {w.event} hook",)
         if what == "unchanged" and done != "unchanged":
@@ -251,7 +256,13 @@ def add(
 
 
 def add_event(
-    doc: JSON, rt: Runtime, w: Wiring, command: str, keep: Check = None, drop_cd: Check = None
+    doc: JSON,
+    rt: Runtime,
+    w: Wiring,
+    command: str,
+    keep: Check = None,
+    drop_cd: Check = None,
+    fresh: str | None = None,
 ) -> tuple[JSON, str, tuple[str, ...]]:
     """``doc`` with our entry running ``command`` under the event of ``w`` (one of
     :func:`events` of the runtime's wiring) (``<program> record --from <runtime>``,
@@ -261,7 +272,9 @@ def add_event(
     extra flags): only its ``gentle-hook`` word becomes ``command``'s program, unless
     ``keep`` of its command is true (the caller found it runs as written), and its leading
     ``cd DIR &&`` is removed when ``drop_cd`` of its command is true (the caller found that
-    ``cd`` fails); a second entry of ours is removed (two recorders would race).
+    ``cd`` fails); a second entry of ours is removed (two recorders would race). An entry
+    added where there is none runs ``fresh`` when given (the main event's entry as the user
+    wrote it), else ``command``.
 
     Returns:
         (the new document, what happened: ``added``, ``updated`` or ``unchanged``, and one
@@ -333,7 +346,7 @@ def add_event(
         return _prune(new, w), "updated", tuple(changes)
     if w.version is not None and "version" not in new:
         new = {"version": w.version, **new}
-    _append(new, w, _our_entry(w, command))
+    _append(new, w, _our_entry(w, fresh or command))
     return new, "added", ()
 
 

@@ -81,6 +81,12 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
         GentleError: git, config or store failures (the hook fails closed, exit 2).
     """
     repo, config = open_gate(env)
+    if repo.paths.toplevel is not None:
+        # a background call's process may have written within its grace since its
+        # session's last hook event: that is the writer's before the commit is judged
+        from gentle_hooks.services.agent_window_settle import settle
+
+        settle(repo.paths.toplevel, repo.paths.common_dir, env)
     amend = bool(amend_flag())
     if not amend and os.path.lexists(ledger_path(repo.paths.common_dir)):
         # what the index changes against HEAD, which the ledger's facts read below: git

@@ -286,6 +286,22 @@ def _file_test(op: str, path: str, other: str) -> bool:
         return False
 
 
+#: Where the background shell windows are kept under the state directory
+#: (:data:`gentle_hooks.services.agent_shell.SHELL_DIR`, then
+#: :data:`gentle_hooks.services.agent_windows.WINDOW_DIR`; a test holds them equal).
+WINDOWS_DIR = ("shell", "windows")
+
+
+def windows_open(common_dir: str) -> bool:
+    """Whether a background shell call's window is kept in the repository (a ``.json`` file
+    in :data:`WINDOWS_DIR`): one directory listing, none when the directory is absent."""
+    try:
+        names = os.listdir(os.path.join(common_dir, STATE_DIR, *WINDOWS_DIR))
+    except OSError:
+        return False
+    return any(n.endswith(".json") for n in names)
+
+
 def ledger_exists(common_dir: str) -> bool:
     """Whether a ledger file exists under ``common_dir``, or something displaced the state
     directory (the store then says what; nothing is opened here)."""

@@ -35,6 +35,12 @@ RUNTIME_ENV: tuple[tuple[str, str | None, str], ...] = (
     ("CLINE_ACTIVE", "true", "cline"),
     ("CURSOR_AGENT", None, "cursor"),
     ("OPENCODE", None, "opencode"),
+    # Amp's and Auggie's shell commands (docs/agents/amp.md, augment.md, "Detected"): no
+    # upstream page found names them; agent detectors do (unjs/std-env src/agents.ts @
+    # 09d5e780: AUGMENT_AGENT; a detector table of providers: AGENT=amp, AUGMENT_AGENT=1).
+    # AGENT is a generic name: only its value amp counts
+    ("AGENT", "amp", "amp"),
+    ("AUGMENT_AGENT", None, "augment"),
     ("GENTLE_WRITER_MODEL", None, "gentle-hooks env recorder"),
 )
 

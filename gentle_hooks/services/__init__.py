@@ -118,6 +118,8 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.agent_windows` — a background shell call's window: its snapshot kept open for the
   session, moved at each later hook event, closed when the agent's turn ends (kept for a
   short grace while a process the call left still runs)
+* :mod:`.agent_window_settle` — the windows kept past the end of a turn, moved by the commit
+  gate, ``status`` and ``assess`` before they judge
 * :mod:`.agent_unreported` — the shell calls whose post-tool event never came (Codex),
   settled at the end of the agent's turn: recorded, their window kept for a short grace or
   closed

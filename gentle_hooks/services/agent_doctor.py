@@ -186,9 +186,15 @@ def _aider_check(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agent
     ok, said = aider.marks(conf, target)
     parts = [f"no hook point ({rt.doc})", verify, *said]
     if conf.get("auto-commits").value is False:
+        # its edits then stay in the work tree, and nothing records them: the commit that
+        # takes them is a person's, so what is covered is said apart from what is not
+        ok = False
         parts.append(
-            f"aider does not commit ({aider.said(conf.get('auto-commits'))}): its edits are "
-            "committed by you, unmarked; record them by hand (see the doc page)"
+            f"not covered: aider does not commit ({aider.said(conf.get('auto-commits'))}), "
+            "so its edits stay in the work tree unrecorded and the commit you make of them is "
+            "taken for a person's, unmarked; covered: only the commits aider makes itself "
+            f"(its /commit command); record its edits by hand ({rt.doc}, 'Or record by hand'), "
+            f"or remove 'auto-commits: false' from where it is set"
         )
     if conf.unreadable:
         parts.append("not a boolean, ignored: " + "; ".join(conf.unreadable))

@@ -198,7 +198,9 @@ def script_commands(
     rt: Runtime, path: str, mode: int = SCRIPT_MODE
 ) -> tuple[list[str], str | None]:
     """(the recorder commands the file of ours at ``path`` runs, why the runtime cannot run
-    it or None); no commands when there is no file or it runs none.
+    it, or record its shell tool through it (a former text of ours that lacks the runtime's
+    :attr:`~gentle_hooks.agents.runtime_rows.Wiring.shell_event` handler), or None); no
+    commands when there is no file or it runs none.
 
     Raises:
         UsageError: the file there is not a regular file of text.
@@ -210,6 +212,19 @@ def script_commands(
     commands = [own] if own is not None else ownfile.recorder_lines(content, rt.name)
     if commands and not _runs(path, mode):
         return commands, f"{path} is not executable: the runtime does not run it"
+    w = rt.wiring
+    if (
+        own is not None
+        and w is not None
+        and w.shell_event
+        and ownfile.as_written(content, rt.name)
+        and not ownfile.is_current(content, rt.name)
+    ):
+        # a former text of ours (Pi's before it handled tool_call): its shell tool unrecorded
+        return commands, (
+            f"{path} is a former gentle-hooks text with no {w.shell_event} handler: what a "
+            "shell command changes is not recorded; install the recorder again"
+        )
     return commands, None
 
 

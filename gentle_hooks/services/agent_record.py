@@ -129,12 +129,14 @@ def record_from_runtime(
     settled = agent_unreported.settle(rt.name, rt.title, event, root, env)
     moved += [m for m in settled if not m.why]
     event = replace(event, notes=(*event.notes, *kept, *(m.why for m in settled if m.why)))
-    late = [_written(rt, m.event, m.starts, cwd, model, effort, env) for m in moved if not m.why]
+    late = [
+        record_written(rt, m.event, m.starts, cwd, model, effort, env) for m in moved if not m.why
+    ]
     # and the patches the rollout shows applied (Codex's): a replay of a recorded one is quiet
     # (those the ledger holds already are settled: a later Stop re-checks only the rest)
     fresh = agent_stop_patches.unsettled(event, root)
     for patch in agent_stop_patches.applied(fresh, cwd) if fresh.patches else []:
-        d = _written(rt, patch, {}, cwd, model, effort, env)
+        d = record_written(rt, patch, {}, cwd, model, effort, env)
         late += [d] if d.recorded and not d.recorded.replayed else []
     done = _one(rt, sender, name, event, cwd, model, effort, env, root, windows)
     also = tuple(r for d in late for r in ((d.recorded,) if d.recorded else ()) + d.also)
@@ -213,10 +215,10 @@ def _one(
             event = replace(event, notes=event.notes if no else (*event.notes, said))
         if no is not None:
             return RuntimeRecorded(event, None, no, rt.ack)
-    return _written(rt, event, starts, cwd, model, effort, env, sender, name)
+    return record_written(rt, event, starts, cwd, model, effort, env, sender, name)
 
 
-def _written(
+def record_written(
     rt: Runtime,
     event: RuntimeEvent,
     starts: Mapping[str, str | None],
@@ -227,7 +229,8 @@ def _written(
     sender: str | None = None,
     name: str | None = None,
 ) -> RuntimeRecorded:
-    """Record what ``event`` wrote (a shell call's: measured from ``starts``)."""
+    """Record what ``event`` wrote (a shell call's: measured from ``starts``; a background
+    window's move too, from a gate: :mod:`.agent_window_settle`)."""
     name = name or rt.name
     if not event.writes and event.not_written is not None:
         # a tool that can write (a shell) whose call names no file it wrote: say what is

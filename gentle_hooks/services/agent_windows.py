@@ -39,7 +39,8 @@ changed within it that a person changes again later (left out: the later change 
 
 One JSON file per window under ``<common dir>/gentle-hooks/shell/windows/``
 (``<runtime>.<hash of session>.<window id>.json``: the call id, the move count, the
-writer's model, effort and subagent as the call's post-tool event named them, the tool);
+session, the writer's model, effort and subagent as the call's post-tool event named them,
+the tool; :mod:`.agent_window_settle` moves them from a gate);
 its snapshots are the shell snapshots of a call id ``window:<window id>@<n>``. The moves of
 one session are serialised by an exclusive ``flock`` on ``<runtime>.<hash>.lock`` beside
 them. A window no event moved for :data:`.shell_files.MAX_AGE` seconds is removed (its
@@ -197,6 +198,7 @@ def register(
     doc = {
         "call": call,
         "n": 1,
+        "session": event.session_id,
         "tool": event.tool,
         "model": event.model,
         "effort": event.effort,

@@ -23,6 +23,7 @@ from gentle_hooks.policy.rdd import resolve_rdd
 from gentle_hooks.policy.stakes import parse_stakes
 from gentle_hooks.policy.vocabulary import NativeRisk, ReviewOutcome
 from gentle_hooks.policy.writer import WriterProfile, parse_effort
+from gentle_hooks.services import agent_window_settle
 from gentle_hooks.services.passive_check import checked_answer
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Candidate, PathChange, Projection
@@ -204,6 +205,8 @@ def run_assess(req: AssessRequest, env: Mapping[str, str]) -> AssessResult:
     escalations, writer, outcome, provider = parse_request(req)
 
     repo = Repository.open(req.cwd)
+    if repo.paths.toplevel is not None:  # what a background process wrote in its grace
+        agent_window_settle.settle(repo.paths.toplevel, repo.paths.common_dir, env)
     config = load_config(repo.paths.toplevel, repo.gentle_config(), env)
     if provider is not None:  # the flag wins over env, git config and file
         config = replace(config, settings=replace(config.settings, native_provider=provider))

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from gentle_hooks.agents import ownfile
+from gentle_hooks.agents import ownfile, wiring
 from gentle_hooks.agents.runtimes import runtime
 from tests.conftest import gh
 
@@ -39,9 +39,9 @@ def doctor(repo: Path, env: dict[str, str]) -> tuple[int, dict[str, tuple[bool, 
 
 
 def line(name: str, scope: str, what: str, path: Path, command: str | None = None) -> str:
-    event = runtime(name).wiring.event  # type: ignore[union-attr]
+    hooks = wiring.hooks_phrase(runtime(name).wiring)  # type: ignore[arg-type]
     running = command or COMMAND.format(name)
-    return f"{name} ({scope}): {what}: {event} hook running '{running}' in {path}"
+    return f"{name} ({scope}): {what}: {hooks} running '{running}' in {path}"
 
 
 @pytest.mark.parametrize("name", FILES)
@@ -243,6 +243,29 @@ def test_user_scope_writes_the_documented_global_file(
     assert path.is_file() and ownfile.owned_command(path.read_text(), name) is not None
     assert gh(repo, "uninstall", "--agent", name, "--scope", "user").returncode == 0
     assert not path.exists()
+
+
+def test_doctor_fails_a_former_pi_extension_and_install_brings_it_current(repo: Path) -> None:
+    """Pi's extension of an earlier install hands over tool_result alone: what its bash tool
+    changes is not recorded. doctor says so; install rewrites it to the current text."""
+    path = repo / project("pi")
+    path.parent.mkdir(parents=True)
+    path.write_text(ownfile.pi_extension(COMMAND.format("pi"), shell=False))
+    code, checks = doctor(repo, WITH_GH)
+    ok, detail = checks["agent: pi"]
+    assert code == 2 and not ok
+    assert detail == (
+        f"wired in {path} (project), but {path} is a former gentle-hooks text with no "
+        "tool_call handler: what a shell command changes is not recorded; install the "
+        "recorder again; run: gentle-hook install --agent pi"
+    )
+    again = gh(repo, "install", "--agent", "pi", env=WITH_GH)
+    assert again.stdout.splitlines()[:2] == [
+        line("pi", "project", "updated", path),
+        "note: it was the text of a former gentle-hooks: it is now the current one",
+    ]
+    assert path.read_text() == ownfile.render("pi", COMMAND.format("pi"))
+    assert doctor(repo, WITH_GH)[1]["agent: pi"][0]
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="no node")

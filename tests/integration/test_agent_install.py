@@ -358,6 +358,27 @@ def test_doctor_fails_aider_with_every_attribution_off(repo: Path) -> None:
     assert f"put 'attribute-co-authored-by: true' in {repo / '.aider.conf.yml'}" in detail
 
 
+def test_doctor_fails_aider_that_does_not_commit_and_says_what_is_covered(repo: Path) -> None:
+    """``auto-commits: false``: aider leaves its edits uncommitted and nothing records them,
+    so the commit a person makes of them passes as the person's; doctor says so and fails,
+    naming what stays covered (the commits aider makes itself)."""
+    conf = repo / ".aider.conf.yml"
+    conf.write_text("git-commit-verify: true\nauto-commits: false\n")
+    code, checks = doctor(repo, WITH_GH)
+    ok, detail = checks["agent: aider"]
+    assert code == 2 and not ok
+    assert (
+        f"not covered: aider does not commit (auto-commits: false, {conf}), so its edits stay "
+        "in the work tree unrecorded and the commit you make of them is taken for a person's, "
+        "unmarked; covered: only the commits aider makes itself (its /commit command); record "
+        "its edits by hand (docs/agents/aider.md, 'Or record by hand'), or remove "
+        "'auto-commits: false' from where it is set"
+    ) in detail
+    conf.write_text("git-commit-verify: true\n")
+    code, checks = doctor(repo, WITH_GH)
+    assert code == 0 and checks["agent: aider"][0]
+
+
 def test_doctor_names_aiders_committer_mark_as_what_it_is(repo: Path) -> None:
     """aider/repo.py GitRepo.commit (Aider-AI/aider 5dc9490b, 0.86.3.dev): "(aider)" goes on
     the committer of every commit aider makes, a person's dirty files included; doctor says
@@ -411,6 +432,34 @@ def test_the_documented_env_prefix_stays_wired_and_is_never_doubled(repo: Path) 
     )
     hooks = json.loads(path.read_text())["hooks"]["AfterTool"][0]["hooks"]
     assert [h["command"] for h in hooks] == [prefixed]
+
+
+def test_codex_install_keeps_the_users_env_prefix_on_the_hooks_it_adds(repo: Path) -> None:
+    """An entry of ours the user wrote with an environment prefix (``FOO=1 gentle-hook
+    record --from codex``) stays byte-identical, and the PreToolUse and Stop entries install
+    adds run it as written: the prefix is never dropped there."""
+    path = repo / ".codex" / "hooks.json"
+    path.parent.mkdir()
+    theirs = "FOO=1 gentle-hook record --from codex"
+    entry = {"type": "command", "command": theirs}
+    text = json.dumps(
+        {"hooks": {"PostToolUse": [{"matcher": "apply_patch|Bash", "hooks": [entry]}]}}
+    )
+    path.write_text(text)
+    proc = gh(repo, "install", "--agent", "codex", env=WITH_GH)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[:3] == [
+        f"codex (project): updated: PostToolUse, PreToolUse and Stop hooks running '{theirs}' "
+        f"in {path}",
+        "note: added our PreToolUse hook",
+        "note: added our Stop hook",
+    ]
+    hooks = json.loads(path.read_text())["hooks"]
+    assert hooks["PostToolUse"] == [{"matcher": "apply_patch|Bash", "hooks": [entry]}]
+    assert hooks["PreToolUse"] == [{"matcher": "Bash", "hooks": [entry]}]
+    assert hooks["Stop"] == [{"hooks": [entry]}]
+    again = gh(repo, "install", "--agent", "codex", env=WITH_GH)
+    assert again.stdout.splitlines()[0].startswith("codex (project): unchanged: ")
 
 
 def test_a_reinstall_keeps_the_users_flags_and_says_what_changed(

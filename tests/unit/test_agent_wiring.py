@@ -530,19 +530,20 @@ def test_a_second_entry_of_ours_is_removed_and_said() -> None:
                 "hooks": [{"type": "command", "command": first}],
             }
         ],
+        # the events that lacked ours run the kept entry's command, the user's prefix too
         "PreToolUse": [
             {
                 "matcher": "Bash",
-                "hooks": [{"type": "command", "command": record_command("claude-code")}],
+                "hooks": [{"type": "command", "command": first}],
             }
         ],
         "PostToolUseFailure": [
             {
                 "matcher": "Bash",
-                "hooks": [{"type": "command", "command": record_command("claude-code")}],
+                "hooks": [{"type": "command", "command": first}],
             }
         ],
-        "Stop": [{"hooks": [{"type": "command", "command": record_command("claude-code")}]}],
+        "Stop": [{"hooks": [{"type": "command", "command": first}]}],
     }
 
 

@@ -152,3 +152,13 @@ def test_a_name_python_calls_an_agent_matches_the_sh_globs(
             if runtime_evidence({"GIT_AUTHOR_NAME": name}) is not None:
                 flagged.append(name)
     assert all(_sh_matches(flagged)), flagged
+
+
+def test_the_probes_windows_dir_is_where_the_windows_are_kept() -> None:
+    """:func:`gentle_hooks.ledger.probe.windows_open` (and the commit fast path) look where
+    :mod:`gentle_hooks.services.agent_windows` keeps its files."""
+    from gentle_hooks.ledger.probe import WINDOWS_DIR
+    from gentle_hooks.services.agent_shell import SHELL_DIR
+    from gentle_hooks.services.agent_windows import WINDOW_DIR
+
+    assert (SHELL_DIR, WINDOW_DIR) == WINDOWS_DIR

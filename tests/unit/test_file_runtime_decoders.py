@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from gentle_hooks.agents import amp, cline, opencode, pi
+from gentle_hooks.agents.event import SHELL_AFTER, SHELL_BEFORE, SHELL_END
 
 PATCH = (
     "*** Begin Patch\n*** Update File: src/a.py\n@@\n-x\n+y\n"
@@ -283,6 +284,55 @@ def test_pi_rows(data: bytes, writes: bool, model: str | None, effort: str | Non
         effort,
     )
     assert (event.session_id, event.tool_call_id, event.cwd) == ("s1", "p1", "/w")
+
+
+SED = "sed -i s/a/b/ a.py"
+
+
+@pytest.mark.parametrize(
+    ("data", "shell", "background", "failed"),
+    [
+        # bash's tool_call: the work tree is kept before the command (docs/agents/pi.md)
+        (pi_input("bash", {"command": SED}, hook="tool_call"), SHELL_BEFORE, False, None),
+        # its tool_result: what changed since is recorded, the pair shares toolCallId
+        (pi_input("bash", {"command": SED}), SHELL_AFTER, False, None),
+        # a command that exited non-zero may have written before it ended
+        (pi_input("bash", {"command": SED}, isError=True), SHELL_AFTER, False, "failed (isError)"),
+        # a command that leaves a process running keeps a window open until agent_end
+        (pi_input("bash", {"command": f"({SED}) &"}), SHELL_AFTER, True, None),
+        # agent_end: the agent's run ended, the session's windows close
+        (
+            pi_input("", None, hook="agent_end", toolName=None, toolCallId=None),
+            SHELL_END,
+            False,
+            None,
+        ),
+        # a tool_call of a writing tool is not a snapshot (only bash's is handed over)
+        (pi_input("edit", {"path": "a.py"}, hook="tool_call"), None, False, None),
+    ],
+    ids=[
+        "bash-tool_call",
+        "bash-tool_result",
+        "bash-failed",
+        "bash-background",
+        "agent_end",
+        "edit-tool_call",
+    ],
+)
+def test_pi_shell_rows(
+    data: bytes, shell: str | None, background: bool, failed: str | None
+) -> None:
+    event = pi.decode(data)
+    assert (event.shell, event.background, event.failed) == (shell, background, failed)
+    assert event.session_id == "s1"
+    if shell in (SHELL_BEFORE, SHELL_AFTER):
+        assert (event.writes, event.tool_call_id, event.not_written) == (
+            False,
+            "p1",
+            pi.SHELL_NOT_RECORDED,
+        )
+    if shell == SHELL_END:
+        assert (event.tool, event.tool_call_id, event.writes) == (None, None, False)
 
 
 def kiro_input(**top: Any) -> bytes:

@@ -27,6 +27,10 @@ DETECTED: dict[str, dict[str, str]] = {
     "cline": {"CLINE_ACTIVE": "true"},
     "cursor": {"CURSOR_AGENT": "1"},
     "opencode": {"OPENCODE": "1"},
+    # unjs/std-env src/agents.ts @ 09d5e780 (auggie: AUGMENT_AGENT); an agent detector's
+    # provider table (Amp: AGENT=amp; Auggie: AUGMENT_AGENT=1)
+    "amp": {"AGENT": "amp"},
+    "augment": {"AUGMENT_AGENT": "1"},
     # aider's commits carry "(aider)" after the author and committer names (aider.chat
     # docs/git.html, "--attribute-author"), in the environment its commit's hooks run with
     "aider": {"GIT_AUTHOR_NAME": "Ada Lovelace (aider)"},
@@ -40,10 +44,6 @@ UNDETECTED: dict[str, str] = {
     "pi": "none found for the bash tool's commands (a repository of Pi extensions sets its "
     "own AGENT_PID: not Pi's)",
     "kiro": "none found in Kiro's hooks documentation or elsewhere",
-    "amp": "none found in ampcode.com/manual nor its plugin API reference (the plugin "
-    "knows Amp by the event, not by a variable)",
-    "augment": "none found in the Auggie CLI pages read (docs.augmentcode.com/cli/hooks, "
-    "cli/config) nor in git-ai's Augment preset, which detects it by its executables",
 }
 
 
@@ -74,3 +74,6 @@ def test_a_person_or_the_env_recorder_gets_text() -> None:
     assert output_format({}) == ("text", None)
     assert output_format({"GENTLE_WRITER_MODEL": "m"}) == ("text", None)
     assert output_format({"CLINE_ACTIVE": "1"}) == ("text", None)  # Cline sets "true"
+    # AGENT is a generic name (other tools set AGENT=1): only Amp's value is Amp's
+    assert output_format({"AGENT": "1"}) == ("text", None)
+    assert output_format({"AGENT": "Amp"}) == ("text", None)

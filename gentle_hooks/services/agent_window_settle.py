@@ -1,0 +1,99 @@
+"""Open background windows settled by a gate before it judges (SPEC §3 "Attribution follows
+content", §7 "Hooks"; docs/agents/claude-code.md, "A command that runs in the background").
+
+Room ``services``. A background shell call whose process still runs when the agent's turn
+ends keeps its window open for a grace (:mod:`.agent_windows`); what the process writes
+within it was recorded only at the session's next hook event, so a commit made before that
+event took the process's write for a person's. The commit gate, ``status`` and ``assess``
+call :func:`settle` first: every window of the repository that the end of a turn kept open
+(a deadline in its file) is moved as the session's next event would move it
+(:func:`.agent_windows.tick`, the session read from the window file): what changed within
+the grace is recorded as the background call's write (under its ``@bg<n>`` id: a later move
+or replay records once), and a window whose grace is over closes, keeping only the paths
+that changed by its deadline (a person's later edit stays the person's). A window whose
+turn has not ended (no deadline) is left to the session's own events. A repository with no
+window file costs one directory listing
+(:func:`gentle_hooks.ledger.probe.windows_open`) and no git process.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+from gentle_hooks.ledger.location import STATE_DIR
+from gentle_hooks.ledger.probe import WINDOWS_DIR, windows_open
+
+#: Largest window file read back to find its session (bytes).
+_MAX_FILE = 64 * 1024
+#: The environment's word on the writer (a gate's is a person's shell): never the window's.
+_WRITER_VARS = ("GENTLE_WRITER_MODEL", "GENTLE_WRITER_EFFORT")
+
+
+def settle(root: str, common: str, env: Mapping[str, str]) -> list[str]:
+    """Move every window of the repository (work tree ``root``, common directory
+    ``common``) that the end of a turn kept open (see the module docstring); one line per
+    window moved. Failures are not the gate's: a window that cannot be moved is left as it
+    was, and its line says so."""
+    if not windows_open(common):
+        return []
+    from gentle_hooks.agents.event import RuntimeEvent
+    from gentle_hooks.agents.runtimes import runtime
+    from gentle_hooks.errors import GentleError
+    from gentle_hooks.services import agent_record, agent_windows
+
+    said: list[str] = []
+    clean = {k: v for k, v in env.items() if k not in _WRITER_VARS}
+    for name, session in _sessions(os.path.join(common, STATE_DIR, *WINDOWS_DIR)):
+        rt = runtime(name)
+        event = RuntimeEvent(
+            source=name,
+            session_id=session,
+            tool_call_id=None,
+            cwd=root,
+            paths=(),
+            writes=False,
+            tool=None,
+            model=None,
+            effort=None,
+        )
+        try:
+            moved = agent_windows.tick(name, rt.title, event, root, closing=False)
+            for m in moved:
+                if m.why is not None:
+                    said.append(m.why)
+                    continue
+                done = agent_record.record_written(rt, m.event, m.starts, root, None, None, clean)
+                if done.recorded is not None:
+                    said.append(f"the {m.event.tool} call of {rt.title}: {done.recorded.notes}")
+        except GentleError as exc:
+            said.append(f"a window of {rt.title} was left as it was: {exc}")
+    return said
+
+
+def _sessions(where: str) -> list[tuple[str, str]]:
+    """``(runtime, session)`` of each window file in ``where`` kept past the end of its turn
+    (a deadline), each once, in name order; a file that names no session (written before
+    sessions were kept) or no runtime of ours is left out."""
+    import json  # only where a window is kept: a passing gate reads no JSON
+
+    from gentle_hooks.agents.runtimes import NAMES
+
+    out: dict[tuple[str, str], None] = {}
+    try:
+        names = sorted(os.listdir(where))
+    except OSError:
+        return []
+    for name in names:
+        kind = name.split(".", 1)[0]
+        if not name.endswith(".json") or kind not in NAMES:
+            continue
+        try:
+            with open(os.path.join(where, name), "rb") as fh:
+                doc = json.loads(fh.read(_MAX_FILE))
+        except (OSError, ValueError):
+            continue
+        session = doc.get("session") if isinstance(doc, dict) else None
+        if isinstance(session, str) and session and doc.get("until") is not None:
+            out[(kind, session)] = None
+    return list(out)
