@@ -83,14 +83,7 @@ def grown_pairs(deleted: Sequence[Side], added: Iterable[Side]) -> dict[str, Sid
                 score = sum((left & right).values()) / size
                 if score >= SIMILAR:
                     scored.append((-score, i, j))
-    out: dict[str, Side] = {}
-    used: set[int] = set()
-    for _, i, j in sorted(scored):
-        if deleted[i].path in out or j in used:
-            continue
-        out[deleted[i].path] = targets[j][0]
-        used.add(j)
-    return out
+    return _best_pairs(scored, deleted, [t for t, _ in targets])
 
 
 def rename_pairs(deleted: Sequence[Side], added: Iterable[Side]) -> dict[str, Side]:
@@ -112,6 +105,19 @@ def rename_pairs(deleted: Sequence[Side], added: Iterable[Side]) -> dict[str, Si
             score = 1.0 if gone.blob == new.blob else similarity(gone.content, new.content)
             if score >= SIMILAR:
                 scored.append((-score, i, j))
+    return _best_pairs(scored, deleted, targets)
+
+
+def _best_pairs(
+    scored: list[tuple[float, int, int]], deleted: Sequence[Side], targets: Sequence[Side]
+) -> dict[str, Side]:
+    """Pairs taken best score first, each deleted path and each target at most once.
+
+    Args:
+        scored: ``(-score, index in deleted, index in targets)`` of every pair worth taking.
+
+    Returns:
+        deleted path → the target side paired with it."""
     out: dict[str, Side] = {}
     used: set[int] = set()
     for _, i, j in sorted(scored):
