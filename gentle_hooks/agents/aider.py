@@ -25,7 +25,7 @@ Each option is read, lowest precedence first, from:
 
 Command-line flags, ``--config`` and ``--env-file`` are aider's own invocation and cannot be
 seen from here. Only top-level ``option: value`` lines of a YAML file and ``KEY=value`` lines
-of a ``.env`` file are read; a value that is not a YAML boolean is reported as unreadable
+of a ``.env`` file are read; a value that is no boolean (:func:`boolean`) is reported as unreadable
 and leaves the option as the lower layers set it. Nothing else of a ``.env`` file (API keys)
 is kept.
 """
@@ -54,8 +54,10 @@ DEFAULTS: dict[str, bool | None] = {
     "attribute-commit-message-committer": False,
 }
 
-_TRUE = frozenset({"true", "yes", "on"})
-_FALSE = frozenset({"false", "no", "off"})
+# YAML 1.1's words, and 1/0: aider's ConfigArgParse turns a value into the flag itself
+# (``true``/``yes``/``1`` set it, ``false``/``no``/``0`` clear it)
+_TRUE = frozenset({"true", "yes", "on", "1"})
+_FALSE = frozenset({"false", "no", "off", "0"})
 _YAML_LINE = re.compile(r"^([A-Za-z0-9][A-Za-z0-9_-]*)\s*:\s*(.*?)\s*$")
 _ENV_LINE = re.compile(r"^\s*(?:export\s+)?(AIDER_[A-Z0-9_]+)\s*=\s*(.*?)\s*$")
 
@@ -200,8 +202,8 @@ def env_name(option: str) -> str:
 
 
 def boolean(value: str) -> bool | None:
-    """A YAML 1.1 boolean word (``true yes on``/``false no off``, any case, quotes
-    stripped), or None for anything else."""
+    """A boolean as aider reads it: a YAML 1.1 word (``true yes on``/``false no off``) or
+    ``1``/``0``, any case, quotes stripped; None for anything else."""
     word = value.strip().strip("\"'").strip().lower()
     return True if word in _TRUE else False if word in _FALSE else None
 

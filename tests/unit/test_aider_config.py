@@ -106,3 +106,20 @@ def test_a_value_that_is_not_a_boolean_is_reported_and_ignored(
     conf = resolve(places)
     assert not conf.verify and conf.get("attribute-author").value is None
     assert conf.unreadable == (f"{root / '.aider.conf.yml'}: git-commit-verify = 'maybe'",)
+
+
+@pytest.mark.parametrize(
+    ("text", "verify"),
+    [("1", True), ("'1'", True), ("0", False), ("ON", True), ("off", False), ("2", None)],
+)
+def test_one_and_zero_are_booleans_as_aider_reads_them(
+    places: tuple[Path, Path, Path], text: str, verify: bool | None
+) -> None:
+    """aider's ConfigArgParse sets a flag for ``1`` and clears it for ``0`` (issue 17,
+    refuter r17u: ``git-commit-verify: 1`` was reported "not a boolean, ignored"); ``2`` is
+    none: reported, and aider's default (off) stands."""
+    _, root, _ = places
+    (root / ".aider.conf.yml").write_text(f"git-commit-verify: {text}\n")
+    conf = resolve(places)
+    assert conf.verify is bool(verify)
+    assert bool(conf.unreadable) is (verify is None)
