@@ -158,9 +158,9 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
     ),
     CheckRow(
         "C1-suite-unrun",
-        "a pytest full suite, observed by the tool's plugin in its own process, did not run "
-        "every test `pytest` collects at the tree's top with no arguments (a run narrowed by "
-        "its directory, a variable, an @file...), or nothing observed it (env -i)",
+        "an observed pytest full suite did not run every test `pytest` collects at the tree's "
+        "top (a run narrowed by its directory, a variable, an @file...), nothing observed it "
+        "(env -i), or it skipped, xfailed or lost a test that runs on the base tree",
         lambda o: o.check.kind == "suite" and o.unrun is not None,
         "blocked",
         said="it did not run the whole suite",

@@ -21,6 +21,13 @@ of it without them, or when nothing observed the run; None when every test of th
 suite ran. A module the collection (without the brief's ``PYTHONPATH``) cannot import
 counts as run when the run ran tests of it (:func:`covered`): the brief's ``PYTHONPATH``
 locates its code; what the module does with it beyond importing is not seen.
+
+The run is judged by outcome against the candidate's base tree too (:func:`lost_tests`,
+:func:`lost_line`): a test the base's collection holds, and no skip marker skips there,
+that the run skipped, expected to fail or did not collect is run by its id on the base
+tree (at most :data:`MAX_AGAIN`); one that ran there (passed or failed) is a test the
+change silenced, however it did (a marker, a conftest hook, a helper's ``pytest.skip``, a
+renamed module), and the run is not the full suite. One that skips there too stands.
 """
 
 from __future__ import annotations
@@ -232,4 +239,70 @@ def unrun_line(
         f"a run that sets {names} (the brief's env or the suite's command), e.g. "
         f"{switched[0]}, and {how}: a skip a variable switches on is not the full suite; "
         "run it without them"
+    )
+
+
+#: The outcomes of a test that ran (an expected failure reported ``xfailed`` did not).
+RAN_OUTCOMES = frozenset({"passed", "failed"})
+
+
+def outcome_ids(sessions: Iterable[Session], tops: Sequence[str]) -> dict[str, str]:
+    """Each test ``sessions`` reported, as an id from the tree's top, to its outcome
+    (``passed``, ``failed``, ``skipped``, ``xfailed``; a failed collector: ``failed``)."""
+    found: dict[str, str] = {}
+    for s in sessions:
+        if s.collect_only:
+            continue
+        for i, outcome in s.reported:
+            found[tree_id(i, s.rootpath, tops)] = outcome
+        for i in s.errors:
+            found[tree_id(i, s.rootpath, tops)] = "failed"
+    return found
+
+
+def lost_tests(
+    run: Sequence[Session], base_whole: Sequence[Session], tops: Sequence[str]
+) -> tuple[str, ...]:
+    """The tests of the base tree's collection ``base_whole`` (what its collect-only
+    sessions selected, but those a skip marker skips there) that the candidate's ``run``
+    did not run to a pass or a failure (skipped, expected to fail, or not reported: no
+    longer collected), sorted; a module id the run ran tests of is run
+    (:func:`covered`)."""
+    wanted = {
+        tree_id(i, s.rootpath, tops) for s in base_whole if s.collect_only for i in s.selected
+    }
+    marked = {tree_id(i, s.rootpath, tops) for s in base_whole if s.collect_only for i in s.marked}
+    ran = {i for i, o in outcome_ids(run, tops).items() if o in RAN_OUTCOMES}
+    missing = wanted - marked - ran
+    return tuple(sorted(missing - covered(missing, ran)))
+
+
+def lost_line(
+    run: Sequence[Session],
+    lost: Sequence[str],
+    again: Sequence[Session] | None,
+    tops: Sequence[str],
+) -> str | None:
+    """One line when tests of ``lost`` (:func:`lost_tests`) ran on the base tree, in
+    ``again`` (a run of them there by their ids; None: not made, more than
+    :data:`MAX_AGAIN`), naming how many, one of them and what the candidate's run did with
+    it; None when none of them ran there (each skips there too: the repository's own
+    skip, a platform's)."""
+    if not lost:
+        return None
+    if again is None:
+        there = list(lost)
+        how = f"more than {MAX_AGAIN} to run on the base tree, so each counts"
+    else:
+        base = outcome_ids(again, tops)
+        there = [i for i in lost if base.get(i) in RAN_OUTCOMES]
+        how = "each ran on the base tree"
+    if not there:
+        return None
+    done = outcome_ids(run, tops).get(there[0])
+    said = {"skipped": "skipped", "xfailed": "expected to fail"}.get(done or "", "not collected")
+    return (
+        f"{len(there)} tests of the base tree's suite were skipped, expected to fail or not "
+        f"collected in the candidate's run ({how}), e.g. {there[0]} ({said}): a test the "
+        "change silences is not the full suite; let it run, or let a person decide"
     )

@@ -1,18 +1,15 @@
 """Running a verify run's checks in its clean room, observed (SPEC §9; seed 001).
 
 Room ``services``. :func:`observe_all` runs each check of a plan in the room's ``tree/``
-(and each criterion and negative test, and a suite that printed an unavailable tool's line,
-again on the candidate's base tree, and a criterion
+(and each criterion and negative test, a suite that printed an unavailable tool's line, and
+a pytest suite's tests it did not run, again on the candidate's base tree, and a criterion
 that gave the same exit status there once more on the candidate with the files it adds or
-changes emptied: row C4-nothing; each swapped into ``tree/`` for its run, so every run is
-at the same path),
-with :func:`~gentle_hooks.services.room_env.room_env` (only the allowlisted part of the
-caller's environment) and :func:`cache_env` (no bytecode written, pytest's cache fresh for
-each run, outside the
-tree), and stops at the first check that
-changed the room (:func:`~gentle_hooks.services.cleanroom.room_touched`, the candidate's
-files, the files it added). :mod:`gentle_hooks.services.verify` writes the verdict from
-what this observed.
+changes emptied: row C4-nothing; each swapped into ``tree/`` for its run, so every run is at
+the same path), with :func:`~gentle_hooks.services.room_env.room_env` (only the allowlisted
+part of the caller's environment) and :func:`cache_env` (no bytecode written, pytest's cache
+fresh for each run, outside the tree), and stops at the first check that changed the room
+(:func:`~gentle_hooks.services.cleanroom.room_touched`, the candidate's files, the files it
+added). :mod:`gentle_hooks.services.verify` writes the verdict from what this observed.
 """
 
 from __future__ import annotations
@@ -54,7 +51,13 @@ from gentle_hooks.services.room_env import env_digest
 from gentle_hooks.services.room_imports import RoomImports, room_argv
 from gentle_hooks.services.runner import run_observed
 from gentle_hooks.services.skip_ties import counted_skip_marks
-from gentle_hooks.services.suite_observer import observed_env, observed_unrun, suite_setters
+from gentle_hooks.services.suite_observer import (
+    lost_on_base,
+    observed_env,
+    observed_run,
+    observed_unrun,
+    suite_setters,
+)
 from gentle_hooks.values.frozen import replace
 
 
@@ -82,8 +85,9 @@ def _observe(
     ``operands``/``steering``: as :func:`~gentle_hooks.policy.selection.selection` takes
     them, for a full suite; with ``operands``, a pytest suite's run on the candidate is
     observed (:func:`~gentle_hooks.services.suite_observer.observed_unrun`, inside the
-    window the room is compared over; without, the declared suite, collected by itself);
-    ``own``: the room's own values of the brief's variables (``observe_all``). ``argv``:
+    window the room is compared over; without, the declared suite, collected by itself),
+    then, whole, by outcome with the base's (:func:`~.suite_observer.lost_on_base`); ``own``:
+    the room's own values of the brief's variables (``observe_all``). ``argv``:
     what runs, when not ``check.argv`` (its ``PYTHONPATH=`` words composed:
     :func:`~gentle_hooks.services.room_imports.room_argv`)."""
     import tempfile
@@ -119,17 +123,15 @@ def _observe(
         out.seek(0)
         logs[_log_path(room, check, number, where)] = out.read()
     unrun = None
+    argv_, declared = argv or check.argv, None if operands else (argv or check.argv)
     if watched and not where and obs is not None:
-        unrun = observed_unrun(
-            room,
-            run_env,
-            own=own,
-            setters=suite_setters(check.command, own or {}),
-            declared=None if operands else (argv or check.argv),
-            argv=argv or check.argv,
-        )
+        run, sets = observed_run(run_env), suite_setters(check.command, own or {})
+        unrun = observed_unrun(room, run_env, own=own, setters=sets, declared=declared, argv=argv_)
     if _root_stamp(room) != root_before:
         logs[ROOT_TOUCHED] = b""
+    if unrun is None and watched and not where and obs is not None:  # the base's outcomes
+        unrun, touched = lost_on_base(room, run_env, run, own=own, declared=declared, argv=argv_)
+        logs.update({ROOT_TOUCHED: b""} if touched else {})  # a run wrote beside tree/
     if obs is None:
         return Outcome(check, None, 0, None, error=error)
     text = logs[_log_path(room, check, number, where)].decode("utf-8", "replace")
@@ -274,17 +276,15 @@ def observe_all(
     (:func:`~gentle_hooks.services.cleanroom.swap_in`), with the same environment and the
     same neighbours (a criterion's hollow checkout is made before its first run), and its
     logs are written after its last run: a check cannot tell which checkout it judges but
-    by reading it.
-    After each, compare the room with what it held
-    before the check (:func:`~gentle_hooks.services.cleanroom.room_touched`: every file of
-    the candidate and everything beside ``tree/``, by inode, size and change time, so an
-    edit put back before the check ended is still seen), compare the room's files with the
-    candidate's tree (:meth:`~gentle_hooks.git.room_check.RoomChecks.room_changes`: hashed
-    from the files, so no index flag hides an edit) and list the files it added that the
-    candidate's ``.gitignore`` does not ignore
-    (:meth:`~gentle_hooks.git.room_check.RoomChecks.room_additions`; ignored caches and
-    outputs stay allowed). A check that changed or added files ends the run
-    there: it carries the changed paths (rows C0, S0), and no later check judges an
+    by reading it. After each, compare the room with what it held before the check
+    (:func:`~gentle_hooks.services.cleanroom.room_touched`: every file of the candidate and
+    everything beside ``tree/``, by inode, size and change time, so an edit put back before
+    the check ended is still seen), compare the room's files with the candidate's tree
+    (:meth:`~gentle_hooks.git.room_check.RoomChecks.room_changes`: hashed from the files, so
+    no index flag hides an edit) and list the files it added that the candidate's
+    ``.gitignore`` does not ignore (:meth:`~gentle_hooks.git.room_check.RoomChecks.room_additions`;
+    ignored caches and outputs stay allowed). A check that changed or added files ends the
+    run there: it carries the changed paths (rows C0, S0), and no later check judges an
     artifact the verifier repaired (seed 001 "Guardrails": "do not repair, patch, or re-run
     the worker's implementation to make a criterion pass").
     A check whose definition the candidate adds or changes

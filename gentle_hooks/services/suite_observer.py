@@ -14,7 +14,10 @@ with the same plugin by the room's own interpreter (``python -m pytest --collect
 at the tree's top, no arguments; a declared suite by its own command), in the room's own
 environment only, not the brief's, ``PATH`` and ``PYTHONPATH`` included
 (:func:`observed_unrun`), and :func:`observed_unrun` says how many of its tests the run
-did not run, or that nothing observed the run.
+did not run, or that nothing observed the run. A run found whole is judged by outcome
+against the candidate's base tree (:func:`lost_on_base`): the tests of the base's suite it
+skipped, expected to fail or did not collect are run there by their ids; one that ran
+there was silenced by the change, whatever did it.
 
 Not observed: suites of other runners (``unittest``, ``make``, ``npm``: their command and
 output rules alone), a pytest that ``tox``/``nox`` start in an environment without the
@@ -33,11 +36,13 @@ from gentle_hooks.policy.assignments import assigned
 from gentle_hooks.policy.suite_coverage import (
     MAX_AGAIN,
     Session,
+    lost_line,
+    lost_tests,
     parse_sessions,
     switched_skips,
     unrun_line,
 )
-from gentle_hooks.services.cleanroom import Room
+from gentle_hooks.services.cleanroom import Room, swap_in
 from gentle_hooks.services.room_bounds import SCRATCH, scratch_env
 from gentle_hooks.services.room_programs import python_of
 from gentle_hooks.services.runner import run_observed
@@ -161,6 +166,12 @@ def _read(env: Mapping[str, str]) -> str:
     return "" if len(data) > _MAX_READ else data.decode("utf-8", "replace")
 
 
+def observed_run(run_env: Mapping[str, str]) -> tuple[Session, ...]:
+    """The sessions the observer recorded in the file ``run_env`` names (none: nothing
+    observed)."""
+    return parse_sessions(_read(run_env))
+
+
 def brief_own(
     brief_env: Mapping[str, str], room_env: Mapping[str, str], first: str = ""
 ) -> dict[str, str | None]:
@@ -246,6 +257,63 @@ def observed_unrun(
         again_env = observed_env(_own_env(run_env, room, own), room, "again.jsonl")
         again = _sessions((python, "-m", "pytest", "-q", *switched), room, again_env)
     return unrun_line(run, whole, tops, setters, collected_by=how, again=again)
+
+
+def lost_on_base(
+    room: Room,
+    run_env: Mapping[str, str],
+    run: Sequence[Session],
+    *,
+    own: Mapping[str, str | None] | None = None,
+    declared: Sequence[str] | None = None,
+    argv: Sequence[str] = (),
+) -> tuple[str | None, bool]:
+    """After a suite ran on the candidate with ``run_env`` (:func:`observed_env`), observed
+    as ``run`` (:func:`observed_run`, read before :func:`observed_unrun` empties the
+    scratch part), and :func:`observed_unrun` found it whole: the line
+    (:func:`~gentle_hooks.policy.suite_coverage.lost_line`) when tests of the base tree's
+    suite that run there were skipped, expected to fail or not collected in that run
+    (None: none, the candidate changes no file, nothing observed the run, or it failed),
+    and whether a run on the base changed the room's own directory (beside ``tree/``).
+
+    The base tree, swapped into ``tree/``, is collected as :func:`observed_unrun` collects
+    the candidate's (``declared``, ``argv``, ``own``'s ``PATH`` choose the interpreter and
+    the command) but in the run's own environment, so both trees are judged alike; the
+    tests :func:`~gentle_hooks.policy.suite_coverage.lost_tests` names (at most
+    :data:`~gentle_hooks.policy.suite_coverage.MAX_AGAIN`) are run there by their ids, so
+    a test is judged by its outcome on both trees, whatever silenced it. What these runs
+    change in the base tree is the check's change (the caller compares the room)."""
+    python = next((s.executable for s in run if not s.collect_only), None)
+    if not os.path.isdir(room.base) or python is None or any(s.exit_status for s in run):
+        return None, False
+    if "PATH" in (own or {}):  # as observed_unrun: the room's own interpreter
+        python = python_of(argv, (own or {})["PATH"] or os.defpath, room.tree)
+        if python is None:
+            return None, False
+    tops = (room.tree, os.path.realpath(room.tree))
+    env = {**{k: v for k, v in run_env.items() if k != OBSERVED_VAR}, **scratch_env(room.path)}
+    collect_env = observed_env(env, room, "base-whole.jsonl")
+    collect: Sequence[str] = (python, "-m", "pytest", "--collect-only", "-q")
+    if declared is not None:
+        collect = declared
+        opts = collect_env.get("PYTEST_ADDOPTS", "")
+        collect_env["PYTEST_ADDOPTS"] = f"{opts} --collect-only -q".strip()
+    with swap_in(room, room.base):
+        before = _dir_stamp(room.path)
+        lost = lost_tests(run, _sessions(collect, room, collect_env), tops)
+        again: tuple[Session, ...] | None = ()
+        if len(lost) > MAX_AGAIN:
+            again = None
+        elif lost:
+            again_env = observed_env(env, room, "base-again.jsonl")
+            again = _sessions((python, "-m", "pytest", "-q", *lost), room, again_env)
+        touched = _dir_stamp(room.path) != before
+    return lost_line(run, lost, again, tops), touched
+
+
+def _dir_stamp(path: str) -> tuple[int, int, int]:
+    st = os.lstat(path)
+    return (st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
 
 
 def _own_env(

@@ -12,6 +12,8 @@ from gentle_hooks.policy.suite_coverage import (
     UNOBSERVED,
     Session,
     covered,
+    lost_line,
+    lost_tests,
     parse_sessions,
     ran_ids,
     tree_id,
@@ -176,3 +178,80 @@ def test_a_runtime_skip_stands_when_it_skips_without_the_variables(
     collected = Session("/room/tree", "/py", True, 0, selected=(A, B))
     line = unrun_line([_skipped(B)], [collected], TOPS, ("FAST",), again=again)
     assert (line is None) if want is None else (line is not None and want in line), line
+
+
+# --- judged by outcome against the base tree (issue 18, refuter r18t HIGH) --------------------
+
+
+def outcomes(*pairs: tuple[str, str]) -> Session:
+    """A run (not collect-only) reporting each (id, outcome)."""
+    return Session("/room/tree", "/py", False, 0, reported=pairs)
+
+
+def base(*ids: str, marked: tuple[str, ...] = (), errors: tuple[str, ...] = ()) -> Session:
+    """The base tree's collection."""
+    return Session("/room/tree", "/py", True, 0, selected=ids, marked=marked, errors=errors)
+
+
+@pytest.mark.parametrize(
+    ("run", "base_whole", "want"),
+    [
+        ([outcomes((A, "passed"), (B, "failed"))], [base(A, B)], ()),
+        ([outcomes((A, "passed"), (B, "skipped"))], [base(A, B)], (B,)),
+        ([outcomes((A, "passed"), (B, "xfailed"))], [base(A, B)], (B,)),
+        ([outcomes((A, "passed"))], [base(A, B)], (B,)),  # no longer collected
+        ([outcomes((A, "passed"), (B, "skipped"))], [base(A, B, marked=(B,))], ()),
+        ([outcomes((A, "passed"), (B, "passed"))], [base(A)], ()),  # a new test
+        ([outcomes((A, "passed"))], [base(A, errors=("extra/test_b.py",))], ()),
+        ([outcomes(("tests/test_a.py", "failed"))], [base(A)], (A,)),
+        ([outcomes((A, "passed"))], [ran(A)], ()),  # no collect-only session: nothing to lose
+    ],
+    ids=[
+        "all-ran",
+        "skipped",
+        "xfailed",
+        "not-collected",
+        "marked-on-base",
+        "new-test",
+        "base-collector-error",
+        "module-error-not-run",
+        "base-uncollected",
+    ],
+)
+def test_lost_tests(run: list[Session], base_whole: list[Session], want: tuple[str, ...]) -> None:
+    """Rows: what the base's collection holds (but its own skip markers) that the run did
+    not run to a pass or a failure."""
+    assert lost_tests(run, base_whole, TOPS) == want
+
+
+@pytest.mark.parametrize(
+    ("lost", "again", "want"),
+    [
+        ((), [], None),
+        ((B,), [outcomes((B, "passed"))], "1 tests of the base tree's suite"),
+        ((B,), [outcomes((B, "failed"))], "1 tests of the base tree's suite"),
+        ((B,), [outcomes((B, "skipped"))], None),  # the base's own skip stands
+        ((B,), [outcomes((B, "xfailed"))], None),  # the base's own expected failure
+        ((B,), [], None),  # not reported on the base: not shown to run there
+        ((B,), None, f"more than {MAX_AGAIN} to run on the base tree"),
+    ],
+    ids=["none", "passed", "failed", "skipped", "xfailed", "unreported", "too-many"],
+)
+def test_lost_line(lost: tuple[str, ...], again: list[Session] | None, want: str | None) -> None:
+    run = [outcomes((A, "passed"), (B, "skipped"))]
+    line = lost_line(run, lost, again, TOPS)
+    if want is None:
+        assert line is None
+    else:
+        assert line is not None and want in line, line
+        assert f"e.g. {B} (skipped)" in line, line
+
+
+@pytest.mark.parametrize(
+    ("done", "said"),
+    [("skipped", "skipped"), ("xfailed", "expected to fail"), (None, "not collected")],
+)
+def test_lost_line_says_what_the_run_did(done: str | None, said: str) -> None:
+    run = [outcomes((A, "passed"), *([(B, done)] if done else []))]
+    line = lost_line(run, (B,), [outcomes((B, "passed"))], TOPS)
+    assert line is not None and f"e.g. {B} ({said})" in line, line
