@@ -36,6 +36,7 @@ import json
 import posixpath
 from collections.abc import Iterable, Sequence
 
+from gentle_hooks.policy.skipreports import SkippedNamed
 from gentle_hooks.values.frozen import frozen
 
 #: The observer plugin's record format (the ``v`` of each line).
@@ -306,3 +307,20 @@ def lost_line(
         f"collected in the candidate's run ({how}), e.g. {there[0]} ({said}): a test the "
         "change silences is not the full suite; let it run, or let a person decide"
     )
+
+
+def observed_named(
+    run: Sequence[Session], tops: Sequence[str], skipped: int
+) -> SkippedNamed | None:
+    """The tests ``run`` reported skipped or expected to fail, as a runner's output would
+    name them (:class:`~gentle_hooks.policy.skipreports.SkippedNamed`: their files from
+    the tree's top, their functions' names), for the skip markers a change adds to be tied
+    to them (row C1-skip) though the output (``-q``) names none; None when they are fewer
+    than the ``skipped`` the runner's summary counts (a module skipped as it is collected,
+    an unexpected pass: not each one is known), so every marker counts."""
+    ids = [i for i, o in outcome_ids(run, tops).items() if o in ("skipped", "xfailed")]
+    if skipped <= 0 or len(ids) < skipped:
+        return None
+    paths = frozenset(i.partition("::")[0] for i in ids)
+    names = frozenset(i.rsplit("::", 1)[-1].split("[", 1)[0] for i in ids if "::" in i)
+    return SkippedNamed(paths, frozenset(), names)

@@ -27,7 +27,6 @@ from gentle_hooks.errors import UsageError
 from gentle_hooks.policy.outputs import declared_outputs, is_output
 from gentle_hooks.policy.selection import selection
 from gentle_hooks.policy.skipmarks import SkipMark
-from gentle_hooks.policy.skipreports import skipped_named
 from gentle_hooks.policy.testcount import reports_failures, runner_of, tests_run, tests_skipped
 from gentle_hooks.policy.toolmissing import missing_tool
 from gentle_hooks.services.cleanroom import (
@@ -53,6 +52,7 @@ from gentle_hooks.services.runner import run_observed
 from gentle_hooks.services.skip_ties import counted_skip_marks
 from gentle_hooks.services.suite_observer import (
     lost_on_base,
+    named_skips,
     observed_env,
     observed_run,
     observed_unrun,
@@ -164,7 +164,7 @@ def _observe(
             runner=runner.id,
             tests_run=tests_run(check.command, text),
             tests_skipped=skipped,
-            skipped_named=skipped_named(text, skipped, room.tree, check.command),
+            skipped_named=named_skips(run if watched else None, room, text, skipped, check.command),
             tests_failed=reports_failures(check.command, text),
             selection=chosen.id if chosen is not None else None,
             selected_by=steering if chosen is not None and chosen.steered else (),

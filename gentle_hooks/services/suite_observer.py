@@ -33,11 +33,13 @@ from collections.abc import Mapping, Sequence
 
 from gentle_hooks.errors import UsageError
 from gentle_hooks.policy.assignments import assigned
+from gentle_hooks.policy.skipreports import SkippedNamed, skipped_named
 from gentle_hooks.policy.suite_coverage import (
     MAX_AGAIN,
     Session,
     lost_line,
     lost_tests,
+    observed_named,
     parse_sessions,
     switched_skips,
     unrun_line,
@@ -170,6 +172,19 @@ def observed_run(run_env: Mapping[str, str]) -> tuple[Session, ...]:
     """The sessions the observer recorded in the file ``run_env`` names (none: nothing
     observed)."""
     return parse_sessions(_read(run_env))
+
+
+def named_skips(
+    run: Sequence[Session] | None, room: Room, output: str, skipped: int, command: str
+) -> SkippedNamed | None:
+    """The tests a check skipped, named for row C1-skip: for a run the observer watched
+    (``run``, :func:`observed_run`), each test it reported skipped or expected to fail
+    (:func:`~gentle_hooks.policy.suite_coverage.observed_named`), whether its ``output``
+    names them (``-rs``) or not (``-q``); else what ``output`` names
+    (:func:`~gentle_hooks.policy.skipreports.skipped_named`, ``room``'s tree the root)."""
+    if run is None:
+        return skipped_named(output, skipped, room.tree, command)
+    return observed_named(run, (room.tree, os.path.realpath(room.tree)), skipped)
 
 
 def brief_own(

@@ -180,3 +180,43 @@ def test_a_skip_of_the_base_tree_too_stands(
         write(repo / path, text)
     out = _run(env, "python3 -m pytest -q", {}, 0)
     assert _last(out) == ("pass", True, "pass", "C4"), out["outcomes"]
+
+
+#: A new test the change adds, skipped only on Windows: it runs here.
+WINDOWS_ONLY_SKIP = (
+    "import sys\n\nimport pytest\n\n\n"
+    "@pytest.mark.skipif(sys.platform == 'win32', reason='not there')\n"
+    "def test_here():\n    assert 2 * 3 == 6\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("new", "want"),
+    [
+        (WINDOWS_ONLY_SKIP, ("pass", True, "pass", "C4")),
+        (
+            WINDOWS_ONLY_SKIP.replace("== 'win32'", "!= 'no-such-os'"),
+            ("blocked", True, "blocked", "C1-skip"),
+        ),
+    ],
+    ids=["marker-on-a-test-that-ran", "marker-on-the-skipped-test"],
+)
+def test_an_added_marker_counts_only_where_the_observer_saw_a_skip(
+    repo: Path, tmp_path: Path, new: str, want: tuple[str, bool, str, str]
+) -> None:
+    """r18t LOW 3: the base's own platform test skipped (on the base too), and the change
+    adds a skip marker on a new test that runs here: ``pytest -q`` names no skipped test,
+    so every added marker counted and the honest change was blocked (C1-skip). The observer
+    names each skipped test: the marker is in no skipped test's file: pass. The other way:
+    the new test the marker skips is named: blocked (C1-skip)."""
+    files = {
+        "src/calc.py": CALC,
+        "tests/test_other.py": TEST_MUL,
+        **{"tests/test_win.py": PLATFORM_SKIP},
+    }
+    for path, text in files.items():
+        write(repo / path, text)
+    env = make_env(repo, tmp_path)
+    write(repo / "tests" / "test_new.py", new)
+    out = _run(env, "python3 -m pytest -q", {}, 0 if want[0] == "pass" else 1)
+    assert _last(out) == want, out["outcomes"]

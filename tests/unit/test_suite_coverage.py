@@ -14,6 +14,7 @@ from gentle_hooks.policy.suite_coverage import (
     covered,
     lost_line,
     lost_tests,
+    observed_named,
     parse_sessions,
     ran_ids,
     tree_id,
@@ -255,3 +256,29 @@ def test_lost_line_says_what_the_run_did(done: str | None, said: str) -> None:
     run = [outcomes((A, "passed"), *([(B, done)] if done else []))]
     line = lost_line(run, (B,), [outcomes((B, "passed"))], TOPS)
     assert line is not None and f"e.g. {B} ({said})" in line, line
+
+
+@pytest.mark.parametrize(
+    ("run", "skipped", "want"),
+    [
+        ([outcomes((A, "passed"), (B, "skipped"))], 1, ({"extra/test_b.py"}, {"test_b"})),
+        (
+            [outcomes((A + "[x-1]", "xfailed"), (B, "skipped"))],
+            2,
+            ({"tests/test_a.py", "extra/test_b.py"}, {"test_a", "test_b"}),
+        ),
+        ([outcomes((A, "passed"), (B, "skipped"))], 2, None),  # one skipped it did not report
+        ([outcomes((A, "passed"))], 0, None),
+    ],
+    ids=["skipped", "xfailed-param", "fewer-than-counted", "none-counted"],
+)
+def test_observed_named(
+    run: list[Session], skipped: int, want: tuple[set[str], set[str]] | None
+) -> None:
+    """Row C1-skip, r18t LOW 3: the observer names each skipped or xfailed test (files from
+    the tree's top, function names), or None when it saw fewer than the summary counts."""
+    named = observed_named(run, TOPS, skipped)
+    if want is None:
+        assert named is None
+    else:
+        assert named is not None and (set(named.paths), set(named.names)) == want
