@@ -190,12 +190,12 @@ NAMED_CASES: dict[str, tuple[str, str, str, str, str | None]] = {
         "pass",
         None,
     ),
-    "pytest-q-names-no-skip-so-the-marker-counts": (
+    "pytest-q-the-observer-names-only-the-old-skip": (
         _OLD_PYTEST,
         _NEW_PYTEST.format(mark=_RAN),
         "python3 -m pytest -q tests",
-        "blocked",
-        "tests/test_new.py:16",
+        "pass",
+        None,
     ),
     "pytest-s-a-printed-skip-line-names-nothing": (
         _FAKE_SKIP,
@@ -220,7 +220,10 @@ def test_a_marker_counts_only_where_a_named_skipped_test_is(
 ) -> None:
     """A run that names the tests it skipped (pytest -rs, unittest -v) blocks only on a
     marker in the file of one of them; one that names none blocks on every marker the
-    change adds (seed 001 "Completion criteria")."""
+    change adds (seed 001 "Completion criteria"). A pytest suite is observed: the
+    observer names each test it skipped, ``-q`` or ``-s`` too (issue 18, r18t LOW 3:
+    ``pytest -q`` with the base's own skipped test and a marker on a new test that ran
+    passes; it was blocked), so its evidence never says the output names none."""
     old, new, command, status, where = NAMED_CASES[case]
     env = Env(repo, tmp_path)
     write(repo / "src" / "app.py", "def add(a, b):\n    return a - b\n")
@@ -241,8 +244,7 @@ def test_a_marker_counts_only_where_a_named_skipped_test_is(
         return
     assert f"the change adds a skip marker at {where}" in evidence, evidence
     assert f"marker at {where}" in out["verdict"]["summary"].split("\n")[1]
-    named = "the output does not name every skipped test" in evidence
-    assert named is ("-rs" not in command), evidence
+    assert "the output does not name every skipped test" not in evidence, evidence
 
 
 _BASE = (
