@@ -142,3 +142,35 @@ def test_a_declared_command_reported_in_a_subdirectory_reruns_at_the_top(
         f"re-run agrees: {test!r} at the repository top, where the base's verification.commands "
         "run (its report ran in 'sub') exit 0"
     ) in gate.out, gate
+
+
+def test_what_the_commit_defines_is_judged_in_the_directory_the_command_runs_in(
+    native: World,
+) -> None:
+    """A note claims ``sh check.sh`` ran in ``sub/``, where the commit adds ``check.sh``:
+    its re-run there would be the change's own word (row C1-own), so it is neither run nor
+    counted; at the top no ``check.sh`` exists, so judging it there would let it count."""
+    from gentle_hooks.values.candidate import candidate_identity
+
+    w = native
+    w.write("sub/check.sh", "exit 0\n")
+    w.ok("add", "-A")
+    w.ok("commit", "-q", "--no-verify", "-m", "writer change")
+    head, tree, base = (w.rev(x) for x in ("HEAD", "HEAD^{tree}", "HEAD~1^{tree}"))
+    ident = candidate_identity(base, tree)
+    ran = {"identity": ident, "command": "sh check.sh", "cwd": "sub"}
+    lines = [
+        {"kind": "candidate", "commit": head, "identity": ident, "base_tree": base, "tree": tree},
+        {"kind": "writer", "model": "o4-mini", "effort": "low"},
+        {"kind": "receipt", **ran, "observed": "ok", "exit_code": 0},
+        {"kind": "spot_check", **ran, "check": "rerun", "reported_exit": 0, "observed_exit": 0}
+        | {"agreed": True, "counts": True},
+    ]
+    body = "\n".join(json.dumps({"v": 1, **x}, sort_keys=True) for x in lines)
+    w.ok("notes", f"--ref={NOTES}", "add", "-f", "-m", body, "HEAD")
+    gate = w.gh("gate", "--range", "HEAD~1..HEAD", "--reverify")
+    assert gate.code == 1, gate
+    assert (
+        "not re-run, not counted: 'sh check.sh' runs what the commit itself defines "
+        "(sub/check.sh), so its re-run would be the change's own word"
+    ) in gate.out, gate
