@@ -17,7 +17,9 @@ for a flag the test makes. ``GENTLE_HOOKS_BACKGROUND_GRACE`` is set on the ``Sto
 * a person's edit after the grace, while the process still runs: not recorded, the commit
   passes with no trailer (a person's change is never the writer's);
 * a grace of 0: the window closes at ``Stop`` as before (test_attribution_background's
-  ``test_stop_closes_the_window``).
+  ``test_stop_closes_the_window``);
+* one window closed and one kept at the same ``Stop`` (refuter r17u): the line says that what
+  changes from now on is recorded for the kept one alone, within its grace.
 """
 
 from __future__ import annotations
@@ -146,3 +148,32 @@ def test_a_grace_of_zero_closes_the_window_at_the_stop(
     _release(flag)
     said = _next_event(w, runtime)
     assert "recorded: pending mutation" not in said, said
+
+
+def test_the_stop_line_says_which_windows_closed_and_which_stay_open(
+    based: World, tmp_path: Path
+) -> None:
+    """Issue 17, refuter r17u: one window closed and one kept at the same ``Stop``. The line
+    said in one breath "1 background call window(s) closed; what changes from now on is not
+    recorded as theirs" and, of the kept one, "its window stays open past the end of the turn
+    for 3 s": it now says that what changes from now on is recorded for the kept one alone,
+    within its grace."""
+    w = based
+    done, running = tmp_path / "done", tmp_path / "running"
+    # the process still running is the older call's: a later call's /proc look does not
+    # count a process started before its own pre-tool event
+    for flag, call in ((running, "toolu_bg1"), (done, "toolu_bg2")):
+        command = f"( {_gated(flag)} ) >/dev/null 2>&1 &"
+        _hook(w, _claude(w, "PreToolUse", command, call))
+        _start(command, w.work, wait=True)
+        time.sleep(0.1)
+        said = _hook(w, _claude(w, "PostToolUse", command, call))
+        assert "its window stays open" in said, said
+    _release(done)  # the second call's process wrote and ended before the Stop
+    said = _stopped(w, "claude-code")
+    assert (
+        "ended: 1 background call window(s) closed, 1 kept open past it: what changes from now "
+        "on is recorded only as the kept ones' write, within their grace; "
+    ) in said, said
+    assert "what changes from now on is not recorded as theirs" not in said, said
+    assert f"its window stays open past the end of the turn for {GRACE} s" in said, said
