@@ -8,9 +8,10 @@ process's write there passed; from above the repository the call was not even ta
 background one.
 
 Claude Code's documented ``PreToolUse``/``PostToolUse`` of ``Bash`` and ``Stop``
-(:mod:`tests.e2e.claude_bash`, tests/e2e/test_attribution_background.py) and Codex's
+(:mod:`tests.e2e.claude_bash`, tests/e2e/test_attribution_background.py), Codex's
 (``codex-rs/hooks/schema/generated/``: tests/e2e/test_attribution_parent_cwd.py,
-:func:`tests.agent_payloads.codex_stop`), each hook run in the session's directory as the
+:func:`tests.agent_payloads.codex_stop`) and Gemini CLI's (``BeforeTool``/``AfterTool`` of
+``run_shell_command``, ``AfterAgent``), each hook run in the session's directory as the
 runtime starts it. Real git, a real submodule, a real process left running that waits for a
 flag the test makes once the post-tool hook returned (so it always writes after it):
 
@@ -55,11 +56,35 @@ GRACE = 2
 
 
 def _input(runtime: str, event: str, command: str, cwd: Path, call: str) -> bytes:
+    if runtime == "gemini-cli":
+        return _gemini("BeforeTool" if event == "PreToolUse" else "AfterTool", command, cwd)
     build = bash_input if runtime == "claude-code" else _codex_bash
     return build(event, command, cwd, call)
 
 
+def _gemini(event: str, command: str, cwd: Path) -> bytes:
+    """Gemini CLI's ``BeforeTool``/``AfterTool`` of ``run_shell_command``, or its
+    ``AfterAgent`` (google-gemini/gemini-cli ``docs/hooks/reference.md``, as
+    tests/e2e/test_attribution_background.py drives them)."""
+    data: dict[str, object] = {
+        "session_id": "g1",
+        "transcript_path": "",
+        "cwd": str(cwd),
+        "hook_event_name": event,
+        "timestamp": f"2026-01-01T00:00:0{len(event)}Z",
+    }
+    if event == "AfterAgent":
+        data |= {"prompt": "tidy up", "prompt_response": "done", "stop_hook_active": False}
+        return json.dumps(data).encode()
+    data |= {"tool_name": "run_shell_command", "tool_input": {"command": command}}
+    if event == "AfterTool":
+        data["tool_response"] = {"llmContent": "", "returnDisplay": ""}
+    return json.dumps(data).encode()
+
+
 def _stop_input(runtime: str, cwd: Path) -> bytes:
+    if runtime == "gemini-cli":
+        return _gemini("AfterAgent", "", cwd)
     if runtime == "codex":
         return json.dumps(codex_stop(None, cwd)).encode()
     stop = {
@@ -110,7 +135,7 @@ def _nested(w: World) -> Path:
 
 
 @pytest.mark.parametrize("where", ["submodule", "nested", "above"])
-@pytest.mark.parametrize("runtime", RUNTIMES)
+@pytest.mark.parametrize("runtime", [*RUNTIMES, "gemini-cli"])
 def test_a_background_write_into_another_repository_is_recorded_there(
     native: World, tmp_path: Path, request: pytest.FixtureRequest, runtime: str, where: str
 ) -> None:
