@@ -26,7 +26,7 @@ from gentle_hooks.agents.event import RuntimeEvent
 from gentle_hooks.errors import GentleError, GitError
 from gentle_hooks.ledger.location import STATE_DIR
 from gentle_hooks.services import agent_above, agent_leftover, agent_shell, agent_windows
-from gentle_hooks.services.agent_windows import Moved
+from gentle_hooks.services.agent_windows import WINDOW_DIR, Moved
 
 #: The most work trees one session links (:data:`.agent_above.MOST_TREES` a call).
 MAX_LINKS = 64
@@ -167,16 +167,17 @@ def _links_file(
 ) -> str | None:
     """The links file of ``session`` (see the module docstring); None when there is no place
     for it (no ``XDG_STATE_HOME`` or ``HOME`` that is an absolute path), or, with ``look``,
-    when ``root``'s main ``.git`` directory keeps no windows directory (no git process then).
+    when ``root``'s main ``.git`` directory keeps no windows directory. A main work tree
+    costs no git process; a linked worktree, a submodule, one ``git rev-parse``.
 
     Raises:
         GitError: git cannot read ``root``.
     """
     name = agent_windows.prefix(runtime, session) + "links"
     if root is not None:
-        plain = os.path.join(root, ".git", STATE_DIR, agent_shell.SHELL_DIR)
-        if look and os.path.isdir(os.path.join(root, ".git")) and not os.path.isdir(plain):
-            return None
+        if os.path.isdir(os.path.join(root, ".git")):  # a main work tree: no git process
+            plain = os.path.join(root, ".git", STATE_DIR, agent_shell.SHELL_DIR, WINDOW_DIR)
+            return None if look and not os.path.isdir(plain) else os.path.join(plain, name)
         return os.path.join(agent_windows.windows_dir(root), name)
     state = env.get("XDG_STATE_HOME", "")
     if not os.path.isabs(state):

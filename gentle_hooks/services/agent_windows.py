@@ -7,12 +7,14 @@ Room ``services``. A call the runtime runs in the background, or whose command l
 process behind (:attr:`gentle_hooks.agents.event.RuntimeEvent.background`), returns before
 that process wrote: its post-tool event compares as any shell call's does
 (:mod:`.agent_shell`), and :func:`open_window` keeps a second snapshot, taken before that
-compare, as the call's window. At every later hook event of the same session in the same
-repository (:func:`tick`: before the event's own snapshot or record) each open window is
-moved: a new snapshot is taken first, then the window's is compared with the work tree, and
-what changed since is recorded as the background call's write, under its tool call id
-followed by ``@bg<n>`` (``n`` counts the moves), so a replayed event, or a move repeated
-after a crash, records once. Taking the new snapshot first loses no write made during the
+compare, as the call's window (in each repository the command names too, a submodule, a
+nested repository, the one below a session opened above it: :mod:`.agent_window_links`). At
+every later hook event of the same session (:func:`tick`, in each of those repositories:
+before the event's own snapshot or record) each open window is moved: a new snapshot is
+taken first, then the window's is compared with the work tree, and what changed since is
+recorded as the background call's write, under its tool call id followed by ``@bg<n>``
+(``n`` counts the moves), so a replayed event, or a move repeated after a crash, records
+once. Taking the new snapshot first loses no write made during the
 compare: such a write is recorded by this move and measured again by the next (the same
 writer). The end of the agent's turn (Claude Code's ``Stop``:
 :data:`gentle_hooks.agents.event.SHELL_END`) moves each window one last time and closes it:

@@ -6,6 +6,8 @@ runs in the background"). Issue 17, refuter r17u."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from gentle_hooks.services.agent_window_links import _links_file, ended
@@ -55,3 +57,15 @@ def test_a_session_in_no_work_tree_links_under_the_state_home(
     else:
         assert path is not None and path.startswith(where + "/claude-code.")
         assert path.endswith(".links")
+
+
+def test_a_main_work_tree_with_no_windows_directory_looks_no_further(tmp_path: Path) -> None:
+    """The session's own links sit beside its windows; a main work tree (its ``.git`` a
+    directory) that keeps none is answered from one ``lstat``, with no git process (none
+    could run here: ``.git`` holds nothing git reads)."""
+    (tmp_path / ".git").mkdir()
+    assert _links_file("claude-code", "s1", str(tmp_path), {}, look=True) is None
+    windows = tmp_path / ".git" / "gentle-hooks" / "shell" / "windows"
+    windows.mkdir(parents=True)
+    path = _links_file("claude-code", "s1", str(tmp_path), {}, look=True)
+    assert path is not None and Path(path).parent == windows and path.endswith(".links")
