@@ -154,6 +154,11 @@ def test_a_background_write_into_another_repository_is_recorded_there(
     said = _background(w, runtime, cwd, target, flag)
     assert "its window stays open" in said, said
     assert list((_common(w, repo) / WINDOWS).glob("*.json")), said
+    # the session's later events find that repository through the session's links file
+    links = Path(os.environ["XDG_STATE_HOME"]) / "gentle-hooks" / "windows"
+    if where != "above":
+        links = _common(w, w.work) / WINDOWS
+    assert len(list(links.glob("*.links"))) == 1
     _release(flag)
     said = _next(w, runtime, cwd)
     assert "recorded: pending mutation #1" in said, said
@@ -165,6 +170,7 @@ def test_a_background_write_into_another_repository_is_recorded_there(
     windows = 1 if where == "above" else 2  # one in each repository the call's compare kept
     assert f"ended: {windows} background call window(s) closed; what changes" in said, said
     assert not list((_common(w, repo) / WINDOWS).glob("*.json"))
+    assert not list(links.glob("*.links"))  # no window left there: the link dropped
     w.ok("add", "--", "lib.py", cwd=repo)
     r = w.git("commit", "-qm", "lib 3", cwd=repo)
     assert r.code == 1 and "BLOCKED the staged change" in r.err, r
