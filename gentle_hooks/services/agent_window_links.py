@@ -120,10 +120,11 @@ def tick(
     with contextlib.suppress(OSError), _locked(path) as fd:
         trees = _read(fd)
         for tree in trees:
-            with contextlib.suppress(GentleError, GitError):
-                out += agent_windows.tick(
-                    runtime, title, event, tree, closing=closing, turn_end=turn_end, grace=grace
-                )
+            if tree != root:  # this event's own work tree was moved above already
+                with contextlib.suppress(GentleError, GitError):
+                    out += agent_windows.tick(
+                        runtime, title, event, tree, closing=closing, turn_end=turn_end, grace=grace
+                    )
             if _has_windows(runtime, event.session_id, tree):
                 kept.append(tree)
         if kept != trees:
