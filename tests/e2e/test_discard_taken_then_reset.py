@@ -10,7 +10,10 @@ for byte, so a ``discard`` is refused as for open work ("still holds the writer'
 change", exit 2), the entry stays taken, and a commit holding that content is blocked at
 the commit gate, and, made with hooks off, at the push gate and the server (issue 13,
 refuter r13t). A commit made with hooks off after the reset holds it: the discard names
-that commit.
+that commit. An edit after ``reset --soft`` (the index still holds the commit's content)
+or a stash round trip (it held the content) throws nothing away: still refused. Open: an
+edit after ``reset --mixed`` looks like the writer's patch applied again after ``reset
+--hard``, which a discard claims (the xfail row).
 
 A person's own cases stay theirs: the commit thrown away (``git reset --hard HEAD~1``) and
 discarded, the take-out the refusal prints run as printed, a revert by hand, or a
@@ -85,20 +88,41 @@ def test_the_writers_commit_reset_away_keeps_its_content_the_writers(
     assert not any("  human: " in s for s in blocked.said), blocked
 
 
-@pytest.mark.parametrize("mode", ["--soft", "--mixed"])
-def test_an_edit_after_the_reset_does_not_open_the_way(committed: World, mode: str) -> None:
-    """The file written after the reset (the writer's content kept, a line added): the
-    reset threw nothing away, so the discard is still refused (``--soft``: the index
-    still holds the commit's content; ``--mixed``: the file was never rewritten since the
-    commit took it, before the edit)."""
+def test_an_edit_after_a_soft_reset_does_not_open_the_way(committed: World) -> None:
+    """The file written after ``reset --soft`` (the writer's content kept, a line added):
+    the index still holds the commit's content, so the reset threw nothing away and the
+    discard is still refused."""
     w = committed
-    w.ok("reset", "-q", mode, "HEAD~1")
-    if mode == "--mixed":
-        _refused(w)
+    w.ok("reset", "-q", "--soft", "HEAD~1")
     with (w.work / "app.py").open("a", encoding="utf-8") as f:
         f.write(CURL)
-    if mode == "--soft":
-        _refused(w)
+    _refused(w)
+
+
+def test_a_stash_round_trip_after_the_reset_throws_nothing_away(committed: World) -> None:
+    """``git stash`` logs the reset a ``reset --hard`` logs and writes the file again when
+    popped: the content it held never was nowhere, so the discard is still refused."""
+    w = committed
+    w.ok("reset", "-q", "HEAD~1")
+    w.ok("stash", "-q")
+    w.ok("stash", "pop", "-q")
+    _refused(w)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="open (issue 13): after `git reset --mixed HEAD~1` an edit of the file kept is "
+    "told by nothing git keeps from `git reset --hard HEAD~1` then the writer's patch "
+    "applied again by a person (both: a reset since the take, the file written since, the "
+    "index at HEAD), which a discard claims (tests/e2e/test_discard_retyped.py); the "
+    "claim is recorded, an override line in the note of a commit holding it",
+)
+def test_an_edit_after_a_mixed_reset_is_refused(committed: World) -> None:
+    w = committed
+    w.ok("reset", "-q", "HEAD~1")
+    with (w.work / "app.py").open("a", encoding="utf-8") as f:
+        f.write(CURL)
+    _refused(w)
 
 
 def test_another_branch_holding_the_writers_file_keeps_it_the_writers(committed: World) -> None:
