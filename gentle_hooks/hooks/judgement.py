@@ -26,7 +26,7 @@ from gentle_hooks.hooks.same_tree import Borrowed, borrowed_notes
 from gentle_hooks.native.builtin import prefetch_builtin
 from gentle_hooks.native.provider import BUILTIN
 from gentle_hooks.notes.codec import ParsedNote, merge, parse, valid_candidates, with_unread
-from gentle_hooks.notes.facts import facts_from_note
+from gentle_hooks.notes.facts import facts_from_note, note_reruns
 from gentle_hooks.notes.lines import CandidateLine, EscalationLine, NoteLine, OverrideLine
 from gentle_hooks.notes.trust import SIGNABLE, Trust
 from gentle_hooks.policy.delegation import message_evidence
@@ -61,7 +61,8 @@ class CommitVerdict:
             nothing).
         signed: who signed the note's signed lines, ``<kind> signed by <principal>``, and
             under ``gate.require_signed`` the lines that do not count for lack of one.
-        claims: the re-runs the counted spot checks claim, (command, reported exit).
+        claims: the re-runs the counted spot checks claim, (command, reported exit, the
+            directory its receipt ran in relative to the top: ``.`` for the top).
         reruns: what ``--reverify`` saw, one line each (empty without it).
     """
 
@@ -74,7 +75,7 @@ class CommitVerdict:
     overrides: tuple[str, ...] = field(default=())
     refused: tuple[str, ...] = field(default=())
     signed: tuple[str, ...] = field(default=())
-    claims: tuple[tuple[str, int | None], ...] = field(default=())
+    claims: tuple[tuple[str, int | None, str], ...] = field(default=())
     reruns: tuple[str, ...] = field(default=())
 
 
@@ -339,10 +340,12 @@ def _judge_one(
         shortfalls: tuple[Shortfall, ...] = result.decision.shortfalls
         if blocked and any(n.tree != info.tree for n in note.candidates):
             shortfalls = (*shortfalls, StaleRecords())
+        # the spot checks counted above (note_reruns' consistent ones), with the directory
+        # each re-ran its receipt in: --reverify re-runs it there (issue 14)
         claims = tuple(
-            (s.command, s.reported_exit)
-            for s in facts.spot_checks
-            if s.kind == "rerun" and s.agreed and s.counts
+            (s.command, s.reported_exit, s.cwd)
+            for s in note_reruns(note, c.identity, counts)
+            if s.consistent and s.check == "rerun" and s.agreed and s.counts
         )
         verdict = CommitVerdict(
             info.id, ref, why, result, blocked, shortfalls, overrides, claims=claims

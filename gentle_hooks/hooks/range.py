@@ -31,6 +31,10 @@ from gentle_hooks.report import range_text
 from gentle_hooks.report.text import short
 from gentle_hooks.values.frozen import replace
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from gentle_hooks.services.reverify import Rerun
+
 #: Seconds one re-run command may take under ``--reverify`` (``--timeout``).
 DEFAULT_RERUN_TIMEOUT = 600.0
 
@@ -288,13 +292,19 @@ def reverify_verdicts(
         if v.blocked or v.result is None or not v.claims:
             out.append(v)
             continue
-        claims = [Claim(cmd, rep) for cmd, rep in v.claims]
+        claims = [Claim(cmd, rep, cwd) for cmd, rep, cwd in v.claims]
         reruns = rerun_claims(
             repo, root, v.result.candidate, claims, ver.commands, ver.dependency_dirs, timeout, env
         )
         lines = []
         for r in reruns:
-            if r.defined_by:
+            if r.absent:
+                lines.append(
+                    f"not re-run, not counted: {r.command!r} ran in {r.cwd!r}, a directory "
+                    "this commit's tree does not hold, so its re-run would test nothing the "
+                    "commit holds"
+                )
+            elif r.defined_by:
                 shown = ", ".join(r.defined_by[:3]) + (", …" if len(r.defined_by) > 3 else "")
                 lines.append(
                     f"not re-run, not counted: {r.command!r} runs what the commit itself "
@@ -307,12 +317,14 @@ def reverify_verdicts(
                 )
             elif r.lacks:
                 lines.append(
-                    f"could not re-run here: {r.command!r} {r.observed}: this CI job's "
+                    f"could not re-run here: {r.command!r}{_where(r)} {r.observed}: this CI job's "
                     f"environment lacks {r.lacks}"
                 )
                 lines += [f"  | {t}" for t in r.output_tail]
             elif r.refuted:
-                lines.append(f"refuted by re-run: {r.command!r} {r.observed} (claimed exit 0)")
+                lines.append(
+                    f"refuted by re-run: {r.command!r}{_where(r)} {r.observed} (claimed exit 0)"
+                )
                 lines += [f"  | {t}" for t in r.output_tail]
             else:
                 # counted: the note cannot say the reported run created them (docs/ci.md)
@@ -322,7 +334,7 @@ def reverify_verdicts(
                     if r.touched
                     else ""
                 )
-                lines.append(f"re-run agrees: {r.command!r} {r.observed}{rewrote}")
+                lines.append(f"re-run agrees: {r.command!r}{_where(r)} {r.observed}{rewrote}")
         refuted = tuple(
             Disagreement(0, None, r.command, 0, r.exit_code) for r in reruns if r.refuted
         )
@@ -340,3 +352,14 @@ def reverify_verdicts(
             )
         )
     return out
+
+
+def _where(r: Rerun) -> str:
+    """Where a re-run ran, when not simply at the top: `` in 'sub'`` (the directory its
+    receipt ran in), or at the top for a declared command the report ran elsewhere."""
+    if r.moved:
+        return (
+            f" at the repository top, where the base's verification.commands run (its report "
+            f"ran in {r.moved!r})"
+        )
+    return f" in {r.cwd!r}" if r.cwd != "." else ""

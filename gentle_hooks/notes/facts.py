@@ -31,6 +31,7 @@ from gentle_hooks.notes.lines import (
     VerdictLine,
     WriterLine,
 )
+from gentle_hooks.values.frozen import frozen
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -48,7 +49,8 @@ def facts_from_note(
     the policy sees the same facts it would see in the ledger.
 
     Every writer and escalation line counts; a re-run counts only when it is consistent
-    with a receipt of the same command for ``identity``; a verdict's acceptance is
+    with a receipt of the same command, run in the same directory, for ``identity``
+    (:func:`note_reruns`); a verdict's acceptance is
     recomputed from the verdict itself (a malformed one verifies nothing); review facts
     count only with a known outcome.
 
@@ -73,26 +75,7 @@ def facts_from_note(
         EscalationRecord(root, identity, e.item, e.slug, e.reason, critical=e.critical)
         for e in note.of(EscalationLine)
     )
-    receipts = {r.command for r in note.of(ReceiptLine, identity)}
-
-    def consistent(s: SpotCheckLine) -> bool:
-        """A re-run counts only as it could have been recorded: both statuses integers and
-        equal when it says it agreed, and a report of the same command for this identity."""
-        if s.check == "readback":
-            return True
-        rep, obs = s.reported_exit, s.observed_exit
-        return (
-            rep is not None
-            and obs is not None
-            and (rep == obs) == s.agreed
-            and s.command in receipts
-        )
-
-    reruns = [
-        s
-        for s in note.of(SpotCheckLine, identity)
-        if s.check in ("rerun", "readback") and (counts is None or counts(s))
-    ]
+    reruns = note_reruns(note, identity, counts)
     spots = tuple(
         SpotCheck(
             root=root,
@@ -105,15 +88,11 @@ def facts_from_note(
             observed_exit=s.observed_exit,
         )
         for s in reruns
-        if consistent(s)
+        if s.consistent
     )
     # a re-run that agreed, left out only for want of its receipt: the block says so
     unbacked = tuple(
-        dict.fromkeys(
-            s.command
-            for s in reruns
-            if s.check == "rerun" and s.agreed and s.command not in receipts
-        )
+        dict.fromkeys(s.command for s in reruns if s.check == "rerun" and s.agreed and not s.backed)
     )
     verdicts = []
     for v in note.of(VerdictLine, identity):
@@ -160,6 +139,49 @@ def facts_from_note(
         review_facts=reviews,
         unbacked=unbacked,
     )
+
+
+@frozen
+class NoteRerun:
+    """A spot-check line of a note as the gates read it: the line's fields, ``cwd`` the
+    directory it re-ran its receipt in (``.``: the top); ``backed``: the note holds a
+    receipt of the same command in the same directory for its identity; ``consistent``:
+    it counts only when it could have been recorded (:func:`note_reruns`)."""
+
+    check: str
+    command: str
+    cwd: str
+    reported_exit: int | None
+    observed_exit: int | None
+    agreed: bool
+    counts: bool
+    backed: bool
+    consistent: bool
+
+
+def note_reruns(
+    note: ParsedNote, identity: str, counts: Callable[[NoteLine], bool] | None = None
+) -> list[NoteRerun]:
+    """The note's re-runs and readbacks of ``identity`` (those ``counts`` answers True for,
+    when given), in note order. A re-run is consistent only as it could have been recorded:
+    both statuses integers, equal when it says it agreed, and a receipt of the same command
+    *in the same directory* for this identity (a report made elsewhere tests something else:
+    it backs no re-run here). A readback is always consistent."""
+    receipts = {(r.command, r.cwd or ".") for r in note.of(ReceiptLine, identity)}
+    out = []
+    for s in note.of(SpotCheckLine, identity):
+        if s.check not in ("rerun", "readback") or (counts is not None and not counts(s)):
+            continue
+        cwd = s.cwd or "."
+        backed = (s.command, cwd) in receipts
+        rep, obs = s.reported_exit, s.observed_exit
+        consistent = s.check == "readback" or (
+            rep is not None and obs is not None and (rep == obs) == s.agreed and backed
+        )
+        out.append(
+            NoteRerun(s.check, s.command, cwd, rep, obs, s.agreed, s.counts, backed, consistent)
+        )
+    return out
 
 
 def note_verdict(text: str) -> DelegationVerdict:

@@ -14,6 +14,10 @@ kind's fields, named as the fields of its type:
   ``identity`` (:class:`ReceiptLine`, :class:`SpotCheckLine`, :class:`VerdictLine`,
   :class:`ReviewLine`, :class:`OverrideLine`).
 
+A receipt line, and a spot-check line re-running it, may carry ``cwd`` (written only when
+present): the directory the receipt ran in, relative to the repository top, ``/``-separated,
+with no empty, ``.`` or ``..`` part (absent: the top, as every line written before it).
+
 Spot-check, verdict, escalation and override lines may carry ``sig``: an SSH signature
 (armored text) of :func:`signed_payload`, the line's canonical text without ``sig``
 (written only when present). A verdict line may carry ``observed`` (written only when
@@ -132,7 +136,8 @@ class EscalationLine:
 @frozen
 class ReceiptLine:
     """A writer's receipt for ``identity``: command, observed result, reported exit code
-    (None when not a number), output digest, when it was recorded (Unix seconds)."""
+    (None when not a number), output digest, when it was recorded (Unix seconds), and
+    ``cwd``, the directory it ran in relative to the repository top (None: the top)."""
 
     KIND = "receipt"
 
@@ -142,13 +147,14 @@ class ReceiptLine:
     exit_code: int | None = None
     output_digest: str | None = None
     recorded_at: float | None = None
+    cwd: str | None = None
 
 
 @frozen
 class SpotCheckLine:
     """A spot check of ``identity``: ``check`` is ``rerun`` or ``readback``; the reported
     and observed exit codes (None for a readback), whether they agreed and whether the
-    check counts."""
+    check counts; ``cwd``: the directory of the receipt it re-ran (None: the top)."""
 
     KIND = "spot_check"
 
@@ -161,6 +167,7 @@ class SpotCheckLine:
     counts: bool = False
     recorded_at: float | None = None
     sig: str | None = None
+    cwd: str | None = None
 
 
 @frozen
@@ -248,7 +255,7 @@ def encode(line: NoteLine) -> str:
     body: dict[str, object] = {"kind": line.KIND, "v": NOTE_VERSION}
     for name in fields(line):
         body[name] = _wire(line.KIND, name, getattr(line, name))
-    for name in ("sig", "observed"):
+    for name in ("sig", "observed", "cwd"):
         if body.get(name, "") is None:
             del body[name]  # a line without it keeps the text it had before the field
     if isinstance(line, VerdictLine):
@@ -305,6 +312,14 @@ def signed_payload(line: NoteLine) -> bytes:
     return encode(line).encode("utf-8")
 
 
+def is_tree_dir(path: str | None) -> bool:
+    """Whether ``path`` names a directory inside the repository as a ``cwd`` field does:
+    relative, ``/``-separated, no empty, ``.`` or ``..`` part, no NUL (never the top)."""
+    if not path or "\0" in path:
+        return False
+    return all(part not in ("", ".", "..") for part in path.split("/"))
+
+
 #: The value types a field may hold, by name: a predicate and the words naming it.
 _TYPES: dict[str, tuple[Callable[[object], bool], str]] = {
     "text": (lambda x: decode_text(x) is not None, "text"),
@@ -327,7 +342,12 @@ _TYPES: dict[str, tuple[Callable[[object], bool], str]] = {
         "a list of text",
     ),
     "object": (lambda x: isinstance(x, dict), "a JSON object"),
+    "dir": (
+        lambda x: is_tree_dir(decode_text(x)),
+        "a directory relative to the repository top ('/'-separated, no empty, '.' or '..' part)",
+    ),
 }
+
 
 _CLASSES: dict[str, type[NoteLine]] = {
     c.KIND: c
@@ -356,8 +376,8 @@ _WIRE_BY_ANNOTATION: dict[str, str] = {
 }
 
 #: Fields whose wire type is narrower than their annotation says (an object id, an item
-#: 1..6, a verdict sent as the JSON object it holds, a signature or a verdict's observed
-#: digest absent but never null).
+#: 1..6, a verdict sent as the JSON object it holds, a signature, a verdict's observed
+#: digest or a directory absent but never null).
 _WIRE_BY_NAME: dict[str, str] = {
     "commit": "oid",
     "base_tree": "oid",
@@ -367,6 +387,7 @@ _WIRE_BY_NAME: dict[str, str] = {
     "verdict": "object",
     "sig": "text",
     "observed": "text",
+    "cwd": "dir",
 }
 
 
@@ -456,7 +477,7 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def _convert(type_name: str, value: object) -> object:
     """A checked field's value as its type holds it (text decoded, a list a tuple)."""
-    if type_name == "text":
+    if type_name in ("text", "dir"):
         return decode_text(value)
     if type_name == "texts" and isinstance(value, list):
         return tuple(decode_text(x) for x in value)

@@ -14,6 +14,7 @@ so two clones that add records to one commit keep both in either order.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -22,7 +23,7 @@ from gentle_hooks.git.notes import RefRaced, note_bytes
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.git.ssh import SigningError
 from gentle_hooks.ledger.fails import standing_fails
-from gentle_hooks.ledger.records import CommitRecord, commit_record
+from gentle_hooks.ledger.records import CommitRecord, Receipt, commit_record
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.notes.codec import NOTES_REF, merge, parse, render
 from gentle_hooks.notes.lines import (
@@ -38,6 +39,7 @@ from gentle_hooks.notes.lines import (
     WritesLine,
     canonical_json,
     encode,
+    is_tree_dir,
 )
 from gentle_hooks.notes.sharing import mark_added
 from gentle_hooks.notes.trust import Signer
@@ -83,9 +85,13 @@ def note_records(led: Ledger, rec: CommitRecord) -> list[NoteLine]:
     rerun = sorted({s.receipt_id for s in spots if s.receipt_id is not None} - bound)
     receipts += [r for r in map(led.receipt, rerun) if r is not None]
     lines += [
-        ReceiptLine(ident, r.command, r.observed, r.exit_code, r.output_digest, r.recorded_at)
+        ReceiptLine(
+            ident, r.command, r.observed, r.exit_code, r.output_digest, r.recorded_at, _dir(r)
+        )
         for r in receipts
     ]
+    # a re-run ran where its receipt ran: the gates re-run it there (issue 14)
+    ran_in = {r.id: _dir(r) for r in receipts}
     lines += [
         SpotCheckLine(
             ident,
@@ -96,6 +102,7 @@ def note_records(led: Ledger, rec: CommitRecord) -> list[NoteLine]:
             s.agreed,
             s.counts,
             s.recorded_at,
+            cwd=ran_in.get(s.receipt_id) if s.receipt_id is not None else None,
         )
         for s in spots
     ]
@@ -121,6 +128,13 @@ def note_records(led: Ledger, rec: CommitRecord) -> list[NoteLine]:
         for o in led.overrides(ident)
     ]
     return lines
+
+
+def _dir(receipt: Receipt) -> str | None:
+    """A receipt's directory as its note line's ``cwd``: None for the top (the line keeps
+    the text it had before the field) and for a directory no note line can name."""
+    cwd = receipt.cwd.replace(os.sep, "/")
+    return cwd if cwd != "." and is_tree_dir(cwd) else None
 
 
 def signing_key(repo: Repository, key: str | None = None) -> str | None:

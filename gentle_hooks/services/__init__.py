@@ -118,6 +118,9 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.agent_windows` — a background shell call's window: its snapshot kept open for the
   session, moved at each later hook event, closed when the agent's turn ends (kept for a
   short grace while a process the call left still runs)
+* :mod:`.agent_window_links` — a background call's windows in every repository its command
+  names (a submodule, a nested one, the one below a session above it), linked so the
+  session's later events move and close them
 * :mod:`.agent_window_settle` — the windows kept past the end of a turn, moved by the commit
   gate, ``status`` and ``assess`` before they judge
 * :mod:`.agent_unreported` — the shell calls whose post-tool event never came (Codex),

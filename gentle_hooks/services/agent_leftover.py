@@ -193,15 +193,15 @@ def call_time(runtime: str, event: RuntimeEvent, root: str | None) -> float | No
         return None
 
 
-def still_running(who: str, root: str, since: float) -> str | None:
+def still_running(who: str, root: str, since: float, also: Sequence[str] = ()) -> str | None:
     """The line saying that the call ``who`` names (``the Bash call of Codex CLI``), whose
     pre-tool snapshot was written at the wall time ``since``, left a process running in one
-    of the repository's work trees (:func:`left_behind`); None when none runs, off Linux,
-    or git fails."""
+    of the repository's work trees, or in one of the directories ``also`` (:func:`left_behind`);
+    None when none runs, off Linux, or git fails."""
     if not os.path.exists(os.path.join(PROC, "self", "stat")):
         return None
     try:
-        trees = [root, *other_trees(root)[0]]
+        trees = [root, *other_trees(root)[0], *also]
     except GitError:
         return None
     found = left_behind(trees, ticks_since(since))

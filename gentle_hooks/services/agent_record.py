@@ -54,6 +54,7 @@ from gentle_hooks.services import (
     agent_shell,
     agent_stop_patches,
     agent_unreported,
+    agent_window_links,
     agent_windows,
 )
 from gentle_hooks.services.agent_trees import by_work_tree, work_tree
@@ -120,13 +121,13 @@ def record_from_runtime(
     closing = event.shell == SHELL_END or not ends
     # a window whose process still runs at the end of the turn stays open for a grace
     grace, bad = agent_windows.grace(env) if event.shell == SHELL_END else (0.0, None)
-    moved = agent_windows.tick(
-        rt.name, rt.title, event, root, closing=closing, turn_end=ends, grace=grace
+    moved = agent_window_links.tick(
+        rt.name, rt.title, event, root, env, closing=closing, turn_end=ends, grace=grace
     )
     kept = tuple(m.kept + (f" ({bad})" if bad else "") for m in moved if m.kept)
-    windows = (len(moved) - len(kept), len(kept))
-    # then the shell calls whose post-tool event never came (Codex's)
+    # then the shell calls whose post-tool event never came (Codex's), a window kept or not
     settled = agent_unreported.settle(rt.name, rt.title, event, root, env)
+    windows = (len(moved) - len(kept), len(kept) + sum(1 for m in settled if m.kept))
     moved += [m for m in settled if not m.why]
     event = replace(event, notes=(*event.notes, *kept, *(m.why for m in settled if m.why)))
     late = [
@@ -159,15 +160,7 @@ def _one(
     once the session's background windows were moved (``windows``: how many the end of the
     turn closed, and how many it kept open for a grace, their lines in ``event.notes``)."""
     if event.shell == SHELL_END:
-        closed, kept = windows
-        said = "no background call's window was open"
-        if closed:
-            said = (
-                f"{closed} background call window(s) closed; what changes from now on is not "
-                "recorded as theirs"
-            )
-        elif kept:
-            said = f"{kept} background call window(s) kept open past it"
+        said = agent_window_links.ended(*windows)
         why = f"the agent's turn in {rt.title} ended: {said}" + "".join(
             f"; {n}" for n in event.notes
         )
@@ -202,14 +195,15 @@ def _one(
         # a call that left a process running (its words, or /proc): a window is kept
         # before the compare
         event, seen = agent_leftover.mark(rt.name, rt.title, event, root)
-        uid = (
-            agent_windows.open_window(rt.name, rt.title, event, root) if event.background else None
+        opened = (
+            agent_window_links.opened(rt.name, rt.title, event, root, cwd)
+            if event.background
+            else []
         )
-        since = agent_leftover.call_time(rt.name, event, root) if uid is not None else None
         event, starts, no = agent_above.after(rt.name, rt.title, event, root, cwd)
-        if uid is not None and root is not None:
+        if opened:
             ends = rt.wiring is not None and rt.wiring.turn_end is not None
-            said = agent_windows.register(rt.name, uid, event, root, turn_end=ends, since=since)
+            said = agent_window_links.register(rt.name, opened, event, root, env, turn_end=ends)
             said = f"{seen}; {said}" if seen else said
             no = f"{no}; {said}" if no is not None else None
             event = replace(event, notes=event.notes if no else (*event.notes, said))

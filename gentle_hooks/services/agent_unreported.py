@@ -112,6 +112,7 @@ def _settle_one(
         said += f"; {seen}, but its grace is 0 s: later changes are not its"
     else:
         said += "; nothing of it runs any more (or nothing tells): later changes are not its"
+    held = said if uid is not None else None
     if why is not None:
-        return Moved(done, {}, said)
-    return Moved(replace(done, notes=(*done.notes, said)), dict(starts), None)
+        return Moved(done, {}, said, held)
+    return Moved(replace(done, notes=(*done.notes, said)), dict(starts), None, held)

@@ -7,12 +7,14 @@ Room ``services``. A call the runtime runs in the background, or whose command l
 process behind (:attr:`gentle_hooks.agents.event.RuntimeEvent.background`), returns before
 that process wrote: its post-tool event compares as any shell call's does
 (:mod:`.agent_shell`), and :func:`open_window` keeps a second snapshot, taken before that
-compare, as the call's window. At every later hook event of the same session in the same
-repository (:func:`tick`: before the event's own snapshot or record) each open window is
-moved: a new snapshot is taken first, then the window's is compared with the work tree, and
-what changed since is recorded as the background call's write, under its tool call id
-followed by ``@bg<n>`` (``n`` counts the moves), so a replayed event, or a move repeated
-after a crash, records once. Taking the new snapshot first loses no write made during the
+compare, as the call's window (in each repository the command names too, a submodule, a
+nested repository, the one below a session opened above it: :mod:`.agent_window_links`). At
+every later hook event of the same session (:func:`tick`, in each of those repositories:
+before the event's own snapshot or record) each open window is moved: a new snapshot is
+taken first, then the window's is compared with the work tree, and what changed since is
+recorded as the background call's write, under its tool call id followed by ``@bg<n>``
+(``n`` counts the moves), so a replayed event, or a move repeated after a crash, records
+once. Taking the new snapshot first loses no write made during the
 compare: such a write is recorded by this move and measured again by the next (the same
 writer). The end of the agent's turn (Claude Code's ``Stop``:
 :data:`gentle_hooks.agents.event.SHELL_END`) moves each window one last time and closes it:
@@ -91,7 +93,8 @@ class Moved:
             ``why`` (None when it recorded).
         starts: as :func:`.agent_shell.after` gives them.
         kept: at the end of the turn, the line saying the window stays open past it for a
-            grace (a process the call left still runs), else None.
+            grace (a process the call left still runs; for a call that sent no post-tool
+            event, :mod:`.agent_unreported`, its whole line), else None.
     """
 
     event: RuntimeEvent
@@ -120,13 +123,14 @@ def grace(env: Mapping[str, str]) -> tuple[float, str | None]:
     return seconds, None
 
 
-def _dir(root: str) -> str:
+def windows_dir(root: str) -> str:
     """The windows directory of the repository whose work tree is ``root``."""
     common = Repository.open(root).paths.common_dir
     return os.path.join(common, STATE_DIR, agent_shell.SHELL_DIR, WINDOW_DIR)
 
 
-def _prefix(runtime: str, session: str | None) -> str:
+def prefix(runtime: str, session: str | None) -> str:
+    """The name every window file (and lock) of ``runtime``'s ``session`` starts with."""
     digest = hashlib.sha256((session or "").encode("utf-8", "surrogatepass")).hexdigest()[:24]
     return f"{runtime}.{digest}."
 
@@ -159,8 +163,8 @@ def open_window(runtime: str, title: str, event: RuntimeEvent, root: str | None)
     """
     if root is None or agent_shell.spent(root, runtime, event):
         return None
-    where = _dir(root)
-    if len(_listed(where, _prefix(runtime, event.session_id))) >= MAX_WINDOWS:
+    where = windows_dir(root)
+    if len(_listed(where, prefix(runtime, event.session_id))) >= MAX_WINDOWS:
         return None
     uid = secrets.token_hex(8)
     try:
@@ -207,8 +211,8 @@ def register(
         **({"until": time.time() + grace, "grace": grace} if grace is not None else {}),
         **({"since": since} if since is not None else {}),
     }
-    where = _dir(root)
-    path = os.path.join(where, f"{_prefix(runtime, event.session_id)}{uid}.json")
+    where = windows_dir(root)
+    path = os.path.join(where, f"{prefix(runtime, event.session_id)}{uid}.json")
     try:
         os.makedirs(where, exist_ok=True)
         write_whole(path, json.dumps(doc).encode("utf-8", "surrogatepass"))
@@ -259,15 +263,15 @@ def tick(
     if os.path.isdir(os.path.join(root, ".git")) and not os.path.isdir(plain):
         return []  # a main work tree with no window kept: no git process at all
     try:
-        where = _dir(root)
+        where = windows_dir(root)
     except GitError:
         return []
-    prefix = _prefix(runtime, event.session_id)
+    start = prefix(runtime, event.session_id)
     if not os.path.isdir(where):
         return []
     out: list[Moved] = []
-    with _locked(os.path.join(where, prefix + "lock")):
-        for path in _listed(where, prefix):
+    with _locked(os.path.join(where, start + "lock")):
+        for path in _listed(where, start):
             with contextlib.suppress(GitError, GentleError):
                 moved = _move(runtime, title, event, root, path, closing, turn_end, grace)
                 if moved is not None:
@@ -311,7 +315,8 @@ def _move(
     if closing and turn_end and until is None and grace > 0:
         # the turn ended while a process the call left still runs: what it writes within
         # the grace is its write, not a person's commit (r17t finding 2)
-        kept = _still_running(f"the {tool} call of {title} ({doc['call']})", root, doc.get("since"))
+        who = f"the {tool} call of {title} ({doc['call']})"
+        kept = _still_running(who, root, doc.get("since"), doc.get("cwd"))
         if kept is not None:
             closing = False
             doc = {**doc, "until": time.time() + grace, "grace": grace}
@@ -368,13 +373,15 @@ def _move(
     return Moved(done, dict(starts), why, kept)
 
 
-def _still_running(who: str, root: str, since: object) -> str | None:
+def _still_running(who: str, root: str, since: object, cwd: object) -> str | None:
     """:func:`.agent_leftover.still_running` of the window's call ``who`` names, whose
     pre-tool time is ``since`` (None when the window file names none: a window kept before
-    it was)."""
+    it was), its process looked for in the call's directory ``cwd`` too (a call run from
+    the outer repository, or from above, that writes into the repository of ``root``)."""
     if not isinstance(since, (int, float)) or since is True:
         return None
-    return agent_leftover.still_running(who, root, float(since))
+    also = (cwd,) if isinstance(cwd, str) and os.path.isabs(cwd) else ()
+    return agent_leftover.still_running(who, root, float(since), also)
 
 
 def _by_deadline(
@@ -421,13 +428,13 @@ def _text(value: object) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def _listed(where: str, prefix: str) -> list[str]:
-    """The window files of ``prefix`` in ``where``, sorted."""
+def _listed(where: str, start: str) -> list[str]:
+    """The window files in ``where`` whose name starts with ``start``, sorted."""
     try:
         names = sorted(os.listdir(where))
     except OSError:
         return []
-    return [os.path.join(where, n) for n in names if n.startswith(prefix) and n.endswith(".json")]
+    return [os.path.join(where, n) for n in names if n.startswith(start) and n.endswith(".json")]
 
 
 @contextlib.contextmanager

@@ -58,6 +58,12 @@ writer's, and a discard must not make it a person's (issue 13). The line
 (:func:`~gentle_hooks.services.discard_refusals.committed_refusal`) names the commit and
 the ways out: verify it, or drop the commit and discard then.
 
+Work a commit took is refused alike once no commit ``HEAD`` holds took it (reset away,
+another branch checked out) while this work tree's change holds its content, unless a
+reset threw it away since (:func:`~gentle_hooks.services.discard_refusals.dropped_takes`),
+or while one of ``HEAD``'s unpushed commits holds it: its commit was the writer's, so its
+content kept is the writer's, never a person's (issue 13).
+
 A discard is refused too while a stash entry holds the writer content of an entry it
 would end (:func:`~gentle_hooks.services.settle.stash_holders`), in one line naming the
 entries and the ``git stash drop`` that throws them away (:func:`stash_refusal`): popped
@@ -86,13 +92,14 @@ from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import DiscardRecord, WriterEntryRecord
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.inputs import validate_label, validate_paths
-from gentle_hooks.policy.shellwords import shown_paths
 from gentle_hooks.services.attribution import carried
 from gentle_hooks.services.claims import distinctive_copies, exact_copies
 from gentle_hooks.services.discard_refusals import (
     committed_here,
     committed_refusal,
     copy_refusal,
+    dropped_takes,
+    elsewhere_hint,
     moved_refusal,
     refusal,
     stash_refusal,
@@ -161,7 +168,14 @@ def discard(
         rewrote = rewritten_ids(repo, named)
         back = gone | rewrote
         opened = [e for e in named if e.state == "open"]
+        # taken by a commit HEAD no longer holds (reset away, another branch): its content
+        # here is the writer's as much as open work is
+        taken = [e for e in named if e.state == "taken" and e.root == root]
+        took, thrown = dropped_takes(repo, led, taken)
         kept = kept_here(repo, led, root, [e for e in opened if e.root == root], back)
+        fresh = [e.id for e in took if e.id not in thrown]
+        held = carried_here(repo, led, fresh, content=True) if fresh else set()
+        kept = sorted({*kept, *(e.path for e in took if e.id in held)})
         copied = [e for e in opened if e.root != root and e.id not in back]
         copies = own_lines_kept(repo, copied) if copied and not kept else []
         copied = [e for e in copied if e.path in copies]
@@ -176,8 +190,11 @@ def discard(
         if kept:
             head = repo.head()
             raise UsageError(refusal(kept, repo.paths_in_commit(head, kept) if head else set()))
-        never_left = [e for e in opened if e.root == root and e.id not in gone]
-        committed = committed_here(repo, led, never_left, rewrote) if never_left else {}
+        # a commit on HEAD holding what a dropped commit took: thrown away or not, it is
+        # the writer's edit, which its commit took
+        never_left = [e for e in opened if e.root == root and e.id not in gone] + took
+        alike = {e.id for e in took}
+        committed = committed_here(repo, led, never_left, rewrote, alike) if never_left else {}
         if committed:  # committed with hooks off: the push gate judges it the writer's
             raise UsageError(committed_refusal(committed))
         stashed = stash_holders(repo, named)
@@ -457,10 +474,14 @@ def came_back(repo: Repository, led: Ledger) -> list[WriterEntryRecord]:
     return [found[i] for i in sorted(found)]
 
 
-def carried_here(repo: Repository, led: Ledger, ids: Sequence[int]) -> set[int]:
+def carried_here(
+    repo: Repository, led: Ledger, ids: Sequence[int], content: bool = False
+) -> set[int]:
     """Of the entries ``ids``, those this work tree's change carries: the work tree as
     ``git add -A`` would stage it, or its index, against ``HEAD`` (what a commit made here
-    would add, as the commit gate reads it).
+    would add, as the commit gate reads it); with ``content``, only by holding the writer's
+    content (its blob, its lines, its edit), never by the shape of the change alone (a
+    person's own version of the same place, rows A3, A4).
 
     Raises:
         GitError: git failed; StoreError: the ledger cannot be read.
@@ -469,17 +490,6 @@ def carried_here(repo: Repository, led: Ledger, ids: Sequence[int]) -> set[int]:
     wanted = set(ids)
     found: set[int] = set()
     for tree in trees:
-        found |= {e.id for e in carried(repo, led, repo.tree_delta(base, tree)).entries}
+        work = carried(repo, led, repo.tree_delta(base, tree))
+        found |= {e.id for e in work.entries} - (work.by_shape if content else frozenset())
     return found & wanted
-
-
-def elsewhere_hint(entries: Sequence[WriterEntryRecord], paths: Sequence[str]) -> str:
-    """The tail of the refusal naming the worktrees whose pending work ``entries`` are,
-    which this work tree's change does not carry ("" for none)."""
-    roots = sorted({e.root for e in entries if not paths or e.path in paths})
-    if not roots:
-        return ""
-    return (
-        f"; the writer work pending in {', '.join(shown_paths(roots))} is not in this work "
-        "tree's change: it is that worktree's to discard, run there"
-    )

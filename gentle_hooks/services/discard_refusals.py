@@ -1,15 +1,19 @@
 """The one-line refusals of ``gentle-hook discard`` (SPEC §3 "Pending work ends
 cleanly", §6 ``discard``; :mod:`gentle_hooks.services.discard`), each naming the paths and
-the honest ways out, runnable exactly as printed, and the check only a refusal needs
-(:func:`committed_here`: open work a commit made with hooks off holds).
+the honest ways out, runnable exactly as printed, and the checks only a refusal needs
+(:func:`committed_here`: open work a commit made with hooks off holds;
+:func:`dropped_takes`: work a commit took that is on no commit ``HEAD`` holds any more).
 
 Room ``services``.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Collection, Mapping, Sequence, Set
+from contextlib import suppress
 
+from gentle_hooks.errors import GitError
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import WriterEntryRecord
 from gentle_hooks.ledger.store import Ledger
@@ -69,7 +73,11 @@ def not_cleared(held: Mapping[str, Sequence[str]]) -> str:
 
 
 def committed_here(
-    repo: Repository, led: Ledger, entries: Sequence[WriterEntryRecord], rewrote: Set[int]
+    repo: Repository,
+    led: Ledger,
+    entries: Sequence[WriterEntryRecord],
+    rewrote: Set[int],
+    alike: Set[int] = frozenset(),
 ) -> dict[str, list[str]]:
     """Of this work tree's open ``entries`` (none thrown away by a ``git reset`` or
     expired: :func:`~gentle_hooks.services.settle.returned_ids`), the paths of those whose
@@ -77,7 +85,10 @@ def committed_here(
     unpushed commits holds (the newest :data:`~gentle_hooks.services.status.UNPUSHED_READ`:
     made with hooks off, no hook took it), each with those commits' ids, sorted. An entry
     of ``rewrote`` (a person's own version of the file replaced the writer's blob here)
-    counts only where such a commit holds the writer's blob byte for byte.
+    counts only where such a commit holds the writer's blob byte for byte. An entry of
+    ``alike`` (taken work whose commit ``HEAD`` no longer holds:
+    :func:`dropped_takes`) counts where such a commit holds its edit too, alike or not:
+    the commit that took it was the writer's.
 
     Raises:
         GitError: git failed; StoreError: the ledger cannot be read.
@@ -92,11 +103,77 @@ def committed_here(
     works = carried_by_commits(repo, led, infos)
     for info in infos:
         work = works[info.id]
-        held = {e.id for e in work.entries} - work.by_shape - work.claimable
+        held = {e.id for e in work.entries} - work.by_shape - (work.claimable - alike)
         for e in (wanted[i] for i in sorted(held & set(wanted))):
             if e.id not in rewrote or repo.blobs_in(info.tree, [e.path]).get(e.path) == e.blob:
                 found.setdefault(e.path, set()).add(info.id)
     return {p: sorted(cs) for p, cs in sorted(found.items())}
+
+
+def dropped_takes(
+    repo: Repository, led: Ledger, entries: Sequence[WriterEntryRecord]
+) -> tuple[list[WriterEntryRecord], frozenset[int]]:
+    """Of this work tree's taken ``entries``, those no commit ``HEAD`` holds took (the
+    commit that took them reset away, ``git reset --soft|--mixed HEAD~1``, or on another
+    branch than the one checked out), with the ids of those whose writer content was
+    thrown away since. A commit on ``HEAD`` not pushed yet holding the content of such an
+    entry holds the writer's work, which its commit took (:func:`committed_here`); so does
+    this work tree's change, unless it was thrown away: a discard is refused as for open
+    work (:func:`refusal`, :func:`committed_refusal`; issue 13, refuter r13t).
+
+    Thrown away, as :func:`~gentle_hooks.services.settle.returned_ids` reads open work: a
+    ``git reset`` in the ``HEAD`` reflog of the entry's worktree since the last take, the
+    path's file there written since then, the index not holding the writer's blob there
+    (a ``reset --soft`` keeps the commit's content staged: nothing was thrown away), and no
+    stash holding the content (kept, popped or dropped since:
+    :func:`~gentle_hooks.services.settle.stash_holders`): a person who applies the writer's
+    patch again after a ``reset --hard`` claims it with the discard, an override line in
+    the note of a commit holding it.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be read.
+    """
+    from gentle_hooks.services.settle import stash_holders
+
+    head = repo.head()
+    if not entries or head is None:
+        return [], frozenset()
+    takes: dict[int, list[tuple[str, float]]] = {}
+    for take in led.entry_takes(sorted({e.id for e in entries})):
+        takes.setdefault(take.entry_id, []).append((take.commit_id, take.recorded_at))
+    dropped = []
+    for e in entries:
+        on_head = False
+        for commit, _ in takes.get(e.id, []):
+            with suppress(GitError):  # a commit gone from the clone (pruned) is on no branch
+                on_head = on_head or repo.is_ancestor(commit, head)
+        if not on_head:
+            dropped.append(e)
+    if not dropped:
+        return [], frozenset()
+    staged: dict[str, str] = {}
+    with suppress(GitError):  # a conflict in progress: the files decide
+        staged = repo.blobs_in(repo.staged_tree(), sorted({e.path for e in dropped}))
+    away = []
+    for e in dropped:
+        since = max([e.recorded_at, *(when for _, when in takes.get(e.id, []))])
+        if (
+            staged.get(e.path) != e.blob
+            and _written_since(e.root, e.path, since)
+            and repo.head_reset_since(since, e.root)
+        ):
+            away.append(e)
+    stashed = stash_holders(repo, away, dropped=True) if away else {}
+    return dropped, frozenset(e.id for e in away if e.id not in stashed)
+
+
+def _written_since(root: str, path: str, when: float) -> bool:
+    """Whether the work-tree file ``path`` of the worktree ``root`` was written after
+    ``when`` (seconds since the epoch; False when it is not there)."""
+    try:
+        return os.stat(os.path.join(root, path)).st_mtime > when
+    except (OSError, ValueError):
+        return False
 
 
 def committed_refusal(held: Mapping[str, Sequence[str]]) -> str:
@@ -188,4 +265,16 @@ def moved_refusal(repo: Repository, moved: Mapping[str, Sequence[str]]) -> str:
         "uncommitted change of them"
         + (", and deletes those HEAD does not have" if set(paths) - set(in_head) else "")
         + f") and discard {', '.join(shown_paths(writers))} then"
+    )
+
+
+def elsewhere_hint(entries: Sequence[WriterEntryRecord], paths: Sequence[str]) -> str:
+    """The tail of the refusal naming the worktrees whose pending work ``entries`` are,
+    which this work tree's change does not carry ("" for none)."""
+    roots = sorted({e.root for e in entries if not paths or e.path in paths})
+    if not roots:
+        return ""
+    return (
+        f"; the writer work pending in {', '.join(shown_paths(roots))} is not in this work "
+        "tree's change: it is that worktree's to discard, run there"
     )

@@ -44,7 +44,7 @@ from gentle_hooks.services.checkout import candidate_checkout, run_env
 from gentle_hooks.services.receipt_guard import candidate_changes
 from gentle_hooks.services.runner import run_observed
 from gentle_hooks.values.candidate import Candidate
-from gentle_hooks.values.frozen import frozen
+from gentle_hooks.values.frozen import frozen, replace
 
 #: Lines of a refuted command's output kept for the report.
 _TAIL = 5
@@ -52,10 +52,12 @@ _TAIL = 5
 
 @frozen
 class Claim:
-    """A spot check a note claims for one commit: the command and the exit it reported."""
+    """A spot check a note claims for one commit: the command, the exit it reported, and
+    the directory its receipt ran in, relative to the repository top (``.``: the top)."""
 
     command: str
     reported_exit: int | None
+    cwd: str = "."
 
 
 @frozen
@@ -73,6 +75,11 @@ class Rerun:
             environment lacks, in words (then ``refuted`` is False); else empty;
         touched: the files the commit tracks that the re-run changed, named in the report
             (a re-run that agrees still counts: docs/ci.md says why).
+        cwd: the directory it ran in (or was to run in), relative to the top (``.``);
+        moved: the directory the report ran in when a declared command runs at the top
+            instead (the base's ``verification.commands`` are the top's), else empty;
+        absent: not run, because the commit's tree holds no directory ``cwd`` (one the
+            report ran in that git does not track, or a link out of the tree).
     """
 
     command: str
@@ -84,6 +91,9 @@ class Rerun:
     defined_by: tuple[str, ...] = ()
     lacks: str = ""
     touched: tuple[str, ...] = ()
+    cwd: str = "."
+    moved: str = ""
+    absent: bool = False
 
 
 def is_declared(command: str, declared: Sequence[str]) -> bool:
@@ -103,7 +113,11 @@ def rerun_claims(
     env: Mapping[str, str],
 ) -> list[Rerun]:
     """Re-run each distinct claimed command on the candidate's tree, in one temporary
-    checkout of its commit.
+    checkout of its commit, in the directory its receipt ran in; a command of the base's
+    ``verification.commands`` runs at the top, where the base declares it (a report made in
+    a subdirectory ran fewer tests than the declared command: re-running it there would
+    count more than the base asks for). The definition rule (row C1-own) is judged in that
+    directory; one the commit's tree does not hold there is neither run nor counted.
 
     Args:
         repo / root: the CI clone and its work tree root (where dependency folders are);
@@ -119,37 +133,47 @@ def rerun_claims(
     # the definition rule loads what the gates' path leaves out (dataclasses, pydantic)
     from gentle_hooks.services.defined_command import checkout_defined, command_defined_by_change
 
-    wanted: dict[str, Claim] = {}
+    wanted: dict[tuple[str, str], tuple[Claim, str]] = {}
     for c in claims:
-        wanted.setdefault(c.command, c)
+        moved = c.cwd if declared and c.cwd != "." else ""
+        where = "." if moved else c.cwd
+        wanted.setdefault((c.command, where), (replace(c, cwd=where), moved))
     out: list[Rerun] = []
-    declared_claims = [c for c in wanted.values() if is_declared(c.command, declared)]
-    out += [Rerun(c.command, ran=False) for c in wanted.values() if c not in declared_claims]
+    declared_claims = [w for w in wanted.values() if is_declared(w[0].command, declared)]
+    out += [
+        Rerun(c.command, ran=False, cwd=c.cwd)
+        for c, moved in wanted.values()
+        if (c, moved) not in declared_claims
+    ]
     child_env = {k: v for k, v in scrubbed_env(env).items() if not k.startswith("GENTLE_")}
     runnable = []
-    for c in declared_claims:
+    for c, moved in declared_claims:
         own = command_defined_by_change(
-            repo, root, cand, (c.command, None, "."), child_env, dependency_dirs, in_checkout=True
+            repo, root, cand, (c.command, None, c.cwd), child_env, dependency_dirs, in_checkout=True
         )
         if own:
-            out.append(Rerun(c.command, ran=False, defined_by=own))
+            out.append(Rerun(c.command, ran=False, defined_by=own, cwd=c.cwd, moved=moved))
         else:
-            runnable.append(c)
+            runnable.append((c, moved))
     if not runnable:
         return out
     with candidate_checkout(repo, root, cand, dependency_dirs, child_env) as checkout:
         run_with = run_env(checkout, child_env)
-        for c in runnable:
+        for c, moved in runnable:
+            run_dir = _tree_dir(checkout.root, c.cwd)
+            if run_dir is None:
+                out.append(Rerun(c.command, ran=False, cwd=c.cwd, absent=True))
+                continue
             # judged again with the PYTHONPATH the checkout really has (an install only the
             # interpreter showed puts src/ first: a src/pytest.py the commit adds runs)
-            own = checkout_defined(repo, cand, checkout.root, (c.command, None, "."), run_with)
+            own = checkout_defined(repo, cand, checkout.root, (c.command, None, c.cwd), run_with)
             if own:
-                out.append(Rerun(c.command, ran=False, defined_by=own))
+                out.append(Rerun(c.command, ran=False, defined_by=own, cwd=c.cwd, moved=moved))
                 continue
             buffer = io.BytesIO()
             obs = run_observed(
                 ("sh", "-c", c.command),
-                cwd=checkout.root,
+                cwd=run_dir,
                 stdout=buffer,
                 stderr=buffer,
                 env=run_with,
@@ -162,7 +186,7 @@ def rerun_claims(
             tail = text.splitlines()[-_TAIL:]
             lacks = job_lacks(obs.exit_code, text) or ""
             if obs.exit_code and not lacks:
-                lacks = _ignored_absent(checkout.root, text)
+                lacks = _ignored_absent(checkout.root, run_dir, text)
             out.append(
                 Rerun(
                     c.command,
@@ -173,19 +197,33 @@ def rerun_claims(
                     output_tail=tuple(tail),
                     lacks=lacks,
                     touched=touched,
+                    cwd=c.cwd,
+                    moved=moved,
                 )
             )
     return out
 
 
-def _ignored_absent(root: str, output: str) -> str:
-    """For a failed re-run in the checkout at ``root``: the words naming the first file its
-    ``output`` could not open (:func:`~gentle_hooks.policy.toolmissing.missing_files`)
-    that is inside the checkout, absent there, and ignored by git (a ``local.cfg`` in the
-    writer's clone, never committed, so no CI clone has it); empty when there is none."""
+def _tree_dir(root: str, cwd: str) -> str | None:
+    """The directory ``cwd`` (relative, ``.``: the top) of the checkout at ``root`` when the
+    checkout holds it as a directory of its own tree (not through a link out of it, nor a
+    dependency folder linked in from the job), else None."""
+    real = os.path.realpath(root)
+    full = os.path.realpath(os.path.join(root, cwd))
+    inside = full == real or full.startswith(real + os.sep)
+    return full if inside and os.path.isdir(full) else None
+
+
+def _ignored_absent(root: str, run_dir: str, output: str) -> str:
+    """For a failed re-run in ``run_dir`` of the checkout at ``root``: the words naming the
+    first file its ``output`` could not open
+    (:func:`~gentle_hooks.policy.toolmissing.missing_files`, a relative name read from
+    ``run_dir``) that is inside the checkout, absent there, and ignored by git (a
+    ``local.cfg`` in the writer's clone, never committed, so no CI clone has it); empty when
+    there is none."""
     real = os.path.realpath(root)
     for named in missing_files(output):
-        full = os.path.realpath(os.path.join(root, named))
+        full = os.path.realpath(os.path.join(run_dir, named))
         if not full.startswith(real + os.sep) or os.path.lexists(full):
             continue
         rel = os.path.relpath(full, real)

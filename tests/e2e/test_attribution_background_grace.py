@@ -17,17 +17,22 @@ for a flag the test makes. ``GENTLE_HOOKS_BACKGROUND_GRACE`` is set on the ``Sto
 * a person's edit after the grace, while the process still runs: not recorded, the commit
   passes with no trailer (a person's change is never the writer's);
 * a grace of 0: the window closes at ``Stop`` as before (test_attribution_background's
-  ``test_stop_closes_the_window``).
+  ``test_stop_closes_the_window``);
+* one window closed and one kept at the same ``Stop`` (refuter r17u): the line says that what
+  changes from now on is recorded for the kept one alone, within its grace;
+* Copilot's ``agentStop`` keeps the grace as ``Stop`` does.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from pathlib import Path
 
 import pytest
 
+from tests.agent_payloads import shell_inputs
 from tests.e2e.conftest import World
 from tests.e2e.test_attribution_background import (  # noqa: F401 (_groups: autouse teardown)
     HUMAN,
@@ -146,3 +151,65 @@ def test_a_grace_of_zero_closes_the_window_at_the_stop(
     _release(flag)
     said = _next_event(w, runtime)
     assert "recorded: pending mutation" not in said, said
+
+
+def test_the_stop_line_says_which_windows_closed_and_which_stay_open(
+    based: World, tmp_path: Path
+) -> None:
+    """Issue 17, refuter r17u: one window closed and one kept at the same ``Stop``. The line
+    said in one breath "1 background call window(s) closed; what changes from now on is not
+    recorded as theirs" and, of the kept one, "its window stays open past the end of the turn
+    for 3 s": it now says that what changes from now on is recorded for the kept one alone,
+    within its grace."""
+    w = based
+    done, running = tmp_path / "done", tmp_path / "running"
+    # the process still running is the older call's: a later call's /proc look does not
+    # count a process started before its own pre-tool event
+    for flag, call in ((running, "toolu_bg1"), (done, "toolu_bg2")):
+        command = f"( {_gated(flag)} ) >/dev/null 2>&1 &"
+        _hook(w, _claude(w, "PreToolUse", command, call))
+        _start(command, w.work, wait=True)
+        time.sleep(0.1)
+        said = _hook(w, _claude(w, "PostToolUse", command, call))
+        assert "its window stays open" in said, said
+    _release(done)  # the second call's process wrote and ended before the Stop
+    said = _stopped(w, "claude-code")
+    assert (
+        "ended: 1 background call window(s) closed, 1 kept open past it: what changes from now "
+        "on is recorded only as the kept ones' write, within their grace; "
+    ) in said, said
+    assert "what changes from now on is not recorded as theirs" not in said, said
+    assert f"its window stays open past the end of the turn for {GRACE} s" in said, said
+
+
+def test_copilots_agent_stop_keeps_the_grace(based: World, tmp_path: Path) -> None:
+    """Copilot's ``agentStop`` (github/docs hooks-reference.md @ 05da5bc3, "agentStop /
+    Stop") ends the turn as Claude Code's ``Stop`` does, grace included: what a process still
+    running writes within it is the writer's (docs/agents/copilot.md said it was not
+    recorded; issue 17, refuter r17u)."""
+    w = based
+    flag = tmp_path / "go"
+    command = f"( {_gated(flag)} ) >/dev/null 2>&1 &"
+    before, after, _ = shell_inputs("copilot", w.work, command)
+    _hook(w, before, "copilot")
+    _start(command, w.work, wait=True)
+    time.sleep(0.1)
+    assert "its window stays open" in _hook(w, after, "copilot")
+    nxt = json.loads(shell_inputs("copilot", w.work, "ls")[0])
+    stop = {
+        "sessionId": nxt["sessionId"],
+        "timestamp": 1704614700000,
+        "cwd": str(w.work),
+        "transcriptPath": "",
+        "stopReason": "end_turn",
+        "stop_hook_active": False,
+    }
+    env = {**MODEL, "GENTLE_HOOKS_BACKGROUND_GRACE": str(GRACE)}
+    r = w.gh("record", "--from", "copilot", input=json.dumps(stop).encode(), env=env)
+    assert r.code == 0 and "ended: 1 background call window(s) kept open past it" in r.err, r
+    assert f"its window stays open past the end of the turn for {GRACE} s" in r.err, r
+    _release(flag)  # the process writes after agentStop, within the grace
+    said = _hook(w, json.dumps(nxt | {"timestamp": 1704614800000}).encode(), "copilot")
+    assert "recorded: pending mutation #1" in said, said
+    r = w.git("commit", "-qam", "c")
+    assert r.code == 1 and "BLOCKED the staged change" in r.said[0], r

@@ -76,8 +76,13 @@ def test_the_notes_ref_cannot_be_rewound_or_shrunk(server: Path) -> None:
             '{"kind":"writes","v":1,"path":"src/app.py","blob":"HEAD"}',
             'writes: blob must be a lowercase hex object id, not "HEAD"',
         ),
+        (
+            '{"kind":"receipt","v":1,"identity":"i","command":"true","observed":"ok",'
+            '"cwd":"../elsewhere"}',
+            "receipt: cwd must be a directory relative to the repository top",
+        ),
     ],
-    ids=["slug-missing", "item-float", "not-json", "writes-blob-not-an-id"],
+    ids=["slug-missing", "item-float", "not-json", "writes-blob-not-an-id", "cwd-escapes-top"],
 )
 def test_a_poisoned_line_is_rejected_naming_it_alone_or_with_a_branch(
     server: Path, line: str, why: str

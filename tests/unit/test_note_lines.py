@@ -43,6 +43,12 @@ OIDS = st.text(alphabet="0123456789abcdef", min_size=40, max_size=40) | st.text(
     alphabet="0123456789abcdef", min_size=64, max_size=64
 )
 TIMES = st.none() | st.floats(allow_nan=False)
+#: A receipt's directory below the top, or None (the top).
+DIRS = st.none() | st.lists(
+    st.text(min_size=1).filter(lambda p: "/" not in p and "\0" not in p and p not in (".", "..")),
+    min_size=1,
+    max_size=3,
+).map("/".join)
 EXITS = st.none() | st.integers()
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | TEXT,
@@ -57,7 +63,7 @@ KINDS: dict[type[NoteLine], st.SearchStrategy[NoteLine]] = {
     EscalationLine: st.builds(
         EscalationLine, st.integers(1, 6), TEXT, TEXT, st.booleans(), MAYBE_TEXT
     ),
-    ReceiptLine: st.builds(ReceiptLine, TEXT, TEXT, TEXT, EXITS, MAYBE_TEXT, TIMES),
+    ReceiptLine: st.builds(ReceiptLine, TEXT, TEXT, TEXT, EXITS, MAYBE_TEXT, TIMES, DIRS),
     SpotCheckLine: st.builds(
         SpotCheckLine,
         TEXT,
@@ -69,6 +75,7 @@ KINDS: dict[type[NoteLine], st.SearchStrategy[NoteLine]] = {
         st.booleans(),
         TIMES,
         MAYBE_TEXT,
+        DIRS,
     ),
     VerdictLine: st.builds(
         VerdictLine,
@@ -369,3 +376,92 @@ def test_a_field_a_newer_gentle_hooks_added_is_ignored_not_refused() -> None:
     bad = {**verdict, "fullSuiteRun": "yes"}
     line = {"kind": "verdict", "v": 1, "identity": ident, "verdict": bad, "observed": digest}
     assert facts_from_note(parse(json.dumps(line).encode()), ident, "/r").verdicts == ()
+
+
+#: (the ``cwd`` of a receipt line, what it decodes to: the directory, or None when the line
+#: is refused), one row each: a directory inside the repository top, and what is not one.
+_DIRS = {
+    "sub": ("sub", "sub"),
+    "nested": ("sub/deep", "sub/deep"),
+    "dotted-name": ("..sub/.hidden", "..sub/.hidden"),
+    "spaces-unicode": ("my dir/é", "my dir/é"),
+    "escaped-bytes": ({"b64": "c3Vi/w=="}, "sub\udcff"),
+    "dotdot": ("..", None),
+    "escapes-the-top": ("../other", None),
+    "dotdot-inside": ("sub/../../x", None),
+    "absolute": ("/etc", None),
+    "dot": (".", None),
+    "dot-part": ("sub/./x", None),
+    "empty": ("", None),
+    "empty-part": ("sub//x", None),
+    "trailing-slash": ("sub/", None),
+    "nul": ("sub\u0000x", None),
+    "null": (None, None),
+    "number": (3, None),
+}
+
+
+@pytest.mark.parametrize("kind", ["receipt", "spot_check"])
+@pytest.mark.parametrize("row", list(_DIRS))
+def test_a_receipt_directory_is_inside_the_top_or_the_line_is_refused(kind: str, row: str) -> None:
+    value, wanted = _DIRS[row]
+    fields_of = {
+        "receipt": {"identity": "i", "command": "pytest -q", "observed": "exit 0"},
+        "spot_check": {"identity": "i", "check": "rerun", "command": "pytest -q"},
+    }[kind]
+    text = json.dumps({"kind": kind, "v": 1, **fields_of, "cwd": value})
+    if wanted is None:
+        with pytest.raises(MalformedLine) as caught:
+            decode(text)
+        assert caught.value.kind == kind
+        assert str(caught.value).startswith(
+            f"{kind}: cwd must be a directory relative to the repository top ('/'-separated, "
+            "no empty, '.' or '..' part), not "
+        ), str(caught.value)
+    else:
+        line = decode(text)
+        assert isinstance(line, (ReceiptLine, SpotCheckLine))
+        assert line.cwd == wanted
+        assert decode(encode(line)) == line
+
+
+def test_a_receipt_at_the_top_keeps_the_text_it_had_before_the_directory() -> None:
+    top = ReceiptLine("i", "pytest -q", "exit 0", 0, None, 1.5)
+    assert encode(top) == (
+        '{"command":"pytest -q","exit_code":0,"identity":"i","kind":"receipt",'
+        '"observed":"exit 0","output_digest":null,"recorded_at":1.5,"v":1}'
+    )
+    sub = ReceiptLine("i", "pytest -q", "exit 0", 0, None, 1.5, "sub")
+    assert json.loads(encode(sub))["cwd"] == "sub"
+    assert decode(encode(top)).cwd is None  # absent: the top, as every older line reads
+    spot = SpotCheckLine("i", "rerun", "pytest -q", 0, 0, True, True, 1.5, cwd="sub")
+    assert '"cwd":"sub"' in signed_payload(spot).decode()  # a signature covers where it ran
+    assert "cwd" not in encode(SpotCheckLine("i", "rerun", "pytest -q"))
+
+
+#: (the directory of the note's receipt of ``pytest -q``, of its spot check) -> whether the
+#: re-run counts, and the directory a ``--reverify`` re-runs it in. None: the top (absent).
+_BACKED = {
+    "both-at-the-top": (None, None, True),
+    "both-in-sub": ("sub", "sub", True),
+    "receipt-in-sub-rerun-at-top": ("sub", None, False),
+    "receipt-at-top-rerun-in-sub": (None, "sub", False),
+    "other-subdirectories": ("sub", "lib", False),
+}
+
+
+@pytest.mark.parametrize("row", list(_BACKED))
+def test_a_rerun_counts_only_with_a_receipt_made_in_its_directory(row: str) -> None:
+    from gentle_hooks.notes.facts import facts_from_note, note_reruns
+
+    receipt_dir, rerun_dir, counts = _BACKED[row]
+    lines = [
+        ReceiptLine("i", "pytest -q", "exit 0", 0, None, 1.0, receipt_dir),
+        SpotCheckLine("i", "rerun", "pytest -q", 0, 0, True, True, 2.0, cwd=rerun_dir),
+    ]
+    note = parse("\n".join(encode(x) for x in lines).encode())
+    facts = facts_from_note(note, "i", "/r")
+    assert len(facts.spot_checks) == (1 if counts else 0)
+    assert facts.unbacked == (() if counts else ("pytest -q",))
+    (rerun,) = note_reruns(note, "i")
+    assert (rerun.consistent, rerun.backed, rerun.cwd) == (counts, counts, rerun_dir or ".")
