@@ -224,6 +224,14 @@ class World:
         self.ok("push", "-q", "origin", "main")
         return self
 
+    def ci_clone(self, where: Path) -> Path:
+        """A fresh clone of the remote at ``where / "ci"`` with every notes ref fetched, as a
+        CI job checks out; its path."""
+        ci = where / "ci"
+        self.ok("clone", "-q", str(self.remote), str(ci), cwd=where)
+        self.ok("fetch", "-q", "origin", "+refs/notes/*:refs/notes/*", cwd=ci)
+        return ci
+
     def human_base(self, files: dict[str, str]) -> World:
         """``files`` (root-relative path: text) written and committed by a human as
         ``human: base``; not pushed."""

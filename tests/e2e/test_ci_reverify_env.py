@@ -58,9 +58,7 @@ def test_a_reverify_the_ci_job_cannot_run_names_what_it_lacks(
     w.ok("commit", "-q", "-m", "writer change")
     w.ok("push", "-q", "origin", "HEAD")
     assert w.gh("sync", "push").code == 0
-    ci = tmp_path / "ci"
-    w.ok("clone", "-q", str(w.remote), str(ci), cwd=tmp_path)
-    w.ok("fetch", "-q", "origin", "+refs/notes/*:refs/notes/*", cwd=ci)
+    ci = w.ci_clone(tmp_path)
     flag.write_text("", encoding="utf-8")
     gate = w.gh("gate", "--range", "HEAD~1..HEAD", "--reverify", cwd=ci)
     assert gate.code == 1, gate  # fails closed: nothing was verified
@@ -97,9 +95,7 @@ def test_a_reverify_needing_a_file_git_ignores_names_it_not_refuted(
     w.ok("commit", "-q", "-m", "writer change")
     w.ok("push", "-q", "origin", "HEAD")
     assert w.gh("sync", "push").code == 0
-    ci = tmp_path / "ci"
-    w.ok("clone", "-q", str(w.remote), str(ci), cwd=tmp_path)
-    w.ok("fetch", "-q", "origin", "+refs/notes/*:refs/notes/*", cwd=ci)
+    ci = w.ci_clone(tmp_path)
     gate = w.gh("gate", "--range", "HEAD~1..HEAD", "--reverify", cwd=ci)
     assert gate.code == 1, gate  # fails closed: nothing was verified
     text = gate.out + gate.err
@@ -130,9 +126,7 @@ def test_a_reverify_that_rewrites_a_file_the_run_wrote_names_it_and_counts(
     assert "junit.xml" in w.ok("show", "--name-only", "--format=", "HEAD").split()
     w.ok("push", "-q", "origin", "HEAD")
     assert w.gh("sync", "push").code == 0
-    ci = tmp_path / "ci"
-    w.ok("clone", "-q", str(w.remote), str(ci), cwd=tmp_path)
-    w.ok("fetch", "-q", "origin", "+refs/notes/*:refs/notes/*", cwd=ci)
+    ci = w.ci_clone(tmp_path)
     gate = w.gh("gate", "--range", "HEAD~1..HEAD", "--reverify", cwd=ci)
     assert gate.code == 0, gate
     text = gate.out + gate.err

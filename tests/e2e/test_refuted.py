@@ -98,9 +98,7 @@ def test_a_refuted_commit_at_push_and_in_ci(native: World, tmp_path: Path) -> No
     assert w.remote_ref("refs/heads/main") == head
     assert w.gh("sync", "push").code == 0  # the notes, as an install with --share does
 
-    ci = tmp_path / "ci"
-    w.ok("clone", "-q", str(w.remote), str(ci), cwd=tmp_path)
-    w.ok("fetch", "-q", "origin", "+refs/notes/*:refs/notes/*", cwd=ci)
+    ci = w.ci_clone(tmp_path)
     gate = w.gh("gate", "--range", "HEAD~1..HEAD", cwd=ci)
     assert gate.code == 1, gate
     text = gate.out + gate.err
@@ -130,9 +128,7 @@ def test_a_claim_ci_refutes_on_reverify_says_what_is_missing(native: World, tmp_
     w.ok("push", "-q", "origin", "HEAD")
     assert w.gh("sync", "push").code == 0
     head = w.rev("HEAD")
-    ci = tmp_path / "ci"
-    w.ok("clone", "-q", str(w.remote), str(ci), cwd=tmp_path)
-    w.ok("fetch", "-q", "origin", "+refs/notes/*:refs/notes/*", cwd=ci)
+    ci = w.ci_clone(tmp_path)
     flag.write_text("", encoding="utf-8")
     gate = w.gh("gate", "--range", "HEAD~1..HEAD", "--reverify", cwd=ci)
     assert gate.code == 1, gate

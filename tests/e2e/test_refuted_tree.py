@@ -64,9 +64,7 @@ def test_a_disagreement_in_the_work_tree_does_not_refute_the_staged_files(
     assert pushed.code == 0, pushed
     assert w.gh("sync", "push").code == 0
 
-    ci = tmp_path / "ci"
-    w.ok("clone", "-q", str(w.remote), str(ci), cwd=tmp_path)
-    w.ok("fetch", "-q", "origin", "+refs/notes/*:refs/notes/*", cwd=ci)
+    ci = w.ci_clone(tmp_path)
     assert w.rev("HEAD", cwd=ci) == head
     gate = w.gh("gate", "--range", "HEAD~1..HEAD", "--reverify", cwd=ci)
     assert gate.code == 0, gate
