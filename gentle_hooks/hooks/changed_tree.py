@@ -22,12 +22,18 @@ The human side borrows nothing:
 * a blob every noting note verified: a note whose own candidate passes its plan
   (``verified``), as a person's cherry-pick of delivered, verified writer work onto
   another branch carries;
-* a deletion, a submodule, the empty file (no writer can be told by them).
+* a deletion, a submodule, the empty file (no writer can be told by them);
+* a blob too short or common to tell its writer by
+  (:func:`~gentle_hooks.policy.wholefile.identifies_writer`: a ``.gitignore`` holding
+  ``__pycache__/``): a person typing that file gets the very blob id a writer's note
+  lists, at a commit the note does not bind. The writer's file with lines of its own (a
+  distinctive one, or two telling ones) is still the writer's.
 
 Cost: nothing when no commit is left undelegated or no notes source holds a note. Else one
 ``diff-tree --stdin`` for those commits, one ``git grep -F`` per notes source over the blob
 ids they bring in, one ``cat-file --batch`` of the notes holding one; then, only per (path,
-blob) a note lists, one ``git log --find-object`` over the commit's history.
+blob) a note lists, one ``git log --find-object`` over the commit's history, and one
+``cat-file --batch`` of those blobs.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ from gentle_hooks.git.repository import Repository
 from gentle_hooks.notes.codec import ParsedNote, parse
 from gentle_hooks.notes.lines import WritesLine
 from gentle_hooks.policy.shellwords import shown_path
+from gentle_hooks.policy.wholefile import identifies_writer
 from gentle_hooks.report.text import short
 from gentle_hooks.values.candidate import EMPTY_BLOBS
 from gentle_hooks.values.frozen import frozen
@@ -123,14 +130,17 @@ def brought_content(
                 lists.setdefault((w.path, w.blob), []).append((noted, note))
         in_time()
     judged: dict[str, bool] = {}  # noted commit -> its note verified
+    telling = _telling_blobs(
+        repo, {b for pairs in wanted.values() for p, b in pairs if (p, b) in lists}
+    )
     out: dict[str, Brought] = {}
     for info in plain:
         hits: dict[str, ParsedNote] = {}
         paths: set[str] = set()
         for pair in wanted.get(info.id, {}):
             noting = [(n, note) for n, note in lists.get(pair, []) if n != info.id]
-            if not noting:
-                continue
+            if not noting or pair[1] not in telling:
+                continue  # no note lists it, or its content tells no writer
             in_time()
             if repo.blob_in_history(list(info.parents), *pair):
                 continue  # its history held it: judged when it first arrived
@@ -145,3 +155,17 @@ def brought_content(
             lines = tuple(line for note in hits.values() for line in note.lines)
             out[info.id] = Brought(tuple(hits), ParsedNote(lines), tuple(sorted(paths)))
     return out
+
+
+def _telling_blobs(repo: Repository, blobs: set[str]) -> frozenset[str]:
+    """The blobs of ``blobs`` whose content tells who wrote it
+    (:func:`~gentle_hooks.policy.wholefile.identifies_writer`); one ``cat-file --batch``.
+    A blob git does not hold (a shallow or partial clone) counts: not known to be anyone's.
+
+    Raises:
+        GitError: git failed.
+    """
+    if not blobs:
+        return frozenset()
+    data = repo.read_blobs(sorted(blobs))
+    return frozenset(b for b in blobs if b not in data or identifies_writer(data[b]))

@@ -10,11 +10,25 @@ whole when it introduces *every* line the writer added and at least one of them 
 and of no boilerplate row: nobody writes all of a file's lines, a telling one among them,
 the same way by chance. :func:`holds_whole_new_file` says so for
 :func:`~gentle_hooks.policy.across.carries_row_across`.
+
+A blob id alone is weaker evidence than the writer's lines: the server and CI find a
+writer's file by the (path, blob) its note lists, with no ledger, and a person's
+``.gitignore`` holding ``__pycache__/`` has the very blob id a writer's has.
+:func:`identifies_writer` says when a file's content tells who wrote it: a distinctive
+line, or two telling lines of no idiom (then nobody types the file alike by chance).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Set
+
+from gentle_hooks.policy.boilerplate import boilerplate_row
+from gentle_hooks.policy.coincidence import coincidence_row
+from gentle_hooks.policy.distinctive import is_distinctive
+from gentle_hooks.policy.linekeys import stripped_key, trivial_row
+
+#: Bytes git reads to decide whether content is binary (a NUL among them).
+BINARY_PROBE = 8000
 
 
 def holds_whole_new_file(
@@ -44,3 +58,37 @@ def holds_whole_new_file(
         keys.add(key)
         told = told or (key in telling and not boilerplate)
     return told and added <= keys
+
+
+#: Telling lines a writer's file needs to say who wrote it when nothing else does
+#: (:func:`identifies_writer`): as many as another worktree needs of the writer's lines
+#: (:data:`~gentle_hooks.policy.attribution.MIN_ELSEWHERE`).
+MIN_TELLING_LINES = 2
+
+
+def identifies_writer(data: bytes) -> bool:
+    """Whether a file's whole content, found at a writer's path by its blob id alone (a
+    note's ``writes`` line, with no ledger: :mod:`gentle_hooks.hooks.changed_tree`), says
+    the writer wrote it rather than a person who typed the same file.
+
+    True for binary content; for text, reading only its telling lines
+    (:func:`~.linekeys.trivial_row`) of no idiom row (:mod:`.boilerplate`) that are no
+    line anyone types (rows C1-C2 of :mod:`.coincidence`: a preamble, a call of
+    constants), when one of them is distinctive (rows D2-D4 of :mod:`.distinctive`: a
+    URL, a shell command, names of its own) or there are :data:`MIN_TELLING_LINES` of
+    them. False for content too short or common to tell anyone by: a
+    ``.gitignore`` holding ``__pycache__/``, a README's one title, ``print("done")``.
+    """
+    if b"\0" in data[:BINARY_PROBE]:
+        return True
+    telling: set[str] = set()
+    for line in data.splitlines():
+        s = line.strip()
+        if not s or trivial_row(s) is not None or boilerplate_row(s) is not None:
+            continue
+        if coincidence_row(s) in ("C1", "C2"):  # a preamble, a call of constants
+            continue
+        if is_distinctive(s):
+            return True
+        telling.add(stripped_key(s))
+    return len(telling) >= MIN_TELLING_LINES

