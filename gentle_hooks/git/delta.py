@@ -34,12 +34,15 @@ class BlobChange:
 
     Attributes:
         path: the path (decoded with :func:`os.fsdecode`); old_blob / new_blob: its blob
-            id on each side, None where the path is absent or is a submodule commit.
+            id on each side, None where the path is absent or is a submodule commit;
+        mode_changed: the path is on both sides and its mode differs (``chmod +x``),
+            whether its blob changed too or not.
     """
 
     path: str
     old_blob: str | None
     new_blob: str | None
+    mode_changed: bool = False
 
 
 def parse_raw(data: bytes) -> list[BlobChange]:
@@ -64,6 +67,7 @@ def parse_raw(data: bytes) -> list[BlobChange]:
                 os.fsdecode(path),
                 _blob(old_mode, old_oid),
                 _blob(new_mode, new_oid),
+                _mode_changed(old_mode[1:], new_mode),  # the record starts with ':'
             )
         )
     return out
@@ -72,7 +76,17 @@ def parse_raw(data: bytes) -> list[BlobChange]:
 def blob_change(c: PathChange) -> BlobChange:
     """One path of a diff without rename detection (its counts dropped), as
     :func:`parse_raw` reads it from the same diff's raw record."""
-    return BlobChange(c.path, _blob(c.old_mode, c.old_oid), _blob(c.new_mode, c.new_oid))
+    return BlobChange(
+        c.path,
+        _blob(c.old_mode, c.old_oid),
+        _blob(c.new_mode, c.new_oid),
+        _mode_changed(c.old_mode, c.new_mode),
+    )
+
+
+def _mode_changed(old_mode: str, new_mode: str) -> bool:
+    """Whether a path on both sides of a raw record changed its mode."""
+    return "000000" not in (old_mode, new_mode) and old_mode != new_mode
 
 
 def _blob(mode: str, oid: str) -> str | None:

@@ -28,8 +28,10 @@ A3     text: Y removes one of the lines the writer removed, and lacks           
        ``min(2, |removed|)`` of them; or Y removes one telling writer-removed line
 A4     binary: X is the blob the writer started from (or that is unknown), Y differs  yes
 A8     mode: the writer changed only the path's mode (``chmod +x``: its entry's blob  yes
-       is the one it started from), and the change keeps that blob (X = Y): it
-       changes the mode alone; any other change of that path is row A5
+       is the one it started from), and the change changes that path's mode, its
+       blob kept (X = Y) or not (a person's own hunk of the file committed with the
+       flip, or before it with ``git add -p``: the flip stays the writer's); any
+       other change of that path is row A5
 A9     text: Y rewrites the path (:mod:`gentle_hooks.policy.rewrite`: it keeps       no
        fewer than half of the lines of the writer's blob and of X, and holds lines
        of its own), and neither A1 nor A2 matched: A6, A7 and A3 are not read
@@ -302,7 +304,8 @@ class PathChange:
 
     Attributes:
         path: the path; old_blob / new_blob: blob ids on each side (None: absent);
-        old / new: their contents (None: absent).
+        old / new: their contents (None: absent); mode_changed: the path's mode differs
+        between the sides (``chmod +x``), its blob changed too or not.
     """
 
     path: str
@@ -310,6 +313,7 @@ class PathChange:
     new_blob: str | None
     old: bytes | None
     new: bytes | None
+    mode_changed: bool = False
 
 
 #: Writer lines a change made in another worktree than the writer's must hold (row A2) or
@@ -330,7 +334,10 @@ def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = Fal
     if change.path != entry.path:
         return "A5"
     if entry.blob is not None and entry.blob == entry.before:  # the writer's mode change
-        return "A8" if change.old_blob == change.new_blob == entry.blob else "A5"
+        # the flip, whatever blob the path holds by then: a person's own hunk of the file
+        # committed first (``git add -p``, the mode declined) leaves it pending
+        flips = change.mode_changed or change.old_blob == change.new_blob is not None
+        return "A8" if flips else "A5"
     if change.old_blob == change.new_blob:
         return "A5"
     if change.new_blob == entry.blob:

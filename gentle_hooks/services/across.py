@@ -95,6 +95,7 @@ def path_change(c: BlobChange, contents: Mapping[str, bytes]) -> PathChange:
         c.new_blob,
         contents.get(c.old_blob) if c.old_blob else None,
         contents.get(c.new_blob) if c.new_blob else None,
+        c.mode_changed,
     )
 
 

@@ -111,9 +111,10 @@ def is_flip(entry: WriterEntryRecord) -> bool:
 
 def flips_held(repo: Repository, entries: Sequence[WriterEntryRecord]) -> set[int]:
     """The ids of ``entries`` (:func:`is_flip` ones) whose flip a local version still holds:
-    the work tree or the index holds the entry's blob at its path with another mode than
-    ``HEAD``'s, or an unpushed commit or stash entry changes the mode of that path (one its
-    first parent has: a commit adding the path flips nothing). With another worktree in
+    the work tree or the index holds its path (any blob: the entry's, or a person's edit of
+    the file on top) with another mode than ``HEAD``'s, or an unpushed commit or stash
+    entry changes the mode of that path (one its first parent has: a commit adding the
+    path flips nothing). With another worktree in
     the repository every one is held (fail closed: the flip may be pending there); so with
     a conflict in progress. One ``ls-tree`` per version read.
 
@@ -137,8 +138,10 @@ def flips_held(repo: Repository, entries: Sequence[WriterEntryRecord]) -> set[in
     staged_blobs = repo.blobs_in(staged_tree, paths)
     held: set[int] = set()
     for e in entries:
-        if (blobs.get(e.path) == e.blob and now.get(e.path) != at_head.get(e.path)) or (
-            staged_blobs.get(e.path) == e.blob and staged.get(e.path) != at_head.get(e.path)
+        # the flip whatever blob the path holds: a person's own hunk of the file, committed
+        # alone (``git add -p``, the mode declined), leaves the writer's mode in place
+        if (e.path in now and now[e.path] != at_head.get(e.path)) or (
+            staged_blobs.get(e.path) and staged.get(e.path) != at_head.get(e.path)
         ):
             held.add(e.id)
     left = [e for e in entries if e.id not in held]

@@ -96,3 +96,14 @@ def test_the_writers_flip_put_back_after_a_persons_own_hunk_ends(scripted: World
     r = w.git("commit", "-qam", "human: runnable")
     assert r.code == 0, r
     assert "Gentle-Writer" not in w.ok("log", "-1", "--format=%B")
+
+
+def test_the_writers_flip_committed_with_a_persons_own_hunk_is_the_writers(
+    scripted: World,
+) -> None:
+    w = scripted
+    _flip(w, "bash")
+    w.write("run.sh", MINE)
+    r = w.git("commit", "-qam", "human: say it")
+    assert r.code == 1 and "BLOCKED the staged change" in r.said[0], r
+    assert "in run.sh" in r.said[0], r

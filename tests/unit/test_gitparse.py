@@ -206,3 +206,27 @@ def test_listing_leaves_out_deleted_and_submodule_blobs() -> None:
 def test_malformed_output_is_an_error(data: bytes) -> None:
     with pytest.raises(GitError):
         parse_raw_numstat(data)
+
+
+def test_a_raw_record_says_whether_its_paths_mode_changed() -> None:
+    """:func:`gentle_hooks.git.delta.parse_raw` reads each record's modes (the first one
+    after the record's ``:``): a flip with or without a new blob, none for a content change,
+    an added or a deleted path."""
+    from gentle_hooks.git.delta import parse_raw
+
+    a, b = "a" * 40, "b" * 40
+    z = "0" * 40
+    data = (
+        f":100644 100755 {a} {a} M\0flip\0"
+        f":100755 100644 {a} {b} M\0flip-and-edit\0"
+        f":100644 100644 {a} {b} M\0edit\0"
+        f":000000 100755 {z} {a} A\0added\0"
+        f":100755 000000 {a} {z} D\0deleted\0"
+    ).encode()
+    assert [(c.path, c.mode_changed) for c in parse_raw(data)] == [
+        ("flip", True),
+        ("flip-and-edit", True),
+        ("edit", False),
+        ("added", False),
+        ("deleted", False),
+    ]
