@@ -27,7 +27,12 @@ from gentle_hooks.services.attribution import entries_for_write
 from gentle_hooks.services.confined import confined
 from gentle_hooks.services.record import Recorded, open_root, open_store
 from gentle_hooks.services.settle import delivered_left_out
-from gentle_hooks.services.shell_commits import Written, committed_entries, written_again
+from gentle_hooks.services.shell_commits import (
+    Written,
+    committed_entries,
+    original_start,
+    written_again,
+)
 from gentle_hooks.services.shell_modes import named_flips
 from gentle_hooks.values.frozen import frozen, replace
 
@@ -173,7 +178,8 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
                 entries = measured_from(repo, entries, since.encode("utf-8"))
             else:  # lines the file held before the edit (a person's unsaved ones) are not its
                 entries = from_preimage(repo, entries, req)
-            entries += written_again(repo, root, entries, req.starts)
+            starts = req.starts or original_start(repo, paths, entries, req.original)
+            entries += written_again(repo, root, entries, starts)
             entries += committed_entries(repo, root, req.written)
             if req.modes:
                 entries += committed_entries(

@@ -188,6 +188,28 @@ def committed_entries(
     return [write_entry(root, path, blob, start, head, contents) for path, blob, start in written]
 
 
+def original_start(
+    repo: Repository,
+    paths: Sequence[str],
+    entries: Sequence[WriterEntryRecord],
+    original: str | None,
+) -> tuple[tuple[str, str | None], ...]:
+    """The start of a runtime's call on one path that got no entry, as :func:`written_again`
+    reads a shell call's: ``(path, blob)`` of ``original``, the file just before the call
+    as the runtime hands it whole (Claude Code's ``originalFile``). Measured from the
+    writer's last write, content the writer writes again after a ``git reset --hard``
+    threw it away differs from nothing, though the call started from ``HEAD``'s file; its
+    own start says the call changed it. Empty for a call of several paths, with no
+    ``original``, or when the path got an entry. One ``hash-object -w``.
+
+    Raises:
+        GitError: git failed.
+    """
+    if original is None or len(paths) != 1 or any(e.path == paths[0] for e in entries):
+        return ()
+    return ((paths[0], repo.write_blob(original.encode("utf-8"))),)
+
+
 def written_again(
     repo: Repository,
     root: str,
@@ -195,7 +217,8 @@ def written_again(
     starts: Sequence[tuple[str, str | None]],
 ) -> list[WriterEntryRecord]:
     """Entries of the work tree ``root`` for the paths of ``starts`` (a shell call's
-    snapshot: ``(path, blob)`` it is measured from) that ``entries`` (measured as any write)
+    snapshot, or a runtime's pre-image: :func:`original_start`; ``(path, blob)`` it is
+    measured from) that ``entries`` (measured as any write)
     lack and that now hold neither that blob nor ``HEAD``'s: measured from the writer's last
     write, which the call wrote once more after it was undone (``git checkout f``, then a
     ``sed -i`` giving the same content), they got none. The call changed them all the same:
