@@ -48,20 +48,17 @@ def cline_script(command: str) -> str:
     )
 
 
-def opencode_plugin(command: str, *, subagents: bool = True) -> str:
-    """OpenCode's plugin module running ``command`` after each tool call, the call as one
-    JSON object on standard input (docs/agents/opencode.md names each field's source):
-    ``hook``, ``tool``, ``sessionID``, ``callID``, ``args`` (the call's own, else those
-    ``tool.execute.before`` saw), ``model`` (the session's last ``chat.params``/
-    ``chat.message``: ``providerID``, ``modelID``, ``reasoningEffort``), ``parentID`` (the
-    session's parent, from the ``session.created``/``session.updated`` events: a subagent's
-    session has one; null when the plugin saw none), ``agent`` (the session's agent, as
-    ``chat.message`` or ``chat.params`` named it), ``directory``, ``worktree``. Output is
-    discarded (OpenCode's screen is a TUI); a recorder that fails never stops the tool.
-    ``subagents=False`` gives the former text, without ``parentID`` and ``agent``."""
-    return opencode_plugin_text.former(
-        marker("opencode", command, "//"), command, subagents=subagents
-    )
+def opencode_plugin(command: str, *, subagents: bool = True, shell: bool = True) -> str:
+    """OpenCode's plugin module running ``command`` after each tool call, before each call of
+    its ``bash`` tool and when a session's prompt is done
+    (:func:`gentle_hooks.agents.opencode_plugin.current`). ``shell=False`` gives the former
+    text, which hands over ``tool.execute.after`` alone; with ``subagents=False`` too, the
+    first one, without ``parentID`` and ``agent``
+    (:func:`gentle_hooks.agents.opencode_plugin.former`)."""
+    head = marker("opencode", command, "//")
+    if shell and subagents:
+        return opencode_plugin_text.current(head, command)
+    return opencode_plugin_text.former(head, command, subagents=subagents)
 
 
 def pi_extension(command: str, *, shell: bool = True) -> str:
@@ -337,9 +334,19 @@ def _kiro_command(content: str) -> str | None:
 #: The renderers of the texts former versions wrote, per runtime: such a file is still ours
 #: as written (uninstall removes it; install rewrites it to the current text).
 FORMER: dict[str, tuple[Callable[[str], str], ...]] = {
-    "opencode": (partial(opencode_plugin, subagents=False),),
+    "opencode": (
+        partial(opencode_plugin, subagents=False, shell=False),
+        partial(opencode_plugin, shell=False),
+    ),
     "pi": (partial(pi_extension, shell=False),),
 }
+
+
+#: What a former text of ours lacks, per runtime whose shell tool it leaves unrecorded (said
+#: by ``doctor``: "a former gentle-hooks text with no ..."); by default its
+#: :attr:`~gentle_hooks.agents.runtime_rows.Wiring.shell_event` handler. OpenCode's former
+#: text handles ``tool.execute.before`` (it keeps the call's arguments) but snapshots nothing.
+FORMER_LACKS: dict[str, str] = {"opencode": "bash snapshot"}
 
 
 def as_written(content: str, name: str) -> bool:
