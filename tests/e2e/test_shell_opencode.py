@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from gentle_hooks.agents import ownfile
 from tests.e2e.conftest import PREFIX, World
 
 pytestmark = pytest.mark.skipif(not shutil.which("node"), reason="no node")
@@ -61,7 +62,7 @@ if (call.command !== null) {
   try { execSync(call.command, { cwd, shell: "/bin/sh", stdio: "ignore" }) } catch {}
   await hooks["tool.execute.after"](input, { title: "", output: "", metadata: {} })
 }
-if (!call.open) await hooks.event({ event: { type: "session.idle", properties: { sessionID } } })
+if (!call.open) await hooks.event?.({ event: { type: "session.idle", properties: { sessionID } } })
 """
 
 
@@ -180,3 +181,39 @@ def test_a_background_bash_write_before_session_idle_is_recorded_there(
     w.ok("add", "-A")
     blocked = w.git("commit", "-m", "human: tidy")
     assert blocked.code == 1, blocked
+
+
+@pytest.mark.parametrize("subagents", [True, False], ids=["with-subagents", "first"])
+def test_a_former_plugin_records_nothing_of_a_bash_call_and_says_why(
+    subagents: bool, native: World, tmp_path: Path
+) -> None:
+    """A plugin an earlier install wrote hands over tool.execute.after alone: the call finds
+    no snapshot, records nothing, and the recorder never fails OpenCode's call (doctor
+    fails such a file: tests/integration/test_agent_files.py)."""
+    w = native
+    _wired(w)
+    plugin = w.work / ".opencode" / "plugins" / "gentle-hooks.js"
+    command = ownfile.owned_command(plugin.read_text(), "opencode")
+    assert command is not None
+    plugin.write_text(ownfile.opencode_plugin(command, subagents=subagents, shell=False))
+    _bash_call(w, tmp_path / "oc", SED)
+    assert _pending(w) == []
+    record = w.gh("record", "--from", "opencode", input=_after(w, SED), env=PATH)
+    assert record.code == 0, record
+    assert "the bash call of OpenCode ran a shell command" in record.err, record
+
+
+def _after(w: World, command: str) -> bytes:
+    """The tool.execute.after object a former plugin hands over for a bash call."""
+    return json.dumps(
+        {
+            "hook": "tool.execute.after",
+            "tool": "bash",
+            "sessionID": "ses_oc1",
+            "callID": "call_bash2",
+            "args": {"command": command, "description": "runs it"},
+            "model": None,
+            "directory": str(w.work),
+            "worktree": str(w.work),
+        }
+    ).encode()
