@@ -13,14 +13,14 @@ Overrides in notes are listed, and honoured only with ``gate.honour_overrides``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 
 from gentle_hooks.config.load import LoadedConfig
 from gentle_hooks.git.notes import note_bytes, too_large
 from gentle_hooks.git.objects import CommitInfo, RangeAncestry
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.hooks.changed_tree import Brought, brought_content
+from gentle_hooks.hooks.changed_tree import Brought, brought_content, brought_pairs
 from gentle_hooks.hooks.outcome import COMMITTED
 from gentle_hooks.hooks.same_tree import Borrowed, borrowed_notes
 from gentle_hooks.notes.codec import ParsedNote, merge, parse, valid_candidates, with_unread
@@ -137,18 +137,23 @@ def judge_commits(
         plain = [s.info for s in sifted if s.why is None and not _claimed(s.note)]
         if plain:  # a note of another commit may record writer work for the same tree
             sources = list(zip(notes_sources, maps, strict=True))
+            brought = _search_ahead(repo, sources, plain)
             lent: dict[str, Borrowed | Brought] = {}
             lent.update(borrowed_notes(repo, sources, plain, ancestry, candidate_identity, check))
             rest = [i for i in plain if i.id not in lent]
             if rest:  # or a note listing writer content it brings in (a changed tree)
                 verified = partial(_verified, repo, config, root, counts, check)
-                lent.update(brought_content(repo, sources, rest, verified, check))
+                lent.update(brought_content(repo, sources, rest, verified, check, brought))
             sifted = [
                 _lent(s, lent[s.info.id], ancestry) if s.info.id in lent else s for s in sifted
             ]
     finally:
         ancestry.close()
-    _prefetch(repo, config, sifted, check)
+    # native.provider's BUILTIN, as the configuration spells it: that module imports the
+    # classifier, which a person's push does not need
+    if settings.native_provider == "builtin":
+        check()
+        _prefetch(repo, config, sifted)
     out = []
     for s in sifted:
         check()
@@ -160,6 +165,25 @@ def judge_commits(
             verdict = replace(verdict, refused=s.note.problems, signed=signed)
         out.append(verdict)
     return out
+
+
+def _search_ahead(
+    repo: Repository,
+    sources: Sequence[tuple[str, Mapping[str, tuple[str, str, int]]]],
+    plain: Sequence[CommitInfo],
+) -> dict[str, dict[tuple[str, str], None]] | None:
+    """Search each notes source once for every word :mod:`.same_tree` (the trees of
+    ``plain``) and :mod:`.changed_tree` (the blobs they bring in) look up; the blobs, by
+    commit (:func:`~gentle_hooks.hooks.changed_tree.brought_pairs`), or None with no note
+    to search."""
+    if not any(listed for _, listed in sources):
+        return None
+    brought = brought_pairs(repo, plain)
+    words = {i.tree for i in plain} | {b for pairs in brought.values() for _, b in pairs}
+    for notes, listed in sources:
+        if listed:
+            repo.search_notes_ahead(notes, sorted(words))
+    return brought
 
 
 def _signed_only(trust: Trust | None) -> Callable[[NoteLine], bool]:
@@ -188,22 +212,15 @@ def _signatures(note: ParsedNote, trust: Trust | None, required: bool) -> tuple[
     return tuple(out)
 
 
-def _prefetch(
-    repo: Repository, config: LoadedConfig, sifted: Sequence[_Sifted], check: Callable[[], None]
-) -> None:
-    """With the built-in provider, diff every valid candidate ahead (``check`` first), in a
-    few git processes for the whole range; a candidate whose base is also its parent's
-    candidate's base (or its parent's tree) follows the parent's pair
-    (:func:`~gentle_hooks.native.builtin.prefetch_builtin`)."""
+def _prefetch(repo: Repository, config: LoadedConfig, sifted: Sequence[_Sifted]) -> None:
+    """Diff every valid candidate ahead, in a few git processes for the whole range; a
+    candidate whose base is also its parent's candidate's base (or its parent's tree)
+    follows the parent's pair (:func:`~gentle_hooks.native.builtin.prefetch_builtin`)."""
     pairs = [(c.base_tree, c.tree) for s in sifted for c in s.valid]
     if len(pairs) < 2:
         return
     from gentle_hooks.native.builtin import prefetch_builtin
-    from gentle_hooks.native.provider import BUILTIN
 
-    if config.settings.native_provider != BUILTIN:
-        return
-    check()
     trees = {s.info.id: s.info.tree for s in sifted}
     wanted = set(pairs)
     previous: list[str | None] = []
