@@ -30,6 +30,7 @@ SCRUB_NAMES = (
     "CLINE_ACTIVE",
     "CURSOR_AGENT",
     "OPENCODE",
+    "AI_AGENT",
 )
 GITCONFIG = """\
 [user]

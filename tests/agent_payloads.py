@@ -78,7 +78,7 @@ def apply_writes(filled: dict[str, Any], root: Path) -> None:
 
 #: The runtimes whose shell tool is wired before and after it
 #: (``tests/fixtures/agents/shell.json``, each naming its sources).
-SHELL_RUNTIMES = ("codex", "gemini-cli", "cursor", "copilot")
+SHELL_RUNTIMES = ("codex", "gemini-cli", "cursor", "copilot", "opencode")
 
 
 def shell_inputs(name: str, root: Path, command: str) -> tuple[bytes, bytes, dict[str, Any]]:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from gentle_hooks.policy.delegation import RUNTIME_ENV
+from gentle_hooks.policy.delegation import RUNTIME_ENV, RUNTIME_PATH, on_path
 
 # Timing is measured in bench/, never in tests: a shared CI machine under load must not turn
 # a slow example into a failure (hypothesis' default deadline is 200 ms per example).
@@ -62,6 +62,11 @@ def isolated_git(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     for name in list(os.environ):
         if name.startswith(_LEAKY_PREFIXES) or name in _RUNTIME_MARKERS:
             monkeypatch.delenv(name, raising=False)
+    # a runtime's tool directory on PATH is a runtime marker too (a test run inside Pi)
+    entries = os.environ.get("PATH", "").split(":")
+    kept = [e for e in entries if not any(on_path(e, end) for end, _ in RUNTIME_PATH)]
+    if kept != entries:
+        monkeypatch.setenv("PATH", ":".join(kept))
     gitconfig = home / ".gitconfig"
     gitconfig.write_text(
         "[init]\n\tdefaultBranch = main\n"

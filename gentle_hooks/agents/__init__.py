@@ -45,4 +45,5 @@ Room ``agents`` (standard library and the rooms below). One module per job:
 * :mod:`.wrappers` — the wrappers (`timeout`, `env`, `uvx`...) a hook command may put before ours
 * :mod:`.ownfile` — the hook files we own whole (Cline's script, OpenCode's plugin, Pi's
   extension, Amp's plugin, Kiro's hooks file)
+* :mod:`.opencode_plugin` — the text of OpenCode's plugin module, current and former
 """

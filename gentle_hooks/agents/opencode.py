@@ -38,6 +38,23 @@ replaced (``edit``'s ``oldString``/``newString``, at every occurrence under ``re
 ``multiedit``'s ``edits`` of them; the hunks of an envelope, in each file it updates)
 measures the write from the file just before it
 (:attr:`~gentle_hooks.agents.event.RuntimeEvent.replacements`, ``patched``).
+
+OpenCode's shell tool, ``bash``, names no file it writes (its arguments: ``command``,
+``timeout``, ``description``, anomalyco/opencode ``packages/opencode/src/tool/bash.ts`` @
+00376c261d1de127b2e56caf3568ccd8ded1e861, run in the instance directory; newer versions add
+``workdir``, where the command runs when set: ``const cwd = params.workdir ||
+Instance.directory``, as in the OpenCode fork Kilo-Org/kilo ``packages/opencode/src/tool/
+bash.ts`` @ 776355ce772a9e6ce7065848509dfa9f9f8d38f1). The plugin hands over its
+``tool.execute.before`` (:data:`SHELL_SNAPSHOT`: the work tree is kept) and its
+``tool.execute.after`` records what changed since, as every runtime's shell tool is
+(:mod:`gentle_hooks.services.agent_shell`); the two share ``callID``. ``workdir`` is named
+first among the directories the command writes in, as ``cd DIR &&`` is
+(:func:`gentle_hooks.agents.shell_dirs.named_dirs`; relative to the directory). A command that
+leaves a process running (:func:`gentle_hooks.agents.background.command_leaves_process`) is
+:attr:`~gentle_hooks.agents.event.RuntimeEvent.background`; the ``session.idle`` event (SDK
+``EventSessionIdle``, ``properties.sessionID``: ``packages/sdk/js/src/gen/types.gen.ts`` @
+00078e84e684386196bc4a48aefc91c80900cc4b) ends the session's prompt (:data:`TURN_END`), where
+its windows close.
 """
 
 from __future__ import annotations
@@ -46,9 +63,13 @@ import glob
 import os
 from collections.abc import Mapping
 
+from gentle_hooks.agents.background import command_leaves_process
 from gentle_hooks.agents.definitions import declared, own_model, project_dirs, subagent_label
 from gentle_hooks.agents.event import (
     OUR_EFFORTS,
+    SHELL_AFTER,
+    SHELL_BEFORE,
+    SHELL_END,
     RuntimeEvent,
     edit_replacements,
     map_effort,
@@ -56,6 +77,7 @@ from gentle_hooks.agents.event import (
 )
 from gentle_hooks.agents.patch import envelope_files, envelope_replacements, patch_paths
 from gentle_hooks.agents.payload import hook_input, loads, member, read_file, text
+from gentle_hooks.agents.shell_dirs import named_dirs
 from gentle_hooks.errors import UsageError
 from gentle_hooks.values.frozen import replace
 
@@ -64,6 +86,21 @@ NAME = "opencode"
 WRITE_TOOLS = ("write", "edit", "multiedit", "apply_patch", "patch")
 #: ``reasoningEffort`` values, as the AI SDK's providers name them, mapped to our levels.
 EFFORTS: dict[str, str] = {**OUR_EFFORTS, "none": "off"}
+#: OpenCode's shell tool: it can change files, but its arguments name none of them.
+SHELL_TOOL = "bash"
+#: The hook our plugin hands over before a :data:`SHELL_TOOL` call runs: the work tree is kept.
+SHELL_SNAPSHOT = "tool.execute.before"
+#: The event our plugin hands over when a session's prompt is done: its background shell
+#: windows close (:mod:`gentle_hooks.services.agent_windows`).
+TURN_END = "session.idle"
+#: Why a :data:`SHELL_TOOL` call records nothing when no snapshot before it was kept (after
+#: ``the bash call of OpenCode``).
+SHELL_NOT_RECORDED = (
+    "ran a shell command: its arguments name no file it changed, and no snapshot of the work "
+    "tree from before it was kept (our plugin's tool.execute.before takes it; a plugin "
+    "written by an earlier install has none: install the recorder again, then restart "
+    "OpenCode), so nothing it changed is recorded from this call"
+)
 
 
 #: The most agent definition files read under one configuration directory.
@@ -191,6 +228,19 @@ def decode(data: bytes) -> RuntimeEvent:
     )
     if parent and own is None:
         out = replace(out, notes=(inherited_agent(agent),))
+    if out.hook_event == TURN_END:  # the session's prompt is done: its windows close
+        return replace(out, tool=None, tool_call_id=None, writes=False, shell=SHELL_END)
+    if call.tool == SHELL_TOOL:
+        # what the command changes is found by comparing the work tree before and after it
+        command = member(call.args, "command")
+        return replace(
+            out,
+            writes=False,
+            not_written=SHELL_NOT_RECORDED,
+            shell=SHELL_BEFORE if out.hook_event == SHELL_SNAPSHOT else SHELL_AFTER,
+            background=command_leaves_process(command),  # `cmd &`, nohup, setsid...
+            roots=named_dirs(command, member(call.args, "workdir")),  # it runs there
+        )
     if not pairs:
         pairs, every = envelope_replacements(call.args), frozenset()
     patched = () if pairs else envelope_files(call.args)  # several files: each its own

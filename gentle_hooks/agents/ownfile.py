@@ -23,6 +23,7 @@ import re
 from collections.abc import Callable
 from functools import partial
 
+from gentle_hooks.agents import opencode_plugin as opencode_plugin_text
 from gentle_hooks.agents import wiring
 
 _MARKER = re.compile(r"^(?:#|//) gentle-hooks recorder for ([a-z-]+): (.+)$", re.MULTILINE)
@@ -47,111 +48,17 @@ def cline_script(command: str) -> str:
     )
 
 
-def opencode_plugin(command: str, *, subagents: bool = True) -> str:
-    """OpenCode's plugin module running ``command`` after each tool call, the call as one
-    JSON object on standard input (docs/agents/opencode.md names each field's source):
-    ``hook``, ``tool``, ``sessionID``, ``callID``, ``args`` (the call's own, else those
-    ``tool.execute.before`` saw), ``model`` (the session's last ``chat.params``/
-    ``chat.message``: ``providerID``, ``modelID``, ``reasoningEffort``), ``parentID`` (the
-    session's parent, from the ``session.created``/``session.updated`` events: a subagent's
-    session has one; null when the plugin saw none), ``agent`` (the session's agent, as
-    ``chat.message`` or ``chat.params`` named it), ``directory``, ``worktree``. Output is
-    discarded (OpenCode's screen is a TUI); a recorder that fails never stops the tool.
-    ``subagents=False`` gives the former text, without ``parentID`` and ``agent``."""
-    sub = subagents
-    return (
-        marker("opencode", command, "//") + "\n"
-        "// Written by 'gentle-hook install --agent opencode'; 'gentle-hook uninstall --agent\n"
-        "// opencode' removes it. An OpenCode plugin (docs/agents/opencode.md).\n"
-        'import { spawnSync } from "node:child_process"\n'
-        "\n"
-        f"const COMMAND = {json.dumps(command)}\n"
-        "\n"
-        "export const GentleHooksRecorder = async ({ directory, worktree }) => {\n"
-        "  const models = new Map()\n"
-        "  const calls = new Map()\n"
-        + ("  const parents = new Map()\n  const agents = new Map()\n" if sub else "")
-        + "  const seen = (sessionID, model) => {\n"
-        "    const known = Object.entries(model).filter(([, v]) => v != null)\n"
-        "    const before = models.get(sessionID) ?? {}\n"
-        "    models.set(sessionID, { ...before, ...Object.fromEntries(known) })\n"
-        "  }\n"
-        "  return {\n"
-        + (
-            "    event: async ({ event }) => {\n"
-            "      const info = event?.properties?.info\n"
-            "      const kind = event?.type\n"
-            '      const known = kind === "session.created" || kind === "session.updated"\n'
-            '      if (known && typeof info?.id === "string") {\n'
-            '        const parent = typeof info.parentID === "string" ? info.parentID : null\n'
-            "        parents.set(info.id, parent)\n"
-            "      }\n"
-            "    },\n"
-            if sub
-            else ""
-        )
-        + '    "chat.message": async (input) => {\n'
-        + (
-            '      if (typeof input?.agent === "string") agents.set(input.sessionID, input.agent)\n'
-            if sub
-            else ""
-        )
-        + "      if (input?.model?.modelID) {\n"
-        "        seen(input.sessionID, {\n"
-        "          providerID: input.model.providerID ?? null,\n"
-        "          modelID: input.model.modelID,\n"
-        "        })\n"
-        "      }\n"
-        "    },\n"
-        '    "chat.params": async (input, output) => {\n'
-        "      const effort = output?.options?.reasoningEffort\n"
-        + (
-            '      if (typeof input?.agent === "string") agents.set(input.sessionID, input.agent)\n'
-            if sub
-            else ""
-        )
-        + "      seen(input.sessionID, {\n"
-        "        providerID: input?.provider?.info?.id ?? input?.provider?.id ?? "
-        "input?.model?.providerID ?? null,\n"
-        "        modelID: input?.model?.id ?? null,\n"
-        '        reasoningEffort: typeof effort === "string" ? effort : null,\n'
-        "      })\n"
-        "    },\n"
-        '    "tool.execute.before": async (input, output) => {\n'
-        "      calls.set(input.callID, output?.args ?? null)\n"
-        "    },\n"
-        '    "tool.execute.after": async (input) => {\n'
-        "      const args = input.args ?? calls.get(input.callID) ?? null\n"
-        "      calls.delete(input.callID)\n"
-        "      const payload = JSON.stringify({\n"
-        '        hook: "tool.execute.after",\n'
-        "        tool: input.tool,\n"
-        "        sessionID: input.sessionID,\n"
-        "        callID: input.callID,\n"
-        "        args,\n"
-        "        model: models.get(input.sessionID) ?? null,\n"
-        + (
-            "        parentID: parents.get(input.sessionID) ?? null,\n"
-            "        agent: agents.get(input.sessionID) ?? null,\n"
-            if sub
-            else ""
-        )
-        + "        directory,\n"
-        "        worktree,\n"
-        "      })\n"
-        "      try {\n"
-        "        spawnSync(COMMAND, {\n"
-        "          shell: true,\n"
-        "          input: payload,\n"
-        "          cwd: directory,\n"
-        '          stdio: ["pipe", "ignore", "ignore"],\n'
-        "          timeout: 30000,\n"
-        "        })\n"
-        "      } catch {}\n"
-        "    },\n"
-        "  }\n"
-        "}\n"
-    )
+def opencode_plugin(command: str, *, subagents: bool = True, shell: bool = True) -> str:
+    """OpenCode's plugin module running ``command`` after each tool call, before each call of
+    its ``bash`` tool and when a session's prompt is done
+    (:func:`gentle_hooks.agents.opencode_plugin.current`). ``shell=False`` gives the former
+    text, which hands over ``tool.execute.after`` alone; with ``subagents=False`` too, the
+    first one, without ``parentID`` and ``agent``
+    (:func:`gentle_hooks.agents.opencode_plugin.former`)."""
+    head = marker("opencode", command, "//")
+    if shell and subagents:
+        return opencode_plugin_text.current(head, command)
+    return opencode_plugin_text.former(head, command, subagents=subagents)
 
 
 def pi_extension(command: str, *, shell: bool = True) -> str:
@@ -427,9 +334,19 @@ def _kiro_command(content: str) -> str | None:
 #: The renderers of the texts former versions wrote, per runtime: such a file is still ours
 #: as written (uninstall removes it; install rewrites it to the current text).
 FORMER: dict[str, tuple[Callable[[str], str], ...]] = {
-    "opencode": (partial(opencode_plugin, subagents=False),),
+    "opencode": (
+        partial(opencode_plugin, subagents=False, shell=False),
+        partial(opencode_plugin, shell=False),
+    ),
     "pi": (partial(pi_extension, shell=False),),
 }
+
+
+#: What a former text of ours lacks, per runtime whose shell tool it leaves unrecorded (said
+#: by ``doctor``: "a former gentle-hooks text with no ..."); by default its
+#: :attr:`~gentle_hooks.agents.runtime_rows.Wiring.shell_event` handler. OpenCode's former
+#: text handles ``tool.execute.before`` (it keeps the call's arguments) but snapshots nothing.
+FORMER_LACKS: dict[str, str] = {"opencode": "bash snapshot"}
 
 
 def as_written(content: str, name: str) -> bool:

@@ -10,8 +10,7 @@ configuration (the doc page of each runtime cites it):
 * ``flat``: ``{"version": 1, "hooks": {EVENT: [{... "command": C}]}}`` (Cursor), or with the
   command under ``bash`` (GitHub Copilot);
 * ``file``: a file we own whole, the hook itself (Cline's executable ``PostToolUse``,
-  OpenCode's plugin module, Pi's extension, Amp's plugin,
-  Kiro's hooks file; :mod:`gentle_hooks.agents.ownfile`).
+  OpenCode's plugin, Pi's extension, Amp's plugin, Kiro's hooks file; :mod:`.ownfile`).
 
 A runtime without a hook point (aider) has a row with no wiring: ``install --agent`` prints
 its documented route instead of writing anything.
@@ -41,7 +40,6 @@ from gentle_hooks.agents.command_words import guard
 from gentle_hooks.agents.event import SettingsWriter
 from gentle_hooks.agents.runtime_rows import Runtime as Runtime
 from gentle_hooks.agents.runtime_rows import Wiring as Wiring
-from gentle_hooks.values.frozen import replace
 
 
 def _row(
@@ -58,11 +56,10 @@ def _row(
 ) -> Runtime:
     """The row of the runtime whose decoder module is ``agent``: its ``NAME`` and ``decode``,
     its page ``docs/agents/NAME.md``; the rest as :class:`Runtime` says."""
-    doc = f"docs/agents/{agent.NAME}.md"
     return Runtime(
         agent.NAME,
         title,
-        doc,
+        f"docs/agents/{agent.NAME}.md",
         agent.decode,
         ack,
         wiring,
@@ -74,9 +71,13 @@ def _row(
     )
 
 
-def _own_file(project: str, user: str, event: str, *notes: str, file_mode: int = 0o644) -> Wiring:
-    """The wiring of a ``file`` runtime (the hook is a file we own whole): ``project`` and
-    ``user`` as :class:`Wiring` says, its ``event``, and the ``notes`` said after install."""
+def _own_file(
+    project: str, user: str, event: str, *notes: str, file_mode: int = 0o644, shell: str = ""
+) -> Wiring:
+    """The wiring of a ``file`` runtime (a file we own whole is the hook): ``project``,
+    ``user``, ``event``, the ``notes`` said after install as :class:`Wiring` says; ``shell``:
+    ``"SNAPSHOT END"``, its :attr:`Wiring.shell_event` and :attr:`Wiring.turn_end`."""
+    ends = tuple(shell.split())  # also the events our file hands over
     return Wiring(
         project=project,
         user=user,
@@ -86,6 +87,9 @@ def _own_file(project: str, user: str, event: str, *notes: str, file_mode: int =
         entry=(),
         notes=notes,
         file_mode=file_mode,
+        also_events=ends,
+        shell_event=ends[0] if ends else None,
+        turn_end=ends[-1] if ends else None,
     )
 
 
@@ -389,22 +393,19 @@ RUNTIMES: tuple[Runtime, ...] = (
             ".config/opencode/plugins/gentle-hooks.js",
             "tool.execute.after",
             "OpenCode loads plugins at startup: restart it",
+            shell=f"{opencode.SHELL_SNAPSHOT} {opencode.TURN_END}",  # bash's, prompt's end
         ),
         markers=(".opencode", ".config/opencode"),
     ),
     _row(
         pi,
         title="Pi",
-        wiring=replace(
-            _own_file(  # earendil-works/pi docs/extensions.md, "Extension Locations"
-                ".pi/extensions/gentle-hooks.ts",
-                ".pi/agent/extensions/gentle-hooks.ts",
-                "tool_result",
-                "Pi loads extensions at startup: run /reload in Pi, or restart it",
-            ),
-            also_events=(pi.SHELL_SNAPSHOT, pi.TURN_END),  # bash's snapshot, turn's end
-            shell_event=pi.SHELL_SNAPSHOT,
-            turn_end=pi.TURN_END,
+        wiring=_own_file(  # earendil-works/pi docs/extensions.md, "Extension Locations"
+            ".pi/extensions/gentle-hooks.ts",
+            ".pi/agent/extensions/gentle-hooks.ts",
+            "tool_result",
+            "Pi loads extensions at startup: run /reload in Pi, or restart it",
+            shell=f"{pi.SHELL_SNAPSHOT} {pi.TURN_END}",  # bash's snapshot, turn's end
         ),
         markers=(".pi",),
     ),
@@ -425,8 +426,7 @@ RUNTIMES: tuple[Runtime, ...] = (
         efforts=amp.EFFORTS,
         title="Amp",
         wiring=_own_file(
-            # ampcode.com/manual/plugin-api: ".amp/plugins/ (project) or
-            # ~/.config/amp/plugins/ (system)"
+            # ampcode.com/manual/plugin-api: .amp/plugins/, ~/.config/amp/plugins/ (system)
             ".amp/plugins/gentle-hooks.ts",
             ".config/amp/plugins/gentle-hooks.ts",
             "tool.result",

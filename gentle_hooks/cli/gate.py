@@ -11,8 +11,8 @@ import os
 import click
 
 from gentle_hooks.errors import GentleError, UsageError
-from gentle_hooks.hooks.judgement import verdict_json, verdict_lines
 from gentle_hooks.hooks.range import DEFAULT_RERUN_TIMEOUT, CannotAssess, gate_range
+from gentle_hooks.hooks.verdict_text import verdict_json, verdict_lines
 from gentle_hooks.report.jsontext import dumps
 
 

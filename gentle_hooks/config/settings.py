@@ -62,6 +62,26 @@ DEFAULT_PROCESS_PATTERNS: tuple[str, ...] = (
     r"|posix_spawn|proc_open\(|shell_exec\(|passthru\(|popen\(|Process\.Start\(",
 )
 
+#: :func:`~gentle_hooks.native.prefilter.needles` of :data:`DEFAULT_PROCESS_PATTERNS`,
+#: written out: reading them from the patterns runs Python's regular-expression parser
+#: over them in every gate that assesses a change (tests/unit/test_prefilter.py proves
+#: this is what that reading gives).
+DEFAULT_PROCESS_NEEDLES: tuple[bytes, ...] = (
+    b"child_process",
+    b"exec",
+    b"os.system(",
+    b"passthru(",
+    b"popen(",
+    b"posix_spawn",
+    b"proc_open(",
+    b"process.start(",
+    b"processbuilder",
+    b"subprocess",
+)
+#: :func:`~gentle_hooks.native.prefilter.folds` of :data:`DEFAULT_PROCESS_PATTERNS`
+#: (``(?ai)``: the needles are looked for in lowercased lines).
+DEFAULT_PROCESS_FOLDS = True
+
 
 def _any_case(word: str) -> str:
     """``word`` as a POSIX ERE matching it in any ASCII case (git's ``-G`` has no flag)."""

@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from gentle_hooks.errors import GitError
+from gentle_hooks.git.location import RepoPaths
 from gentle_hooks.git.objects import Objects
 
 #: The most bytes a note may hold to be read (SPEC §8). A note is a few hundred bytes a
@@ -78,6 +79,11 @@ def too_large(commit: str, notes: str, size: int, cap: int) -> str:
 class Notes(Objects):
     """Notes reads and writes of a repository."""
 
+    def __init__(self, paths: RepoPaths, env: dict[str, str]) -> None:
+        super().__init__(paths, env)
+        #: :meth:`search_notes_ahead`'s answers: notes source -> (the words, the commits)
+        self._ahead: dict[str, tuple[frozenset[str], set[str]]] = {}
+
     def notes_map(self, notes: str) -> dict[str, tuple[str, str, int]]:
         """Annotated object id -> (note blob id, path in the notes tree, size in bytes) for
         a notes ref or notes commit id (any fanout). Empty when the notes do not exist.
@@ -86,11 +92,13 @@ class Notes(Objects):
             GitError: the notes exist but their tree cannot be listed (a partial clone
                 missing it): what cannot be read must not read as "no notes".
         """
-        exists = self.run(["rev-parse", "--verify", "-q", notes + "^{commit}"], ok=(0, 1, 128))
-        if exists.returncode != 0:
-            return {}
-        proc = self.run(["ls-tree", "-r", "-z", "-l", "--full-tree", notes], ok=(0, 128))
+        # listed first: whether the notes exist is asked only when the listing failed
+        tree = notes + "^{commit}"
+        proc = self.run(["ls-tree", "-r", "-z", "-l", "--full-tree", tree], ok=(0, 128))
         if proc.returncode != 0:
+            exists = self.run(["rev-parse", "--verify", "-q", tree], ok=(0, 1, 128))
+            if exists.returncode != 0:
+                return {}
             raise GitError(
                 f"cannot read the notes tree of {notes} (a partial or shallow clone missing "
                 "it?); fetch it fully and rerun"
@@ -137,15 +145,40 @@ class Notes(Objects):
             )
         return {c: blobs[b] for c, b in wanted.items()}, large
 
-    def notes_holding(self, notes: str, words: Sequence[str]) -> set[str]:
+    def search_notes_ahead(self, notes: str, words: Sequence[str]) -> None:
+        """Search a notes source for ``words`` once (:meth:`notes_holding`), for later
+        :meth:`notes_holding` calls asking for some of them (the range and server gates
+        look up trees, then blobs: one pass over every note instead of two).
+
+        Raises:
+            GitError: git failed.
+        """
+        self._ahead[notes] = (frozenset(words), self.notes_holding(notes, words))
+
+    def notes_holding(
+        self,
+        notes: str,
+        words: Sequence[str],
+        listed: Mapping[str, tuple[str, str, int]] | None = None,
+    ) -> set[str]:
         """The commits whose note in a notes ref or notes commit holds one of ``words``
         (fixed strings, no line end), searched by one ``git grep`` over the notes tree.
+        With ``listed`` (the source's :meth:`notes_map`) and :meth:`search_notes_ahead`
+        done for these words among others, the notes holding any of those are read (they
+        are few, and read next by the caller) and kept when one holds one of ``words``:
+        the same answer, as git grep -F matches a string without a line end anywhere in
+        a blob; a note over the cap, or not listed or read, is searched by git again.
 
         Raises:
             GitError: git failed.
         """
         if not words:
             return set()
+        ahead = self._ahead.get(notes)
+        if listed is not None and ahead is not None and ahead[0].issuperset(words):
+            found = self._narrowed(ahead[1], words, listed)
+            if found is not None:
+                return found
         proc = self.run(
             ["grep", "-l", "-z", "-F", "-f", "-", notes, "--"],  # "--": a revision, never a path
             input="".join(f"{w}\n" for w in words).encode(),
@@ -165,6 +198,20 @@ class Notes(Objects):
             if len(key) in (40, 64):
                 out.add(key)
         return out
+
+    def _narrowed(
+        self, held: set[str], words: Sequence[str], listed: Mapping[str, tuple[str, str, int]]
+    ) -> set[str] | None:
+        """The commits of ``held`` whose note holds one of ``words``, from their bytes;
+        None when a note is over the cap, not listed or not read."""
+        cap = note_bytes(self.env)
+        if any(c not in listed or listed[c][2] > cap for c in held):
+            return None
+        blobs = self.read_blobs(sorted({listed[c][0] for c in held}))
+        if any(listed[c][0] not in blobs for c in held):
+            return None
+        needles = [w.encode() for w in words]
+        return {c for c in held if any(n in blobs[listed[c][0]] for n in needles)}
 
     def read_every_note(self, found: Mapping[str, tuple[str, str, int]]) -> dict[str, bytes]:
         """Every note of a :meth:`notes_map` (or of a part of one) that holds at most

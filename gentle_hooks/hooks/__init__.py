@@ -20,7 +20,8 @@ only then is the handler imported.
 * :mod:`.overrides` — a block let through, recorded
 * :mod:`.decision` — the conclusion as one JSON object for agents
 * :mod:`.elsewhere` — a block's commands bound to the repository when the user is outside it
-* :mod:`.judgement` — commits judged from notes and trailers alone, their lines and JSON
+* :mod:`.judgement` — commits judged from notes and trailers alone
+* :mod:`.verdict_text` — those verdicts' lines, ways out and JSON
 * :mod:`.same_tree` — a commit judged by another commit's note of its exact tree
 * :mod:`.changed_tree` — a commit judged by another commit's note of the writer content
   it brings in

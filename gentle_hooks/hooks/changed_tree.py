@@ -31,9 +31,10 @@ The human side borrows nothing:
 
 Cost: nothing when no commit is left undelegated or no notes source holds a note. Else one
 ``diff-tree --stdin`` for those commits, one ``git grep -F`` per notes source over the blob
-ids they bring in, one ``cat-file --batch`` of the notes holding one; then, only per (path,
-blob) a note lists, one ``git log --find-object`` over the commit's history, and one
-``cat-file --batch`` of those blobs.
+ids they bring in (the gates search the trees :mod:`.same_tree` looks up in the same one:
+:func:`~gentle_hooks.hooks.judgement.judge_commits`), one ``cat-file --batch`` of the notes
+holding one; then, only per (path, blob) a note lists, one ``cat-file --batch`` of those
+blobs and one ``git log --find-object`` over the commit's history.
 """
 
 from __future__ import annotations
@@ -45,7 +46,6 @@ from gentle_hooks.git.repository import Repository
 from gentle_hooks.notes.codec import ParsedNote, parse
 from gentle_hooks.notes.lines import WritesLine
 from gentle_hooks.policy.shellwords import shown_path
-from gentle_hooks.policy.wholefile import identifies_writer
 from gentle_hooks.report.text import short
 from gentle_hooks.values.candidate import EMPTY_BLOBS
 from gentle_hooks.values.frozen import frozen
@@ -76,12 +76,38 @@ class Brought:
         )
 
 
+def brought_pairs(
+    repo: Repository, plain: Sequence[CommitInfo]
+) -> dict[str, dict[tuple[str, str], None]]:
+    """The (path, blob) pairs each commit of ``plain`` brings in against its first parent
+    and holds unchanged from none of its other parents (a merge: the other side had it
+    already), by commit id, in one ``diff-tree --stdin`` (none without commits); a
+    deletion, a submodule, the empty file and an unchanged blob are left out.
+
+    Raises:
+        GitError: git failed.
+    """
+    deltas = repo.commit_deltas([i.id for i in plain])
+    wanted: dict[str, dict[tuple[str, str], None]] = {}
+    for info in plain:
+        per_parent = deltas.get(info.id) or [[]]
+        changed_from_others = [{x.path for x in d} for d in per_parent[1:]]
+        for c in per_parent[0]:
+            if c.new_blob is None or c.new_blob in EMPTY_BLOBS or c.new_blob == c.old_blob:
+                continue
+            if any(c.path not in changed for changed in changed_from_others):
+                continue
+            wanted.setdefault(info.id, {})[(c.path, c.new_blob)] = None
+    return wanted
+
+
 def brought_content(
     repo: Repository,
     sources: Sequence[tuple[str, Mapping[str, tuple[str, str, int]]]],
     plain: Sequence[CommitInfo],
     verified: Callable[[ParsedNote], bool],
     in_time: Callable[[], None],
+    brought: Mapping[str, Mapping[tuple[str, str], None]] | None = None,
 ) -> dict[str, Brought]:
     """For each commit of ``plain`` (left undelegated by its own note, its message and
     :mod:`.same_tree`), the other commits' notes listing writer content it brings in that
@@ -94,25 +120,17 @@ def brought_content(
         verified: whether a note's own candidate passes its plan (the gate's judgement).
         in_time: called after each source is searched and before each history walk (a
             hook's time bound).
+        brought: :func:`brought_pairs` of these commits (or more), when the caller has
+            them (else they are diffed here).
 
     Raises:
         GitError: git failed.
     """
     if not plain or not any(listed for _, listed in sources):
         return {}
-    deltas = repo.commit_deltas([i.id for i in plain])
-    # (path, blob) each commit brings in against its first parent and holds unchanged from
-    # none of its other parents (a merge: the other side had it already)
-    wanted: dict[str, dict[tuple[str, str], None]] = {}
-    for info in plain:
-        per_parent = deltas.get(info.id) or [[]]
-        changed_from_others = [{x.path for x in d} for d in per_parent[1:]]
-        for c in per_parent[0]:
-            if c.new_blob is None or c.new_blob in EMPTY_BLOBS or c.new_blob == c.old_blob:
-                continue
-            if any(c.path not in changed for changed in changed_from_others):
-                continue
-            wanted.setdefault(info.id, {})[(c.path, c.new_blob)] = None
+    if brought is None:
+        brought = brought_pairs(repo, plain)
+    wanted = {i.id: brought[i.id] for i in plain if i.id in brought}
     blobs = sorted({b for pairs in wanted.values() for _, b in pairs})
     if not blobs:
         return {}
@@ -121,7 +139,7 @@ def brought_content(
     for notes, listed in sources:
         if not listed:
             continue
-        held = repo.notes_holding(notes, blobs)
+        held = repo.notes_holding(notes, blobs, listed)
         fresh = {c: listed[c] for c in held if c in listed and listed[c][0] not in seen}
         seen.update(v[0] for v in fresh.values())
         for noted, data in repo.read_every_note(fresh).items():
@@ -167,5 +185,8 @@ def _telling_blobs(repo: Repository, blobs: set[str]) -> frozenset[str]:
     """
     if not blobs:
         return frozenset()
+    # imported here: a person's push whose blobs no note lists reads no line classifier
+    from gentle_hooks.policy.wholefile import identifies_writer
+
     data = repo.read_blobs(sorted(blobs))
     return frozenset(b for b in blobs if b not in data or identifies_writer(data[b]))

@@ -20,8 +20,9 @@ A commit whose own note records a person's discard claim (an override line of ho
 as for any claimed commit (SPEC §5).
 
 Cost: only when some judged commit is left undelegated, one ``git grep`` per notes source
-searches every note for those commits' tree ids (the notes tree listed once, by the
-caller), and only the notes holding one are read (one ``cat-file --batch``) and parsed.
+searches every note for those commits' tree ids, and for the blobs :mod:`.changed_tree`
+looks up next (the notes tree listed once, by the caller), and only the notes holding one
+are read (one ``cat-file --batch``) and parsed.
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ def borrowed_notes(
     for notes, listed in sources:
         if not listed or not wanted:
             continue
-        held = repo.notes_holding(notes, sorted(wanted))
+        held = repo.notes_holding(notes, sorted(wanted), listed)
         fresh = {c: listed[c] for c in held if c in listed and listed[c][0] not in seen}
         seen.update(v[0] for v in fresh.values())
         for noted, data in repo.read_every_note(fresh).items():

@@ -22,7 +22,7 @@ from gentle_hooks.config.load import load_config
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, UsageError
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.call import HookCall
-from gentle_hooks.hooks.judgement import CommitVerdict, judge_commits, verdict_lines
+from gentle_hooks.hooks.judgement import CommitVerdict, judge_commits
 from gentle_hooks.hooks.outcome import say
 from gentle_hooks.hooks.push_input import is_zero, ref_lines
 from gentle_hooks.notes.codec import NOTES_REF
@@ -140,6 +140,8 @@ def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
         blocked = [v for v in verdicts if v.blocked]
         for v in verdicts:
             if v.delegated_by is not None:
+                from gentle_hooks.hooks.verdict_text import verdict_lines  # a writer's only
+
                 for text in verdict_lines(v):
                     say(text)
         if blocked:

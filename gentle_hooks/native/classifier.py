@@ -30,11 +30,15 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping, Sequence
 
-from gentle_hooks.config.settings import RiskSettings
+from gentle_hooks.config.settings import (
+    DEFAULT_PROCESS_FOLDS,
+    DEFAULT_PROCESS_NEEDLES,
+    DEFAULT_PROCESS_PATTERNS,
+    RiskSettings,
+)
 from gentle_hooks.git.parse import AddedLine
 from gentle_hooks.native.content import is_passive_document_content
 from gentle_hooks.native.pathfacts import FactCache, fact_cache, matchers
-from gentle_hooks.native.prefilter import folds, needles
 from gentle_hooks.native.process_scan import (
     PROCESS_SCAN_LINE_LIMIT,
     PROCESS_SCAN_SECONDS,
@@ -70,11 +74,19 @@ SHEBANG = b"#!"
 
 @functools.lru_cache(maxsize=8)
 def _cached_needles(patterns: tuple[str, ...]) -> tuple[bytes, ...] | None:
+    if patterns == DEFAULT_PROCESS_PATTERNS:  # what needles() reads from them (a test)
+        return DEFAULT_PROCESS_NEEDLES
+    from gentle_hooks.native.prefilter import needles  # only for configured patterns
+
     return needles(patterns)
 
 
 @functools.lru_cache(maxsize=8)
 def _cached_folds(patterns: tuple[str, ...]) -> bool:
+    if patterns == DEFAULT_PROCESS_PATTERNS:  # what folds() reads from them (a test)
+        return DEFAULT_PROCESS_FOLDS
+    from gentle_hooks.native.prefilter import folds
+
     return folds(patterns)
 
 

@@ -10,13 +10,13 @@ Nothing here runs a fetch or a push.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from collections.abc import Mapping
 
 from gentle_hooks.errors import GitError, quoted
 from gentle_hooks.git.repository import Repository
+from gentle_hooks.values.digest import sha256_hex
 
 #: ``scheme://...`` (git's URL form; ``file://`` included).
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://.+\Z")
@@ -37,7 +37,7 @@ def tracking_ref(remote: str, named: bool = True) -> str:
     fetched remotes' notes reads."""
     if named:
         return f"refs/notes/remotes/{remote}/gentle-hooks"
-    digest = hashlib.sha256(remote.encode("utf-8", "surrogateescape")).hexdigest()[:12]
+    digest = sha256_hex(remote.encode("utf-8", "surrogateescape"))[:12]
     return f"refs/notes/remotes/url-{digest}/gentle-hooks"
 
 

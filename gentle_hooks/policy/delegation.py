@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     import re
     from collections.abc import Mapping
 
+AI_AGENT = "AI_AGENT"
+
 #: Environment variables an agent runtime sets for the processes it runs: (name, value or
 #: None for "any non-empty value", runtime).
 RUNTIME_ENV: tuple[tuple[str, str | None, str], ...] = (
@@ -41,8 +43,21 @@ RUNTIME_ENV: tuple[tuple[str, str | None, str], ...] = (
     # AGENT is a generic name: only its value amp counts
     ("AGENT", "amp", "amp"),
     ("AUGMENT_AGENT", None, "augment"),
+    # the generic variable any tool may set to say an AI agent runs it, its value the
+    # agent's name (vercel/vercel packages/detect-agent/README.md, "The AI_AGENT Standard";
+    # unjs/std-env src/agents.ts @ 09d5e780 reads it before any runtime's own variable): an
+    # unknown value is an agent too, named by :func:`runtime_evidence`
+    (AI_AGENT, None, "ai-agent"),
     ("GENTLE_WRITER_MODEL", None, "gentle-hooks env recorder"),
 )
+
+#: ``PATH`` entries an agent runtime puts there for the processes it runs: (the entry's
+#: ending, runtime). Pi prepends its tool directory ``~/.pi/agent/bin`` (unjs/std-env
+#: src/agents.ts @ 09d5e780: "Verified by pi (can be detected using PATH containing
+#: .pi/agent/bin)"). Only a whole entry ending so counts, with at most one trailing slash,
+#: as the installed hooks' ``case`` patterns read it too
+#: (:func:`gentle_hooks.services.fastpath.path_patterns`).
+RUNTIME_PATH: tuple[tuple[str, str], ...] = ((".pi/agent/bin", "pi"),)
 
 _COAUTHOR = r"(?im)^co-authored-by:\s*(.+)$"
 _COMPILED: dict[str, re.Pattern[str]] = {}
@@ -148,17 +163,40 @@ IDENTITY_ENV = ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME")
 _ROLE = {"GIT_AUTHOR_NAME": "author", "GIT_COMMITTER_NAME": "committer"}
 
 
+def on_path(entry: str, ending: str) -> bool:
+    """Whether the ``PATH`` entry ``entry`` is the directory ``ending`` (a relative path
+    such as ``.pi/agent/bin``): the entry is it, or ends with ``/`` and it, with at most
+    one trailing slash."""
+    entry = entry[:-1] if entry.endswith("/") else entry
+    return entry == ending or entry.endswith("/" + ending)
+
+
+def _agent_named(value: str) -> str:
+    """The agent ``AI_AGENT=value`` names, as a trailer may carry it: the value lowercased
+    when it is a plain name (letters, digits, ``.-_@/+``, at most 64), else ``ai-agent``."""
+    name = value.strip().lower()
+    plain = all(c.isascii() and (c.isalnum() or c in ".-_@/+") for c in name)
+    return name if plain and 0 < len(name) <= 64 else "ai-agent"
+
+
 def runtime_evidence(env: Mapping[str, str]) -> Evidence | None:
     """An agent runtime detected in the hook's environment, or None: a runtime's own
-    variable (:data:`RUNTIME_ENV`), or an agent's name marker (the ``identity`` rows of
-    :data:`gentle_hooks.policy.markers.MARKERS`) in ``GIT_AUTHOR_NAME`` or
+    variable (:data:`RUNTIME_ENV`; for ``AI_AGENT`` the agent its value names), its tool
+    directory on ``PATH`` (:data:`RUNTIME_PATH`), or an agent's name marker (the
+    ``identity`` rows of :data:`gentle_hooks.policy.markers.MARKERS`) in ``GIT_AUTHOR_NAME`` or
     ``GIT_COMMITTER_NAME``, an ``author`` row's in ``GIT_AUTHOR_NAME`` only (aider sets
     ``GIT_COMMITTER_NAME`` to ``<name> (aider)`` for the person's dirty files it commits
     before editing, too)."""
     for name, value, agent in RUNTIME_ENV:
         got = env.get(name)
         if got and (value is None or got == value):
+            if name == AI_AGENT:
+                agent = _agent_named(got)
             return Evidence(agent, f"{name} is set in the hook's environment")
+    for entry in env.get("PATH", "").split(":"):
+        for ending, agent in RUNTIME_PATH:
+            if on_path(entry, ending):
+                return Evidence(agent, f"PATH holds {shown(quoted(entry))}, {agent}'s tools")
     for name in IDENTITY_ENV:
         who = env.get(name, "").strip()
         if not who:

@@ -206,17 +206,6 @@ def may_have_code_part(stripped: bytes) -> bool:
     return stripped.find(b"#") >= 0 or stripped.find(b"//") >= 0 or stripped.endswith(b";")
 
 
-def _code_keys(stripped: bytes, significant_only: bool) -> tuple[str, ...]:
-    """The key of :func:`code_part` of a stripped line when it differs from the line (so a
-    comment or ``;`` appended to the writer's line keeps a key of it, row A2's count made
-    per line by the caller's sets): empty when the same, blank, or (``significant_only``)
-    not significant."""
-    code = code_part(stripped)
-    if code == stripped or not code or (significant_only and not is_significant(code)):
-        return ()
-    return (stripped_key(code),)
-
-
 #: The first bytes of a stripped line :func:`_keys` reads as an import of names (``import``,
 #: ``from``; a blank line too, as ``b"" in b"if"`` read it). A set, not ``in b"if"``: on
 #: bytes, CPython's ``in`` first tries its operand as an integer and formats the TypeError
@@ -228,8 +217,7 @@ _MAY_IMPORT = frozenset({b"", b"i", b"f"})
 #: Contents whose keys :func:`line_keys`, :func:`any_line_keys` and :func:`joined_lines`
 #: keep: one change is read against every entry it may carry (each side's keys once, not
 #: once per entry), and one entry's blobs by each rule that reads them. Answers are
-#: frozen, so a kept one is the same value a fresh reading gives. The first two share one
-#: cache of twice this.
+#: frozen, so a kept one is the same value a fresh reading gives.
 CONTENTS_KEPT = 64
 
 
@@ -238,7 +226,7 @@ def line_keys(data: bytes | None) -> frozenset[str]:
     comment or ``;`` (:func:`code_part`), and of every significant wrapped statement joined
     (:func:`joined_keys`) (empty for None: no file). The last answers are kept
     (:data:`CONTENTS_KEPT`)."""
-    return _keys(data, True) if data else frozenset()
+    return _keys(data)[0] if data else frozenset()
 
 
 def any_line_keys(data: bytes | None) -> frozenset[str]:
@@ -249,28 +237,42 @@ def any_line_keys(data: bytes | None) -> frozenset[str]:
     lines matched against a delta of significant keys answer exactly as with
     :func:`line_keys`. The last answers are kept (:data:`CONTENTS_KEPT`).
     """
-    return _keys(data, False) if data else frozenset()
+    return _keys(data)[1] if data else frozenset()
 
 
-@lru_cache(maxsize=2 * CONTENTS_KEPT)
-def _keys(data: bytes, significant_only: bool) -> frozenset[str]:
-    """:func:`line_keys` (``significant_only``) or :func:`any_line_keys` of non-empty
-    ``data``: the key of each kept line (significant, or any non-blank one), of its code
-    part (:func:`_code_keys`), and of its significant wrapped statements joined. An import
-    line of names is keyed as the one-name imports it means, not as itself
-    (:func:`~gentle_hooks.policy.importpairs.import_pairs`: a sorter splits and merges them),
-    so ``import os, evil`` is ``import os`` and ``import evil``."""
-    keys: set[str] = set()
+@lru_cache(maxsize=CONTENTS_KEPT)
+def _keys(data: bytes) -> tuple[frozenset[str], frozenset[str]]:
+    """(:func:`line_keys`, :func:`any_line_keys`) of non-empty ``data``, in one pass over
+    its lines (a delta and a change read both of each side): the key of each non-blank
+    line, of its code part (:func:`code_part`) when that differs and is not blank (so a
+    comment or ``;`` appended to the writer's line keeps a key of it), and of its
+    significant wrapped statements joined; the first only those that are significant
+    (:func:`is_significant`). An import line of names is keyed as the one-name imports it
+    means, not as itself (:func:`~gentle_hooks.policy.importpairs.import_pairs`: a sorter
+    splits and merges them), so ``import os, evil`` is ``import os`` and ``import evil``."""
+    significant: set[str] = set()
+    every: set[str] = set()
+
+    def add(stripped: bytes) -> None:
+        key = stripped_key(stripped)
+        every.add(key)
+        if is_significant(stripped):
+            significant.add(key)
+
     for line in data.splitlines():
         stripped = line.strip()
         pairs = import_pairs(stripped) if stripped[:1] in _MAY_IMPORT else ()
         if pairs:  # an import of names: the lines a sorter splits or merges it into
-            keys.update(stripped_key(p) for p in pairs if not significant_only or is_significant(p))
-        elif is_significant(stripped) if significant_only else stripped:
-            keys.add(stripped_key(stripped))
+            for pair in pairs:
+                add(pair)
+        elif stripped:
+            add(stripped)
         if may_have_code_part(stripped):  # never a blank line
-            keys.update(_code_keys(stripped, significant_only))
-    return frozenset(keys) | joined_keys(data)
+            code = code_part(stripped)
+            if code and code != stripped:
+                add(code)
+    joined = joined_keys(data)
+    return frozenset(significant) | joined, frozenset(every) | joined
 
 
 def short_keys(data: bytes | None, without: frozenset[str] = frozenset()) -> frozenset[str]:

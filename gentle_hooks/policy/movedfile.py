@@ -52,8 +52,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence, Set
+from functools import lru_cache
 
-from gentle_hooks.policy.linekeys import stripped_key
+from gentle_hooks.policy.linekeys import CONTENTS_KEPT, stripped_key
 from gentle_hooks.values.lazy_pattern import lazy_pattern
 
 #: The non-blank lines a writer file needs for its move to be read line by line (row F1):
@@ -111,9 +112,14 @@ def keeps_literal(writer: bytes, edited: bytes) -> bool:
 
 def file_lines(content: bytes | None) -> tuple[bytes, ...]:
     """The non-blank lines of a writer's content, stripped, in order; ``()`` for none, or
-    for more than :data:`MAX_LINES` of them (row F1)."""
-    if not content:
-        return ()
+    for more than :data:`MAX_LINES` of them (row F1). The last answers are kept
+    (:data:`~gentle_hooks.policy.linekeys.CONTENTS_KEPT`): a change's new side is read
+    against every entry it may carry."""
+    return _file_lines(content) if content else ()
+
+
+@lru_cache(maxsize=CONTENTS_KEPT)
+def _file_lines(content: bytes) -> tuple[bytes, ...]:
     lines = tuple(s for line in content.splitlines() if (s := line.strip()))
     return lines if len(lines) <= MAX_LINES else ()
 
@@ -138,8 +144,7 @@ def moved_file_row(
     lines = file_lines(new)
     if len(writer) < MIN_LINES or len(lines) != len(writer):
         return "F1"
-    differ = [i for i, (a, b) in enumerate(zip(writer, lines, strict=True)) if a != b]
-    differ = [i for i in differ if stripped_key(writer[i]) != stripped_key(lines[i])]
+    differ = _differing(writer, lines)
     if len(differ) > 1:
         return "F2"
     if differ and code_around_literals(writer[differ[0]]) != code_around_literals(lines[differ[0]]):
@@ -153,3 +158,18 @@ def moved_file_row(
     if not introduced:
         return "F5"
     return "F6"
+
+
+def _differing(writer: tuple[bytes, ...], lines: tuple[bytes, ...]) -> list[int]:
+    """The positions where ``lines`` holds another line than ``writer`` (by key: a
+    formatter's re-spacing is the same line), up to the second one: a second is row F2
+    whatever follows, so the rest is not keyed."""
+    differ: list[int] = []
+    if writer == lines:
+        return differ
+    for i, (a, b) in enumerate(zip(writer, lines, strict=True)):
+        if a != b and stripped_key(a) != stripped_key(b):
+            differ.append(i)
+            if len(differ) > 1:
+                break
+    return differ

@@ -221,9 +221,10 @@ def script_commands(
         and not ownfile.is_current(content, rt.name)
     ):
         # a former text of ours (Pi's before it handled tool_call): its shell tool unrecorded
+        lacks = ownfile.FORMER_LACKS.get(rt.name, f"{w.shell_event} handler")
         return commands, (
-            f"{path} is a former gentle-hooks text with no {w.shell_event} handler: what a "
-            "shell command changes is not recorded; install the recorder again"
+            f"{path} is a former gentle-hooks text with no {lacks}: what a shell command "
+            "changes is not recorded; install the recorder again"
         )
     return commands, None
 

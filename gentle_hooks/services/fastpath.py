@@ -46,7 +46,7 @@ from gentle_hooks.ledger.location import IDLE_FILE, LEDGER_FILE, SPOOL_FILE, STA
 from gentle_hooks.ledger.probe import IDLE_LAST, IDLE_ROWS, WINDOWS_DIR
 from gentle_hooks.policy.decision_form import ENV as FORMAT_ENV
 from gentle_hooks.policy.decision_form import SPEAKS_FOR_EVERY_COMMIT, allowed_line
-from gentle_hooks.policy.delegation import IDENTITY_ENV, RUNTIME_ENV
+from gentle_hooks.policy.delegation import IDENTITY_ENV, RUNTIME_ENV, RUNTIME_PATH
 
 #: Hooks with a fast path, and what it checks.
 FAST_HOOKS = {
@@ -89,6 +89,18 @@ def env_names() -> tuple[str, ...]:
     """Every variable whose non-empty value sends a commit to Python: the agent runtimes'
     and the configuration's."""
     return tuple(dict.fromkeys([name for name, _, _ in RUNTIME_ENV] + list(ENV_KEYS)))
+
+
+def path_patterns() -> str:
+    """The ``case`` patterns matching ``:$PATH:`` when an entry is a runtime's tool
+    directory (:data:`~gentle_hooks.policy.delegation.RUNTIME_PATH`, as
+    :func:`~gentle_hooks.policy.delegation.on_path` reads an entry): ``|``-joined."""
+    return "|".join(
+        f"*{sep}{ending}{slash}:*"
+        for ending, _ in RUNTIME_PATH
+        for sep in (":", "/")
+        for slash in ("", "/")
+    )
 
 
 def glob_word(word: str) -> str:
@@ -249,6 +261,7 @@ def _no_agent_env(names: str) -> str:
     idents = " ".join(f'"${{{n}-}}"' for n in IDENTITY_ENV)
     return f"""\
         [ -z "{names}" ] || return 1
+        case ":${{PATH-}}:" in {path_patterns()}) return 1 ;; esac
         for gh_n in {idents}; do
             case $gh_n in {identity_patterns()}) return 1 ;; esac
         done

@@ -191,6 +191,14 @@ class World:
         assert r.code == 0, f"git {' '.join(args)}: {r}"
         return r.out
 
+    def person_commits(self, *args: str, cwd: Path | None = None) -> Run:
+        """``git commit ARGS`` with the hooks, as a person: fails the test unless it exits 0
+        with no BLOCKED line and the new commit carries no ``Gentle-Writer`` trailer; the run."""
+        r = self.git("commit", *args, cwd=cwd)
+        assert r.code == 0 and not [ln for ln in r.said if "BLOCKED" in ln], r
+        assert "Gentle-Writer" not in self.ok("log", "-1", "--format=%B", cwd=cwd)
+        return r
+
     def gh(
         self,
         *args: str,

@@ -125,9 +125,7 @@ def test_the_writers_wrapped_compound_line_split_and_joined_stays_the_writers(
 def test_a_humans_own_compound_statement_passes(served: World) -> None:
     w = served
     w.write(PATH, FORMATTED.replace("credit_limit_override", "overdraft_limit"))
-    r = w.git("commit", "-qam", "human: charge")
-    assert r.code == 0 and not [ln for ln in r.said if "BLOCKED" in ln], r
-    assert "Gentle-Writer:" not in w.ok("log", "-1", "--format=%B")
+    w.person_commits("-qam", "human: charge")
 
 
 #: (the writer's ``Edit`` of :data:`OLD`, what ``ruff format`` makes of it) for each of its

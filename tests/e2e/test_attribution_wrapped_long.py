@@ -89,9 +89,7 @@ def test_a_humans_own_long_call_passes(served: World) -> None:
     args = ['["make", "all"]', *(f"v{i}=1" for i in range(20))]
     _, spread = _spread("subprocess.run(", args, ")")
     w.write(PATH, BASE + spread)
-    r = w.git("commit", "-qam", "human: build")
-    assert r.code == 0 and not [ln for ln in r.said if "BLOCKED" in ln], r
-    assert "Gentle-Writer:" not in w.ok("log", "-1", "--format=%B")
+    w.person_commits("-qam", "human: build")
 
 
 def test_the_writers_line_with_a_magic_trailing_comma_stays_the_writers(served: World) -> None:

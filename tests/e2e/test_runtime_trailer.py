@@ -6,7 +6,11 @@ and post-commit records it with a note, so sharing the notes lets the range thro
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Callable
+
+import pytest
 
 from tests.e2e.conftest import CHECK, World
 
@@ -44,3 +48,37 @@ def test_an_agent_runtime_commit_carries_its_trailer_to_the_range_gate(world: Wo
     w.write("README.md", "# demo, by a human\n")
     w.ok("commit", "-qam", "human")
     assert "Gentle-Writer" not in w.ok("log", "-1", "--format=%B")
+
+
+def _pi_path(w: World) -> dict[str, str]:
+    # Pi prepends its tool directory to the PATH of the commands it runs (unjs/std-env
+    # src/agents.ts @ 09d5e780)
+    return {"PATH": f"{w.base}/home/.pi/agent/bin:{os.environ['PATH']}"}
+
+
+@pytest.mark.parametrize(
+    ("env", "trailer"),
+    [
+        (_pi_path, "Gentle-Writer: pi (agent runtime)"),
+        (lambda w: {"AI_AGENT": "Devin@1"}, "Gentle-Writer: devin@1 (agent runtime)"),
+        (lambda w: {"PATH": f"{w.base}/home/.pi/agent:{os.environ['PATH']}"}, None),
+        (lambda w: {"AI_AGENT": ""}, None),
+    ],
+    ids=["pi-path", "ai-agent", "person-near-pi", "ai-agent-empty"],
+)
+def test_a_commit_made_in_pi_or_a_declared_agent_carries_its_trailer(
+    native: World, env: Callable[[World], dict[str, str]], trailer: str | None
+) -> None:
+    w, e = native, env(native)
+    w.write("src/app.py", V2)
+    w.ok("add", "-A")
+    if trailer is not None:  # an agent's commit is delegated: its plan is met first
+        assert w.gh("receipt", "run", "--staged", "--", *CHECK, env=e).code == 0
+        assert w.gh("spot-check", "--staged", env=e).code == 0
+    made = w.git("commit", "-qm", "change", env=e)
+    assert made.code == 0, made
+    trailers = w.ok("log", "-1", "--format=%(trailers)").splitlines()
+    if trailer is None:
+        assert not [t for t in trailers if t.startswith("Gentle-Writer")], trailers
+    else:
+        assert trailer in trailers, trailers

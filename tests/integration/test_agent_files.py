@@ -268,6 +268,34 @@ def test_doctor_fails_a_former_pi_extension_and_install_brings_it_current(repo: 
     assert doctor(repo, WITH_GH)[1]["agent: pi"][0]
 
 
+@pytest.mark.parametrize("subagents", [True, False], ids=["with-subagents", "first"])
+def test_doctor_fails_a_former_opencode_plugin_and_install_brings_it_current(
+    subagents: bool, repo: Path
+) -> None:
+    """OpenCode's plugin of an earlier install hands over tool.execute.after alone: what its
+    bash tool changes is not recorded. doctor says so; install rewrites it to the current
+    text."""
+    path = repo / project("opencode")
+    path.parent.mkdir(parents=True)
+    command = COMMAND.format("opencode")
+    path.write_text(ownfile.opencode_plugin(command, subagents=subagents, shell=False))
+    code, checks = doctor(repo, WITH_GH)
+    ok, detail = checks["agent: opencode"]
+    assert code == 2 and not ok
+    assert detail == (
+        f"wired in {path} (project), but {path} is a former gentle-hooks text with no "
+        "bash snapshot: what a shell command changes is not recorded; install the "
+        "recorder again; run: gentle-hook install --agent opencode"
+    )
+    again = gh(repo, "install", "--agent", "opencode", env=WITH_GH)
+    assert again.stdout.splitlines()[:2] == [
+        line("opencode", "project", "updated", path),
+        "note: it was the text of a former gentle-hooks: it is now the current one",
+    ]
+    assert path.read_text() == ownfile.render("opencode", command)
+    assert doctor(repo, WITH_GH)[1]["agent: opencode"][0]
+
+
 @pytest.mark.skipif(shutil.which("node") is None, reason="no node")
 @pytest.mark.parametrize("name", ["opencode", "pi", "amp"])
 def test_our_plugin_module_is_one_node_parses(name: str, tmp_path: Path) -> None:

@@ -144,6 +144,15 @@ def _agent_env(w: World) -> dict[str, str]:
     return {"CLAUDECODE": "1"}
 
 
+def _pi_path(w: World) -> dict[str, str]:
+    # Pi puts its tool directory first on the PATH of every command it runs
+    return {"PATH": f"{Path.home()}/.pi/agent/bin:{os.environ['PATH']}"}
+
+
+def _ai_agent(w: World) -> dict[str, str]:
+    return {"AI_AGENT": "some-new-agent"}
+
+
 def _applies_env(w: World) -> dict[str, str]:
     return {"GENTLE_HOOKS_APPLIES_TO": "all"}
 
@@ -205,6 +214,8 @@ def _displaced(w: World) -> dict[str, str]:
 
 CASES: dict[str, tuple[Callable[[World], dict[str, str]], tuple[str, ...], set[str]]] = {
     "agent runtime variable": (_agent_env, ("-m", "m"), {"pre-commit"}),
+    "Pi's tool directory on PATH": (_pi_path, ("-m", "m"), {"pre-commit"}),
+    "the generic AI_AGENT": (_ai_agent, ("-m", "m"), {"pre-commit"}),
     "applies_to from the environment": (_applies_env, ("-m", "m"), {"pre-commit"}),
     "aider author": (_aider, ("-m", "m"), {"pre-commit"}),
     "live writer entry": (_writer_work, ("-m", "m"), {"pre-commit"}),

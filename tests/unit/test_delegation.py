@@ -90,6 +90,15 @@ def test_human_commits_have_no_evidence(message: str, author: str) -> None:
         ({"GEMINI_CLI": "1"}, "gemini-cli"),
         ({"CLINE_ACTIVE": "true"}, "cline"),
         ({"GENTLE_WRITER_MODEL": "o4-mini"}, "gentle-hooks env recorder"),
+        # the generic variable names the agent (vercel detect-agent's AI_AGENT standard)
+        ({"AI_AGENT": "Cursor-CLI"}, "cursor-cli"),
+        ({"AI_AGENT": "devin@1"}, "devin@1"),
+        ({"AI_AGENT": "my agent\nGentle-Writer: x"}, "ai-agent"),  # not a plain name
+        ({"AI_AGENT": "x" * 65}, "ai-agent"),
+        # Pi's tool directory on PATH (unjs/std-env src/agents.ts @ 09d5e780)
+        ({"PATH": "/home/ann/.pi/agent/bin:/usr/bin"}, "pi"),
+        ({"PATH": "/usr/bin:/home/ann/.pi/agent/bin/"}, "pi"),
+        ({"PATH": ".pi/agent/bin"}, "pi"),
         ({"GIT_AUTHOR_NAME": "Ann Example (aider) "}, "aider"),
         (
             {"GIT_AUTHOR_NAME": "Ann Example (aider)", "GIT_COMMITTER_NAME": "Ann (aider)"},
@@ -104,6 +113,9 @@ def test_runtime_evidence(env: dict[str, str], agent: str) -> None:
 
 def test_no_runtime_evidence() -> None:
     assert runtime_evidence({"CLINE_ACTIVE": "false", "CLAUDECODE": "", "HOME": "/x"}) is None
+    assert runtime_evidence({"AI_AGENT": "", "PATH": "/usr/bin:/bin"}) is None
+    for path in ("/home/ann/.pi/agent", "/x/.pi/agent/bin/sub", "/x/a.pi/agent/bin", "/x//"):
+        assert runtime_evidence({"PATH": path}) is None, path
     human = {"GIT_AUTHOR_NAME": "Ann (aider fan)", "GIT_COMMITTER_NAME": "Ann Example"}
     assert runtime_evidence(human) is None
     # aider's commit of the person's own dirty files (or /commit): the committer alone

@@ -28,6 +28,7 @@ from gentle_hooks.services.fastpath import (
     env_names,
     identity_patterns,
     message_pattern,
+    path_patterns,
 )
 from gentle_hooks.services.install import script_text
 
@@ -48,9 +49,10 @@ def _non_ascii_partners(ch: str) -> list[str]:
 def test_the_commit_script_names_every_variable_of_the_tables() -> None:
     text = script_text("pre-commit", "/usr/bin/python3", False)
     names = set(re.findall(r"\$\{([A-Z_]+)-\}", text))
-    # GENTLE_HOOKS_FORMAT: read only after the checks passed, for what the pass prints
+    # GENTLE_HOOKS_FORMAT: read only after the checks passed, for what the pass prints;
+    # PATH: a runtime's tool directory (RUNTIME_PATH)
     tables = {n for n, _, _ in RUNTIME_ENV} | set(ENV_KEYS) | set(IDENTITY_ENV)
-    assert names == tables | {"GENTLE_HOOKS_FORMAT"}
+    assert names == tables | {"GENTLE_HOOKS_FORMAT", "PATH"}
     assert set(env_names()) == {n for n, _, _ in RUNTIME_ENV} | set(ENV_KEYS)
 
 
@@ -114,6 +116,29 @@ def test_a_message_python_calls_delegated_matches_the_sh_pattern(
     for candidate in (prefix + _clean(text), prefix + _fold(_clean(text), pick)):
         if message_evidence(strip_comments(candidate)) is not None:
             assert _grep_model(candidate), candidate
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(["", "/", ".pi", "agent", "bin", ".pi/agent", "/.pi/agent/bin"]),
+            st.text(alphabet="/.abinpgt", max_size=20),
+        ),
+        min_size=0,
+        max_size=4,
+    ).map(lambda parts: ["".join(parts[i:]) for i in range(len(parts))])
+)
+def test_the_path_case_patterns_agree_with_python(entries: list[str]) -> None:
+    """The installed hooks' ``case ":$PATH:"`` (:func:`path_patterns`) and
+    :func:`runtime_evidence` read a ``PATH`` alike: a runtime's tool directory is one whole
+    entry either way."""
+    samples = [":".join(entries), "/usr/bin:" + ":".join(entries) + ":/bin"]
+    samples += [e + "/.pi/agent/bin" for e in entries] + [e + "/.pi/agent/bin/" for e in entries]
+    script = f'case ":$1:" in {path_patterns()}) exit 0 ;; esac; exit 1'
+    for path in samples:
+        sh = subprocess.run(["sh", "-c", script, "sh", path], check=False).returncode == 0
+        assert sh == (runtime_evidence({"PATH": path}) is not None), path
 
 
 def test_the_real_grep_agrees_with_its_model() -> None:

@@ -153,3 +153,39 @@ def test_needles_are_in_the_bytes_of_any_flagged_line(patterns: list[str], line:
 def test_search_keys_cover_every_string(strings: list[bytes]) -> None:
     keys = search_keys(tuple(strings))
     assert all(any(k in s for k in keys) for s in strings)
+
+
+def test_the_default_patterns_needles_written_out_are_what_reading_them_gives() -> None:
+    """The classifier answers the default patterns with needles written out, so a gate
+    does not parse the patterns each run (issue 20): they must be what :func:`needles` and
+    :func:`folds` read from the patterns, and a configured pattern is still read."""
+    from gentle_hooks.config.settings import (
+        DEFAULT_PROCESS_FOLDS,
+        DEFAULT_PROCESS_NEEDLES,
+        RiskSettings,
+    )
+    from gentle_hooks.native import classifier
+
+    assert needles(DEFAULT_PROCESS_PATTERNS) == DEFAULT_PROCESS_NEEDLES
+    assert folds(DEFAULT_PROCESS_PATTERNS) == DEFAULT_PROCESS_FOLDS
+    assert classifier.process_needles(RiskSettings()) == DEFAULT_PROCESS_NEEDLES
+    own = RiskSettings(process_patterns=(r"\bshutil\.rmtree\(",))
+    assert classifier.process_needles(own) == (b"shutil.rmtree(",)
+    assert classifier.process_folds(own) is False
+
+
+def test_the_default_patterns_read_no_pattern_parser() -> None:
+    """Judging with the default patterns imports no regular-expression parser of ours."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from gentle_hooks.config.settings import RiskSettings\n"
+        "from gentle_hooks.native import classifier\n"
+        "s = RiskSettings()\n"
+        "classifier.process_needles(s), classifier.process_folds(s)\n"
+        "print('gentle_hooks.native.prefilter' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True)
+    assert out.stdout.strip() == "False", out.stderr

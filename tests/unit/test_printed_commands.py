@@ -42,6 +42,7 @@ ALLOWED = {
     ("services/verdict_filing.py", "not observed: no gentle-hook verify run wrote it"),
     # the comment of a hook file saying what wrote it and what removes it (a file's history)
     ("agents/ownfile.py", "Written by 'gentle-hook install --agent "),
+    ("agents/opencode_plugin.py", "Written by 'gentle-hook install --agent "),
     # SQL comments of the ledger's schema
     ("ledger/schema.py", "-- "),
     # click's --help texts (read in the CLI's own help, not printed by a block or an error)

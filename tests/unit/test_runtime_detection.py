@@ -16,7 +16,7 @@ import pytest
 
 from gentle_hooks.agents.runtimes import NAMES
 from gentle_hooks.hooks.decision import output_format
-from gentle_hooks.policy.delegation import RUNTIME_ENV
+from gentle_hooks.policy.delegation import RUNTIME_ENV, RUNTIME_PATH
 
 #: runtime -> the environment that shows it (one documented variable or marker).
 DETECTED: dict[str, dict[str, str]] = {
@@ -31,6 +31,9 @@ DETECTED: dict[str, dict[str, str]] = {
     # provider table (Amp: AGENT=amp; Auggie: AUGMENT_AGENT=1)
     "amp": {"AGENT": "amp"},
     "augment": {"AUGMENT_AGENT": "1"},
+    # unjs/std-env src/agents.ts @ 09d5e780: "Verified by pi (can be detected using PATH
+    # containing .pi/agent/bin)"
+    "pi": {"PATH": "/home/ann/.pi/agent/bin:/usr/local/bin:/usr/bin"},
     # aider's commits carry "(aider)" after the author and committer names (aider.chat
     # docs/git.html, "--attribute-author"), in the environment its commit's hooks run with
     "aider": {"GIT_AUTHOR_NAME": "Ada Lovelace (aider)"},
@@ -41,8 +44,6 @@ UNDETECTED: dict[str, str] = {
     "none; no other source found",
     "droid": "the variables found are for droid's own hook and plugin processes "
     "(DROID_PLUGIN_ROOT, Factory-AI/factory issue #5), none for the shell commands it runs",
-    "pi": "none found for the bash tool's commands (a repository of Pi extensions sets its "
-    "own AGENT_PID: not Pi's)",
     "kiro": "none found in Kiro's hooks documentation or elsewhere",
 }
 
@@ -53,8 +54,9 @@ def test_every_installable_runtime_is_detected_or_says_why_not() -> None:
 
 
 def test_every_runtime_variable_row_belongs_to_an_installable_runtime() -> None:
-    runtimes = {agent for _, _, agent in RUNTIME_ENV} - {"gentle-hooks env recorder"}
-    assert runtimes <= set(DETECTED)
+    generic = {"gentle-hooks env recorder", "ai-agent"}
+    runtimes = {agent for _, _, agent in RUNTIME_ENV} - generic
+    assert runtimes | {agent for _, agent in RUNTIME_PATH} <= set(DETECTED)
 
 
 @pytest.mark.parametrize("name", sorted(DETECTED))
@@ -77,3 +79,20 @@ def test_a_person_or_the_env_recorder_gets_text() -> None:
     # AGENT is a generic name (other tools set AGENT=1): only Amp's value is Amp's
     assert output_format({"AGENT": "1"}) == ("text", None)
     assert output_format({"AGENT": "Amp"}) == ("text", None)
+
+
+def test_the_generic_ai_agent_variable_gets_the_json_line_whatever_it_names() -> None:
+    """vercel/vercel packages/detect-agent/README.md, "The AI_AGENT Standard": any tool may
+    set ``AI_AGENT`` to its own name; an unknown name is an agent too."""
+    assert output_format({"AI_AGENT": "my-new-agent@2"}) == ("both", None)
+    assert output_format({"AI_AGENT": ""}) == ("text", None)
+
+
+def test_a_persons_path_near_pis_gets_text() -> None:
+    for path in (
+        "/usr/bin:/home/ann/.pi/agent",  # Pi's configuration directory, not its tools
+        "/home/ann/.pi/agent/bin/extra:/usr/bin",
+        "/home/ann/my.pi/agent/binaries",
+        "/home/ann/not.pi/agent/bin",
+    ):
+        assert output_format({"PATH": path}) == ("text", None), path

@@ -49,8 +49,9 @@ def test_another_command_is_another_call(name: str) -> None:
     first, _, _ = shell_inputs(name, ROOT, SED)
     other, _, _ = shell_inputs(name, ROOT, "python gen.py")
     doc = json.loads(other)
-    if "tool_use_id" in doc:
-        doc["tool_use_id"] = "call_sh2"
+    for key in ("tool_use_id", "callID"):  # Codex's, OpenCode's (our plugin's) call id
+        if key in doc:
+            doc[key] = "call_sh2"
     assert _pair(_decode(name, first)) != _pair(_decode(name, json.dumps(doc).encode()))
 
 
