@@ -1,8 +1,8 @@
 """What one check a verifier ran showed: :class:`Check` and :class:`Outcome` (seed 001).
 
 Room: artifacts (imports :mod:`.verdict`, :mod:`gentle_hooks.policy`,
-:mod:`gentle_hooks.values`); pure values. :mod:`.observation` judges them
-(:data:`~.observation.CHECK_ROWS`); :mod:`gentle_hooks.services.room_run` observes them;
+:mod:`gentle_hooks.values`); pure values. :mod:`.check_rows` judges them
+(:data:`~.check_rows.CHECK_ROWS`); :mod:`gentle_hooks.services.room_run` observes them;
 :func:`evidence_words` says what one showed.
 """
 

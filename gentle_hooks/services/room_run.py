@@ -24,20 +24,15 @@ from typing import Literal
 
 from gentle_hooks.artifacts.observation import Check, Outcome
 from gentle_hooks.errors import UsageError
-from gentle_hooks.policy.outputs import declared_outputs, is_output
+from gentle_hooks.policy.outputs import declared_outputs
 from gentle_hooks.policy.selection import selection
 from gentle_hooks.policy.skipmarks import SkipMark
 from gentle_hooks.policy.testcount import reports_failures, runner_of, tests_run, tests_skipped
 from gentle_hooks.policy.toolmissing import missing_tool
 from gentle_hooks.services.cleanroom import (
-    ASIDE,
-    BASE,
-    TREE,
     Room,
-    RoomStamp,
     make_hollow,
     remove_hollow,
-    room_touched,
     stamp_room,
     swap_in,
 )
@@ -45,6 +40,7 @@ from gentle_hooks.services.defined import added_skip_marks, defined_by_change, d
 from gentle_hooks.services.editable import tree_relative
 from gentle_hooks.services.record import Bound
 from gentle_hooks.services.room_bounds import SCRATCH, SCRATCH_CACHE, scratch_env
+from gentle_hooks.services.room_changes import room_changes
 from gentle_hooks.services.room_dirs import require_real_dirs
 from gentle_hooks.services.room_env import env_digest
 from gentle_hooks.services.room_imports import RoomImports, room_argv
@@ -351,16 +347,16 @@ def observe_all(
                 else None
             )
             outcome = observe()
-            changed = _changes(bound, room, before, with_base, outputs)
+            changed = room_changes(bound, room, before, with_base, outputs)
             # a suite runs on the base tree to tell an unavailable tool, or a failure of
             # the brief's (row C5-base), from a failure of the change
             on_base = check.kind != "suite" or outcome.exit_code != 0
             if not changed and with_base and on_base and outcome.started:
                 outcome = _again(room, outcome, "base", observe, failure)
-                changed = _changes(bound, room, before, with_base, outputs)
+                changed = room_changes(bound, room, before, with_base, outputs)
                 if not changed and hollowed and outcome.base_same and outcome.ran:
                     outcome = _again(room, outcome, "hollow", observe, failure)
-                    changed = _changes(bound, room, before, with_base, outputs)
+                    changed = room_changes(bound, room, before, with_base, outputs)
             if ROOT_TOUCHED in logs:  # a run wrote beside tree/ (and maybe removed it)
                 changed = tuple(sorted({*changed, ".."}))
         finally:
@@ -418,64 +414,6 @@ def _own_words(paths: tuple[str, ...]) -> str:
         "what it runs: its outcome would be the change's own word; put the command itself in "
         "the brief, or land that change first"
     )
-
-
-def _changes(
-    bound: Bound, room: Room, before: RoomStamp, with_base: bool, outputs: tuple[str, ...]
-) -> tuple[str, ...]:
-    """What changed in ``room`` since ``before``: entries touched, the candidate's files
-    edited or added to, the base tree's too (as ``../base/...``). Files added at the
-    check's ``outputs`` (:func:`~gentle_hooks.policy.outputs.declared_outputs`) are its
-    reports, not changes: they are removed here, so the next run starts from the tree."""
-    cand = bound.candidate
-    # a check may have put a link in tree/'s place: git must not clean through it
-    require_real_dirs(room.path, f"{ASIDE}/{BASE}", must=(TREE, f"{TREE}/.git"))
-    changed = set(_held_touched(bound, room_touched(room, before)))
-    changed.update(bound.repo.room_changes(room.tree, cand.tree))
-    changed.update(
-        _unless_outputs(room.tree, bound.repo.room_additions(room.tree, cand.tree), outputs)
-    )
-    if with_base:
-        base_changed = bound.repo.room_changes(room.base, cand.base.tree)
-        added = bound.repo.room_additions(room.base, cand.base.tree)
-        base_changed += _unless_outputs(room.base, added, outputs)
-        changed.update(os.path.join("..", "base", p) for p in base_changed)
-    return tuple(sorted(changed))
-
-
-def _held_touched(bound: Bound, touched: Sequence[str]) -> tuple[str, ...]:
-    """``touched`` without the entries of ``tree/`` the candidate's tree does not hold
-    (neither a file of it nor a directory on the way to one): an ignored output an earlier
-    check or run wrote there (a test's ``report.txt`` in ``.gitignore``), rewritten or
-    removed by this one. Only files ``.gitignore`` does not ignore count as added
-    (docs/spec-notes.md §9); one that is not ignored stopped the run that added it."""
-    inside = [p for p in touched if p != ".." and not p.startswith(".." + os.sep)]
-    if not inside:
-        return tuple(touched)
-    held = {"."}
-    for *_, path in bound.repo.tree_entries(bound.candidate.tree):
-        while path and path not in held:
-            held.add(path)
-            path = os.path.dirname(path)
-    return tuple(p for p in touched if p in held or p not in inside)
-
-
-def _unless_outputs(top: str, added: Sequence[str], outputs: tuple[str, ...]) -> tuple[str, ...]:
-    """``added`` (files new under ``top``) without the ones at ``outputs``, which are
-    removed, with the directories left empty by that up to ``top``."""
-    reports = [p for p in added if is_output(p, outputs)]
-    for rel in reports:
-        full = os.path.join(top, rel)
-        with contextlib.suppress(OSError):
-            os.unlink(full)
-        parent = os.path.dirname(full)
-        while parent != top and parent.startswith(top + os.sep):
-            try:
-                os.rmdir(parent)  # only an empty one: the candidate's files stay
-            except OSError:
-                break
-            parent = os.path.dirname(parent)
-    return tuple(p for p in added if p not in reports)
 
 
 def cache_env(env: Mapping[str, str], cache: str) -> dict[str, str]:
