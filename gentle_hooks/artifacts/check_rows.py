@@ -56,6 +56,9 @@ class CheckRow:
 FAILS_EVERYWHERE = "C4-nothing-failed"
 #: The row of a full suite that fails the same way on the base tree (the same role).
 SUITE_FAILS_ON_BASE = "C5-base"
+#: The row of a full suite that fails on the base tree too, its failed tests not read on
+#: one of them: the change's failure, not the brief's.
+SUITE_FAILS_UNREAD = "C5-base-unread"
 
 #: Seed 001: one observed check to its result; first match wins.
 CHECK_ROWS: tuple[CheckRow, ...] = (
@@ -220,11 +223,24 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
     ),
     CheckRow(
         SUITE_FAILS_ON_BASE,
-        "the suite failed, and the same way (exit status, last line) on the base tree: the "
+        "the suite failed, and the same way on the base tree (exit status, last line) on "
+        "tests that all failed there too, by id (a pytest run observed, unittest's report: "
+        ":mod:`gentle_hooks.policy.failed_tests`): the change adds no failed test, the "
         "brief's suite fails whatever the change is; a corrected brief settles it (rule R2)",
         lambda o: o.suite_fails_on_base,
         "fail",
         said="it fails the same way on the base tree too",
+    ),
+    CheckRow(
+        SUITE_FAILS_UNREAD,
+        "the suite failed, with the same exit status and last line on the base tree, but "
+        "which tests failed was not read on one of them (a runner other than pytest or "
+        "unittest, a pytest run not observed): nothing shows the change adds no failed "
+        "test, so it is judged as the change's failure (fail closed)",
+        lambda o: o.suite_fails_on_base_unread,
+        "fail",
+        said="it fails on the base tree too, but which tests failed could not be read: "
+        "the change must be judged",
     ),
     CheckRow("C5", "a criterion or the suite exited non-zero", lambda o: True, "fail", "it failed"),
 )

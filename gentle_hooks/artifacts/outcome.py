@@ -9,6 +9,7 @@ Room: artifacts (imports :mod:`.verdict`, :mod:`gentle_hooks.policy`,
 from __future__ import annotations
 
 from gentle_hooks.artifacts.verdict import CheckKind, Program
+from gentle_hooks.policy.failed_tests import adds_failures
 from gentle_hooks.policy.selection import selection_said
 from gentle_hooks.policy.skipreports import SkippedNamed
 from gentle_hooks.policy.testcount import prints_count
@@ -93,6 +94,10 @@ class Outcome:
             how many of the tests ``pytest`` collects at the tree's top it did not run, or
             that nothing observed the run; None when it ran them all, or was not observed
             (another runner, or the repository declares its full suite).
+        failed_tests / base_failed_tests: for a full suite that failed, the ids of the
+            tests it failed on the candidate and on the base tree, sorted
+            (:mod:`gentle_hooks.policy.failed_tests`: a pytest run observed, unittest's
+            report); None when not read (another runner, nothing observed) or not run there.
     """
 
     check: Check
@@ -122,6 +127,8 @@ class Outcome:
     skipped_named: SkippedNamed | None = None
     room_refused: bool = False
     unrun: str | None = None
+    failed_tests: tuple[str, ...] | None = None
+    base_failed_tests: tuple[str, ...] | None = None
 
     @property
     def checks_nothing(self) -> bool:
@@ -133,10 +140,29 @@ class Outcome:
 
     @property
     def suite_fails_on_base(self) -> bool:
-        """True for a full suite that failed, and the same way on the base tree (exit
-        status, last line, unavailable tool's row): the brief's suite, not the change."""
-        same = self.base_same is True and self.base_signature == self.signature
+        """True for a full suite that failed, and the same way on the base tree: the same
+        exit status and unavailable tool's row, on tests that all failed there too (it
+        adds no failed test, it may fix some:
+        :func:`~gentle_hooks.policy.failed_tests.adds_failures`; the last line, ``1
+        failed`` against ``2 failed``, does not matter then): the brief's suite, not the
+        change."""
+        return self._fails_on_base and self._adds_failures is False
+
+    @property
+    def suite_fails_on_base_unread(self) -> bool:
+        """True for a full suite that failed with the same exit status and last line on
+        the base tree (:attr:`base_same`), when which tests failed on either tree was not
+        read: nothing shows the change adds no failure, so it is not the brief's fault."""
+        return self._fails_on_base and self.base_same is True and self._adds_failures is None
+
+    @property
+    def _fails_on_base(self) -> bool:
+        same = self.base_exit == self.exit_code and self.base_signature == self.signature
         return self.check.kind == "suite" and self.exit_code != 0 and same
+
+    @property
+    def _adds_failures(self) -> bool | None:
+        return adds_failures(self.failed_tests, self.base_failed_tests)
 
     @property
     def started(self) -> bool:

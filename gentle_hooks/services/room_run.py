@@ -24,9 +24,11 @@ from typing import Literal
 
 from gentle_hooks.artifacts.observation import Check, Outcome
 from gentle_hooks.errors import UsageError
+from gentle_hooks.policy.failed_tests import unittest_failed
 from gentle_hooks.policy.outputs import declared_outputs
 from gentle_hooks.policy.selection import selection
 from gentle_hooks.policy.skipmarks import SkipMark
+from gentle_hooks.policy.suite_coverage import Session, failed_ids
 from gentle_hooks.policy.testcount import reports_failures, runner_of, tests_run, tests_skipped
 from gentle_hooks.policy.toolmissing import missing_tool
 from gentle_hooks.services.cleanroom import (
@@ -120,8 +122,9 @@ def _observe(
         logs[_log_path(room, check, number, where)] = out.read()
     unrun = None
     argv_, declared = argv or check.argv, None if operands else (argv or check.argv)
+    run = observed_run(run_env) if watched and obs is not None else ()  # before others run
     if watched and not where and obs is not None:
-        run, sets = observed_run(run_env), suite_setters(check.command, own or {})
+        sets = suite_setters(check.command, own or {})
         unrun = observed_unrun(room, run_env, own=own, setters=sets, declared=declared, argv=argv_)
     if _root_stamp(room) != root_before:
         logs[ROOT_TOUCHED] = b""
@@ -140,6 +143,7 @@ def _observe(
         signature=signature,
         env=tuple(sorted(run_env)),
         env_digest=env_digest(env),
+        failed_tests=_failed_tests(check, obs.exit_code, run, room, text),
     )
     runner = runner_of(check.command)
     if runner is not None and check.kind != "negative" and not where:
@@ -167,6 +171,19 @@ def _observe(
             unrun=unrun,
         )
     return outcome
+
+
+def _failed_tests(
+    check: Check, exit_code: int, run: Sequence[Session], room: Room, text: str
+) -> tuple[str, ...] | None:
+    """For a full suite that failed, the ids of the tests it failed
+    (:mod:`gentle_hooks.policy.failed_tests`): a pytest run's observed ``run``, else
+    unittest's report in ``text``; None when it passed or they were not read."""
+    if check.kind != "suite" or exit_code == 0:
+        return None
+    if any(not s.collect_only for s in run):
+        return tuple(sorted(failed_ids(run, (room.tree, os.path.realpath(room.tree)))))
+    return unittest_failed(text) if _runs(check, "T-unittest") else None
 
 
 #: The key :func:`_observe` sets in its ``logs`` when a run changed the room's directory.
@@ -224,7 +241,11 @@ def _again(
         same = failure("") == failure(where)
     if where == "base":
         return replace(
-            outcome, base_exit=other.exit_code, base_same=same, base_signature=other.signature
+            outcome,
+            base_exit=other.exit_code,
+            base_same=same,
+            base_signature=other.signature,
+            base_failed_tests=other.failed_tests,
         )
     return replace(outcome, hollow_exit=other.exit_code, hollow_same=same)
 
