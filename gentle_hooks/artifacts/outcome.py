@@ -98,6 +98,10 @@ class Outcome:
             tests it failed on the candidate and on the base tree, sorted
             (:mod:`gentle_hooks.policy.failed_tests`: a pytest run observed, unittest's
             report); None when not read (another runner, nothing observed) or not run there.
+        excused: for a pytest full suite, the tests it deselected that failed on the base
+            tree, run there by their ids (rule R2's way out of a red base:
+            :func:`~gentle_hooks.services.suite_observer.failing_on_base`); their
+            deselection does not make it part of the suite.
     """
 
     check: Check
@@ -129,6 +133,7 @@ class Outcome:
     unrun: str | None = None
     failed_tests: tuple[str, ...] | None = None
     base_failed_tests: tuple[str, ...] | None = None
+    excused: tuple[str, ...] = ()
 
     @property
     def checks_nothing(self) -> bool:
@@ -223,6 +228,12 @@ def evidence_words(o: Outcome) -> str:
         tests += f"; {selection_said(o.selection)}"
     if o.unrun is not None:
         tests += f"; {o.unrun}"
+    if o.excused:
+        more = f" and {len(o.excused) - 3} more" if len(o.excused) > 3 else ""
+        tests += (
+            f"; it deselected {len(o.excused)} test(s) that fail on the base tree too: "
+            f"{', '.join(o.excused[:3])}{more}"
+        )
     if o.selected_by:
         more = f" and {len(o.selected_by) - 3} more" if len(o.selected_by) > 3 else ""
         tests += (

@@ -26,7 +26,7 @@ from gentle_hooks.artifacts.observation import Check, Outcome
 from gentle_hooks.errors import UsageError
 from gentle_hooks.policy.failed_tests import unittest_failed
 from gentle_hooks.policy.outputs import declared_outputs
-from gentle_hooks.policy.selection import selection
+from gentle_hooks.policy.selection import deselected_ids, selection
 from gentle_hooks.policy.skipmarks import SkipMark
 from gentle_hooks.policy.suite_coverage import Session, failed_ids
 from gentle_hooks.policy.testcount import reports_failures, runner_of, tests_run, tests_skipped
@@ -49,6 +49,7 @@ from gentle_hooks.services.room_imports import RoomImports, room_argv
 from gentle_hooks.services.runner import run_observed
 from gentle_hooks.services.skip_ties import counted_skip_marks
 from gentle_hooks.services.suite_observer import (
+    failing_on_base,
     lost_on_base,
     named_skips,
     observed_env,
@@ -123,13 +124,31 @@ def _observe(
     unrun = None
     argv_, declared = argv or check.argv, None if operands else (argv or check.argv)
     run = observed_run(run_env) if watched and obs is not None else ()  # before others run
+    excused: frozenset[str] = frozenset()
     if watched and not where and obs is not None:
+        # rule R2's way out of a red base: deselected tests that fail on the base tree
+        if _root_stamp(room) != root_before:
+            logs[ROOT_TOUCHED] = b""
+        excused, touched = failing_on_base(room, run_env, run, deselected_ids(check.command))
+        logs.update({ROOT_TOUCHED: b""} if touched else {})  # a run wrote beside tree/
+        root_before = _root_stamp(room)  # the swaps around that run renamed its entries
         sets = suite_setters(check.command, own or {})
-        unrun = observed_unrun(room, run_env, own=own, setters=sets, declared=declared, argv=argv_)
+        unrun = observed_unrun(
+            room,
+            run_env,
+            own=own,
+            setters=sets,
+            declared=declared,
+            argv=argv_,
+            excused=excused,
+            run=run,
+        )
     if _root_stamp(room) != root_before:
         logs[ROOT_TOUCHED] = b""
     if unrun is None and watched and not where and obs is not None:  # the base's outcomes
-        unrun, touched = lost_on_base(room, run_env, run, own=own, declared=declared, argv=argv_)
+        unrun, touched = lost_on_base(
+            room, run_env, run, own=own, declared=declared, argv=argv_, excused=excused
+        )
         logs.update({ROOT_TOUCHED: b""} if touched else {})  # a run wrote beside tree/
     if obs is None:
         return Outcome(check, None, 0, None, error=error)
@@ -155,6 +174,7 @@ def _observe(
                 operands=operands,
                 steering=steering,
                 links=tree_links(check.command, room.tree),
+                excused=frozenset(i for i in deselected_ids(check.command) if i in excused),
             )
             if check.kind == "suite"
             else None
@@ -169,6 +189,7 @@ def _observe(
             selection=chosen.id if chosen is not None else None,
             selected_by=steering if chosen is not None and chosen.steered else (),
             unrun=unrun,
+            excused=tuple(sorted(excused)),
         )
     return outcome
 

@@ -16,11 +16,15 @@ candidate adds.
 
 from __future__ import annotations
 
+import json
+import shlex
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import write
-from tests.integration.test_verify import make_env
-from tests.integration.test_verify_suite_env import _last, _run
+from tests.integration.test_verify import BRIEF, make_env
+from tests.integration.test_verify_suite_env import _evidence, _last, _run
 
 CALC = "def mul(a, b):\n    return a * b\n"
 BROKEN = "def mul(a, b):\n    return a + b\n"
@@ -86,3 +90,57 @@ def test_a_suite_whose_failed_tests_are_not_read_is_judged(repo: Path, tmp_path:
     text = env.gh("verify", "run", "--brief", str(env.brief_path)).stdout
     assert "the brief is at fault" not in text, text
     assert "which tests failed could not be read: the change must be judged" in text, text
+
+
+# --- the way out of a red base: the suite without the base's own failures ------------------
+
+
+def test_a_red_base_prints_a_way_out_that_passes(repo: Path, tmp_path: Path) -> None:
+    """A clean change on a red base had no way out but GENTLE_HOOKS_SKIP (every full suite
+    fails there): ``verify run`` prints the brief's suite with a ``--deselect`` of each test
+    the change fails (each failing on the base too) and the prefix; a brief under a new id
+    with that suite, run as printed, passes and ``verdict add`` accepts it (seed 001
+    "Rules": "A pass verdict requires the full suite to have run")."""
+    _base(repo, {"tests/test_k.py": KNOWN})
+    env = make_env(repo, tmp_path)
+    env.brief({**BRIEF, "fullSuite": SUITE})
+    ran = env.gh("verify", "run", "--brief", str(env.brief_path))
+    assert ran.returncode == 1, ran.stderr
+    lines = ran.stdout.splitlines()
+    assert any(ln.startswith("note: the brief's full suite `") for ln in lines), ran.stdout
+    suite = next(ln for ln in lines if ln.startswith("suite: ")).removeprefix("suite: ")
+    assert suite == f"{SUITE} --deselect tests/test_k.py::test_known", ran.stdout
+    prefix = lines[-1]
+    assert prefix == "prefix: gentle-hook verify run --brief", ran.stdout
+    corrected = tmp_path / "corrected.json"
+    corrected.write_text(json.dumps({**BRIEF, "id": "add-2", "fullSuite": suite}))
+    again = env.gh(*shlex.split(prefix.removeprefix("prefix: gentle-hook ")), str(corrected))
+    assert again.returncode == 0 and again.stdout.startswith("verify run: pass"), again.stdout
+    out = env.json("verify", "run", "--brief", str(corrected))
+    assert _last(out) == ("pass", True, "pass", "C4"), out["outcomes"]
+    assert "deselected 1 test(s) that fail on the base tree too" in _evidence(out), out
+    added = env.gh("verdict", "add", out["json_path"])
+    assert added.returncode == 0 and "not accepted" not in added.stdout, added.stdout
+
+
+@pytest.mark.parametrize(
+    ("files", "deselect"),
+    [
+        # test_mul passes on the base: deselecting it hides what the change breaks
+        ({"src/calc.py": BROKEN}, "tests/test_other.py::test_mul"),
+        # test_known fails on the base, but a module's id deselects more than it
+        ({}, "tests/test_k.py"),
+    ],
+    ids=["passes-on-base", "module-id"],
+)
+def test_a_deselect_beyond_the_bases_failures_is_not_the_full_suite(
+    repo: Path, tmp_path: Path, files: dict[str, str], deselect: str
+) -> None:
+    """The way out is no loophole: a ``--deselect`` of a test that does not fail on the base
+    tree by that id is blocked (C1-suite-part), not pass."""
+    _base(repo, {"src/calc.py": CALC, "tests/test_other.py": TEST_MUL, "tests/test_k.py": KNOWN})
+    env = make_env(repo, tmp_path)
+    for path, text in files.items():
+        write(repo / path, text)
+    out = _run(env, f"{SUITE} --deselect {deselect}", {}, 1)
+    assert _last(out)[0] == "blocked" and _last(out)[3] == "C1-suite-part", out["outcomes"]
