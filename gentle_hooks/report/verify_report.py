@@ -225,8 +225,11 @@ def render_verified(v: Verified, held: VerdictRecord | None = None) -> str:
 def _narrowed(o: Outcome) -> str | None:
     """For a pytest full suite of row C5-base whose failed tests were read by id: its
     command with a ``--deselect`` of each test it failed (each failed on the base tree too);
-    None otherwise (another runner: no way to deselect by id)."""
+    None otherwise: another runner (no way to deselect by id), or a module that failed to
+    import (no ``::``: a deselection does not skip collecting it)."""
     if o.runner != "T-pytest" or not o.failed_tests:
+        return None
+    if any("::" not in i for i in o.failed_tests):
         return None
     return o.check.command + "".join(f" --deselect {quote(i)}" for i in o.failed_tests)
 

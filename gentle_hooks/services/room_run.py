@@ -9,7 +9,9 @@ the same path), with :func:`~gentle_hooks.services.room_env.room_env` (only the 
 part of the caller's environment) and :func:`cache_env` (no bytecode written, pytest's cache
 fresh for each run, outside the tree), and stops at the first check that changed the room
 (:func:`~gentle_hooks.services.cleanroom.room_touched`, the candidate's files, the files it
-added). :mod:`gentle_hooks.services.verify` writes the verdict from what this observed.
+added). A full suite that failed keeps the ids of the tests it failed on each tree
+(:mod:`gentle_hooks.policy.failed_tests`: row C5-base judges "the same way" by them).
+:mod:`gentle_hooks.services.verify` writes the verdict from what this observed.
 """
 
 from __future__ import annotations

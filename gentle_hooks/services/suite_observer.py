@@ -17,7 +17,9 @@ environment only, not the brief's, ``PATH`` and ``PYTHONPATH`` included
 did not run, or that nothing observed the run. A run found whole is judged by outcome
 against the candidate's base tree (:func:`lost_on_base`): the tests of the base's suite it
 skipped, expected to fail or did not collect are run there by their ids; one that ran
-there was silenced by the change, whatever did it.
+there was silenced by the change, whatever did it. A suite that deselects tests (``--deselect``) is
+the whole suite only for those that fail on the base tree, run there by their ids
+(:func:`failing_on_base`: rule R2's way out of a red base, issue 18).
 
 Not observed: suites of other runners (``unittest``, ``make``, ``npm``: their command and
 output rules alone), a pytest that ``tox``/``nox`` start in an environment without the
