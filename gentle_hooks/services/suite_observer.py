@@ -346,7 +346,9 @@ def failing_on_base(
     deselects only the base's own failures is the full suite of a clean change), as ids
     from the tree's top; empty when no base tree, nothing observed, or none fails there.
     An id is taken as it is written, from the tree's top: one that names a module, or a
-    test by a prefix of its parameters, is reported under other ids and never counts.
+    test by a prefix of its parameters, is reported under other ids and never counts, nor
+    does one the candidate no longer holds (run there by its id too: a change deleting a
+    failing test and deselecting it would hide that it deleted it).
     Also whether the run on the base changed the room's own directory (beside ``tree/``),
     as :func:`lost_on_base` says it."""
     python = next((s.executable for s in run if not s.collect_only), None)
@@ -354,14 +356,20 @@ def failing_on_base(
         return frozenset(), False
     tops = (room.tree, os.path.realpath(room.tree))
     env = {**{k: v for k, v in run_env.items() if k != OBSERVED_VAR}, **scratch_env(room.path)}
-    again_env = observed_env(env, room, "base-deselected.jsonl")
+    argv = (python, "-m", "pytest", "-q", *ids)
+    # the candidate still holds each (a test it deletes is not one it may deselect)
+    held_env = observed_env(env, room, "deselected.jsonl")
+    before = _dir_stamp(room.path)
+    held = outcome_ids(_sessions(argv, room, held_env), tops)
+    touched = _dir_stamp(room.path) != before
+    again_env = observed_env({**env, **scratch_env(room.path)}, room, "base-deselected.jsonl")
     with swap_in(room, room.base):
         before = _dir_stamp(room.path)
-        sessions = _sessions((python, "-m", "pytest", "-q", *ids), room, again_env)
-        touched = _dir_stamp(room.path) != before
+        sessions = _sessions(argv, room, again_env)
+        touched = touched or _dir_stamp(room.path) != before
     outcomes = outcome_ids(sessions, tops)
     wanted = {tree_id(i, room.tree, tops) for i in ids if "::" in i}
-    return frozenset(t for t in wanted if outcomes.get(t) == "failed"), touched
+    return frozenset(t for t in wanted if outcomes.get(t) == "failed" and t in held), touched
 
 
 def _dir_stamp(path: str) -> tuple[int, int, int]:

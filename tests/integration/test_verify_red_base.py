@@ -130,17 +130,23 @@ def test_a_red_base_prints_a_way_out_that_passes(repo: Path, tmp_path: Path) -> 
         ({"src/calc.py": BROKEN}, "tests/test_other.py::test_mul"),
         # test_known fails on the base, but a module's id deselects more than it
         ({}, "tests/test_k.py"),
+        # test_known fails on the base, and the change deletes it: not one to deselect
+        ({"tests/test_k.py": None}, "tests/test_k.py::test_known"),
     ],
-    ids=["passes-on-base", "module-id"],
+    ids=["passes-on-base", "module-id", "deleted-by-the-change"],
 )
 def test_a_deselect_beyond_the_bases_failures_is_not_the_full_suite(
-    repo: Path, tmp_path: Path, files: dict[str, str], deselect: str
+    repo: Path, tmp_path: Path, files: dict[str, str | None], deselect: str
 ) -> None:
     """The way out is no loophole: a ``--deselect`` of a test that does not fail on the base
-    tree by that id is blocked (C1-suite-part), not pass."""
+    tree by that id, or that the change no longer holds, is blocked (C1-suite-part), not
+    pass."""
     _base(repo, {"src/calc.py": CALC, "tests/test_other.py": TEST_MUL, "tests/test_k.py": KNOWN})
     env = make_env(repo, tmp_path)
     for path, text in files.items():
-        write(repo / path, text)
+        if text is None:
+            (repo / path).unlink()
+        else:
+            write(repo / path, text)
     out = _run(env, f"{SUITE} --deselect {deselect}", {}, 1)
     assert _last(out)[0] == "blocked" and _last(out)[3] == "C1-suite-part", out["outcomes"]
