@@ -16,8 +16,10 @@ bytes and decide where the results go. Imports flow down this list:
   ``check_brief``, ``parse_brief`` and the brief id.
 * :mod:`.outcome` — what one check a verifier ran showed (:class:`~.outcome.Check`,
   :class:`~.outcome.Outcome`).
-* :mod:`.observation` — a verdict written from observed checks alone: the check and
-  status tables of ``gentle-hook verify run``.
+* :mod:`.check_rows` — one observed check to its result: the check table of
+  ``gentle-hook verify run``.
+* :mod:`.observation` — a verdict written from observed checks alone: the status table of
+  ``gentle-hook verify run`` (its check table re-exported).
 * :mod:`.recorded` — what the ledger keeps of one verify run's checks, with the rows that
   decided them.
 * :mod:`.markdown` — the Markdown view of a verdict.

@@ -1,14 +1,15 @@
 """What one check a verifier ran showed: :class:`Check` and :class:`Outcome` (seed 001).
 
 Room: artifacts (imports :mod:`.verdict`, :mod:`gentle_hooks.policy`,
-:mod:`gentle_hooks.values`); pure values. :mod:`.observation` judges them
-(:data:`~.observation.CHECK_ROWS`); :mod:`gentle_hooks.services.room_run` observes them;
+:mod:`gentle_hooks.values`); pure values. :mod:`.check_rows` judges them
+(:data:`~.check_rows.CHECK_ROWS`); :mod:`gentle_hooks.services.room_run` observes them;
 :func:`evidence_words` says what one showed.
 """
 
 from __future__ import annotations
 
 from gentle_hooks.artifacts.verdict import CheckKind, Program
+from gentle_hooks.policy.failed_tests import adds_failures
 from gentle_hooks.policy.selection import selection_said
 from gentle_hooks.policy.skipreports import SkippedNamed
 from gentle_hooks.policy.testcount import prints_count
@@ -93,6 +94,14 @@ class Outcome:
             how many of the tests ``pytest`` collects at the tree's top it did not run, or
             that nothing observed the run; None when it ran them all, or was not observed
             (another runner, or the repository declares its full suite).
+        failed_tests / base_failed_tests: for a full suite that failed, the ids of the
+            tests it failed on the candidate and on the base tree, sorted
+            (:mod:`gentle_hooks.policy.failed_tests`: a pytest run observed, unittest's
+            report); None when not read (another runner, nothing observed) or not run there.
+        excused: for a pytest full suite, the tests it deselected that failed on the base
+            tree, run there by their ids (rule R2's way out of a red base:
+            :func:`~gentle_hooks.services.suite_observer.failing_on_base`); their
+            deselection does not make it part of the suite.
     """
 
     check: Check
@@ -122,6 +131,9 @@ class Outcome:
     skipped_named: SkippedNamed | None = None
     room_refused: bool = False
     unrun: str | None = None
+    failed_tests: tuple[str, ...] | None = None
+    base_failed_tests: tuple[str, ...] | None = None
+    excused: tuple[str, ...] = ()
 
     @property
     def checks_nothing(self) -> bool:
@@ -133,10 +145,29 @@ class Outcome:
 
     @property
     def suite_fails_on_base(self) -> bool:
-        """True for a full suite that failed, and the same way on the base tree (exit
-        status, last line, unavailable tool's row): the brief's suite, not the change."""
-        same = self.base_same is True and self.base_signature == self.signature
+        """True for a full suite that failed, and the same way on the base tree: the same
+        exit status and unavailable tool's row, on tests that all failed there too (it
+        adds no failed test, it may fix some:
+        :func:`~gentle_hooks.policy.failed_tests.adds_failures`; the last line, ``1
+        failed`` against ``2 failed``, does not matter then): the brief's suite, not the
+        change."""
+        return self._fails_on_base and self._adds_failures is False
+
+    @property
+    def suite_fails_on_base_unread(self) -> bool:
+        """True for a full suite that failed with the same exit status and last line on
+        the base tree (:attr:`base_same`), when which tests failed on either tree was not
+        read: nothing shows the change adds no failure, so it is not the brief's fault."""
+        return self._fails_on_base and self.base_same is True and self._adds_failures is None
+
+    @property
+    def _fails_on_base(self) -> bool:
+        same = self.base_exit == self.exit_code and self.base_signature == self.signature
         return self.check.kind == "suite" and self.exit_code != 0 and same
+
+    @property
+    def _adds_failures(self) -> bool | None:
+        return adds_failures(self.failed_tests, self.base_failed_tests)
 
     @property
     def started(self) -> bool:
@@ -197,6 +228,12 @@ def evidence_words(o: Outcome) -> str:
         tests += f"; {selection_said(o.selection)}"
     if o.unrun is not None:
         tests += f"; {o.unrun}"
+    if o.excused:
+        more = f" and {len(o.excused) - 3} more" if len(o.excused) > 3 else ""
+        tests += (
+            f"; it deselected {len(o.excused)} test(s) that fail on the base tree too: "
+            f"{', '.join(o.excused[:3])}{more}"
+        )
     if o.selected_by:
         more = f" and {len(o.selected_by) - 3} more" if len(o.selected_by) > 3 else ""
         tests += (

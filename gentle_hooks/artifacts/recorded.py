@@ -1,8 +1,8 @@
 """What the ledger keeps of one verify run's checks (seed 001; SPEC §9).
 
-Room: artifacts (imports :mod:`.observation`, :mod:`.outcome`, :mod:`.verdict`); pure.
+Room: artifacts (imports :mod:`.check_rows`, :mod:`.outcome`, :mod:`.verdict`); pure.
 :func:`recorded_observations` writes each observed check with the
-:data:`~.observation.CHECK_ROWS` row that decided it, for
+:data:`~.check_rows.CHECK_ROWS` row that decided it, for
 :attr:`~gentle_hooks.ledger.records.VerifyRun.observations`.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gentle_hooks.artifacts.observation import check_row
+from gentle_hooks.artifacts.check_rows import check_row
 from gentle_hooks.artifacts.outcome import Outcome
 from gentle_hooks.artifacts.verdict import DelegationVerdict
 

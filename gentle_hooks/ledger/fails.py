@@ -257,7 +257,11 @@ def _without(checks: Sequence[tuple[str, str]]) -> str:
     """What the corrected brief does instead of ``checks``: a full suite cannot be dropped,
     only run as the repository runs its tests."""
     if any(kind == "suite" for kind, _ in checks):
-        return "with a full suite run as the repository runs its tests (from the tree's top)"
+        return (
+            "with a full suite run as the repository runs its tests (from the tree's top; on "
+            "a red base, with a --deselect of the base's own failing tests: the suite line "
+            "verify run prints)"
+        )
     return "without what fails everywhere"
 
 

@@ -52,6 +52,8 @@ One module per table or rule set:
   (``--junitxml=out.xml``): its outputs, not a change of the artifact
 * :mod:`.testcount` — how many tests a test runner's output says it ran,
   and whether it reports failures
+* :mod:`.failed_tests` — which tests a failing full suite failed (an observed pytest run,
+  unittest's report), and whether the candidate fails one its base tree did not
 * :mod:`.doctests` — how many examples a ``python -m doctest FILE`` run tried (its
   ``-v`` summary, else the examples its files hold)
 * :mod:`.skipmarks` — the markers a change adds that skip a test or expect its failure

@@ -49,6 +49,7 @@ unless the file is identical on the base: then the base's own tree chose it.
 
 from __future__ import annotations
 
+import itertools
 import re
 import shlex
 from collections.abc import Mapping, Sequence
@@ -218,9 +219,28 @@ def _harmless(row: SelectionRow, flag: str, value: str | None) -> bool:
     )
 
 
-def _selects(row: SelectionRow, words: tuple[str, ...]) -> bool:
+def _runner_args(words: tuple[str, ...]) -> tuple[str, ...]:
     start = next((i for i, w in enumerate(words) if w.rsplit("/", 1)[-1] in _RUNNER_WORDS), -1)
-    rest = words[start + 1 :]
+    return words[start + 1 :]
+
+
+def deselected_ids(command: str) -> tuple[str, ...]:
+    """The node ids a pytest ``command`` deselects (``--deselect ID``, ``--deselect=ID``),
+    in order; empty for another runner or none."""
+    runner = runner_of(command)
+    if runner is None or runner.id != "T-pytest":
+        return ()
+    try:
+        rest = _runner_args(tuple(shlex.split(command)))
+    except ValueError:
+        return ()
+    found = [v for f, eq, v in (w.partition("=") for w in rest) if f == "--deselect" and eq]
+    found += [nxt for w, nxt in itertools.pairwise(rest) if w == "--deselect"]
+    return tuple(dict.fromkeys(found))
+
+
+def _selects(row: SelectionRow, words: tuple[str, ...], excused: frozenset[str]) -> bool:
+    rest = _runner_args(words)
     short = {f for f in row.flags if len(f) == 2 and f[1] != "-"}
     value_of = False  # the word is the value of the option before it (-W error::X)
     for n, word in enumerate(rest):
@@ -236,7 +256,7 @@ def _selects(row: SelectionRow, words: tuple[str, ...]) -> bool:
         value = attached if eq else (rest[n + 1] if takes and n + 1 < len(rest) else None)
         value_of = takes and not eq and flag.startswith("-") and value is not None
         if flag in row.flags:
-            if _harmless(row, flag, value):
+            if _harmless(row, flag, value) or (flag == "--deselect" and value in excused):
                 continue
             return True
         if row.node_ids and not word.startswith("-") and "::" in word:
@@ -251,7 +271,7 @@ _VALUE_FLAGS = frozenset(
     | {"--junit-xml", "--tb", "--maxfail", "--durations", "--dist", "--cov", "--cov-report"}
     | {"--import-mode", "--log-level", "--log-file", "--capture", "--override-ini"}
     | {"--config", "--reporter", "--require", "--timeout", "--test-reporter", "-count"}
-    | {"-timeout", "-parallel", "-tags", "-coverprofile", "--pythonwarnings"}
+    | {"-timeout", "-parallel", "-tags", "-coverprofile", "--pythonwarnings", "--deselect"}
 )
 #: File names a test runner's operand names when it names one file.
 _TEST_FILE = re.compile(r"\.(?:py|js|mjs|cjs|jsx|ts|mts|cts|tsx|go)$")
@@ -351,13 +371,17 @@ def selection(
     operands: bool = True,
     steering: tuple[str, ...] = (),
     links: Mapping[str, str] | None = None,
+    excused: frozenset[str] = frozenset(),
 ) -> SelectionRow | None:
     """The :data:`SELECTION_ROWS` row that shows ``command`` (a shell line or a quoted
     argument vector) ran some of its tests, by its words or by ``output``; None when it
     ran them all (or runs no recognised test runner). ``operands``: whether an operand
     naming part of the test tree selects (row P-operand: no full suite is declared);
     ``steering``: the paths the candidate adds, changes or removes that steer discovery
-    (:func:`steers_discovery`); ``links``: as :func:`part_operands` takes them."""
+    (:func:`steers_discovery`); ``links``: as :func:`part_operands` takes them;
+    ``excused``: node ids (of :func:`deselected_ids`) the caller saw fail on the candidate's
+    base tree (rule R2's way out of a red base): deselecting them, and an output counting
+    exactly that many deselected, selects nothing."""
     runner = runner_of(command)
     if runner is None:
         return None
@@ -377,11 +401,13 @@ def selection(
                 return row
             continue
         if row.flags or row.node_ids:
-            if _selects(row, words):
+            if _selects(row, words, excused):
                 return row
             continue
         assert row.output is not None
-        if any(int(m.group(1)) > 0 for m in re.finditer(row.output, output, re.MULTILINE)):
+        counts = [int(m.group(1)) for m in re.finditer(row.output, output, re.MULTILINE)]
+        allowed = len(excused) if row.id == "P-deselected" else 0  # the excused, deselected
+        if any(n > allowed for n in counts):
             return row
     return None
 

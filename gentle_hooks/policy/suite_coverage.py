@@ -193,6 +193,7 @@ def unrun_line(
     setters: Sequence[str] = (),
     collected_by: str = "pytest at the tree's top, no arguments",
     again: Sequence[Session] | None = None,
+    excused: frozenset[str] = frozenset(),
 ) -> str | None:
     """One line saying the observed ``run`` is not the whole suite ``whole`` collects,
     None when it ran every id of it. ``run`` empty (nothing observed): :data:`UNOBSERVED`;
@@ -206,7 +207,9 @@ def unrun_line(
     (``skipif(os.environ.get("FAST"))``), and only the repository's own environment shows
     which skips are its own. With none, every skip is the repository's own and stands.
     ``again``: a run, without the variables, of the tests :func:`switched_skips` names
-    (None: not made, too many); one it reports skipped skips without them too and stands."""
+    (None: not made, too many); one it reports skipped skips without them too and stands.
+    ``excused``: ids from the tree's top the run deselected that fail on the base tree
+    (rule R2's way out of a red base): not counted as not run."""
     if not any(not s.collect_only for s in run):
         return UNOBSERVED
     if not any(s.collect_only for s in whole):
@@ -216,7 +219,7 @@ def unrun_line(
         )
     wanted = whole_ids(whole, tops)
     ran = ran_ids(run, tops)
-    missing = sorted(wanted - ran - covered(wanted - ran, ran))
+    missing = sorted(wanted - ran - excused - covered(wanted - ran, ran))
     if missing:
         return (
             f"{len(missing)} of the {len(wanted)} tests the whole suite collects "
@@ -262,19 +265,22 @@ def outcome_ids(sessions: Iterable[Session], tops: Sequence[str]) -> dict[str, s
 
 
 def lost_tests(
-    run: Sequence[Session], base_whole: Sequence[Session], tops: Sequence[str]
+    run: Sequence[Session],
+    base_whole: Sequence[Session],
+    tops: Sequence[str],
+    excused: frozenset[str] = frozenset(),
 ) -> tuple[str, ...]:
     """The tests of the base tree's collection ``base_whole`` (what its collect-only
     sessions selected, but those a skip marker skips there) that the candidate's ``run``
     did not run to a pass or a failure (skipped, expected to fail, or not reported: no
     longer collected), sorted; a module id the run ran tests of is run
-    (:func:`covered`)."""
+    (:func:`covered`); ``excused`` as :func:`unrun_line` takes them."""
     wanted = {
         tree_id(i, s.rootpath, tops) for s in base_whole if s.collect_only for i in s.selected
     }
     marked = {tree_id(i, s.rootpath, tops) for s in base_whole if s.collect_only for i in s.marked}
     ran = {i for i, o in outcome_ids(run, tops).items() if o in RAN_OUTCOMES}
-    missing = wanted - marked - ran
+    missing = wanted - marked - ran - excused
     return tuple(sorted(missing - covered(missing, ran)))
 
 

@@ -21,6 +21,7 @@ from gentle_hooks.artifacts.observation import (
     SUITE_FAILS_ON_BASE,
     Check,
     Observations,
+    Outcome,
     check_result,
     check_row,
     verdict_status,
@@ -169,6 +170,22 @@ def render_verified(v: Verified, held: VerdictRecord | None = None) -> str:
         o.check.command for o in faults if check_row(o).evidence and check_row(o).id not in on_base
     ]
     suites = [o.check.command for o in faults if check_row(o).id == SUITE_FAILS_ON_BASE]
+    narrowed = [_narrowed(o) for o in faults if check_row(o).id == SUITE_FAILS_ON_BASE]
+    if suites and not own and len(suites) == len(everywhere) and narrowed[0] is not None:
+        # rule R2 on a red base: the change adds no failed test; deselecting the base's own
+        # failures is the full suite of this change (verify run checks each fails there)
+        lines.append(
+            f"note: the brief's full suite `{_line(suites[0], 100)}` fails on the base tree "
+            "too, and the change fails no test the base does not: a red base, not the "
+            "change; write a brief under a new brief id whose fullSuite is the suite line "
+            "below (it deselects only tests verify run sees failing on the base tree; seed "
+            '001 "Rules": "A pass verdict requires the full suite to have run") with every '
+            "other check, outside the work tree, and run verify run again: its path after "
+            "the prefix"
+        )
+        lines.append(f"suite: {narrowed[0]}")
+        lines.append(f"prefix: {program()} verify run{binding_flags(v.bound.binding)} --brief")
+        return "\n".join(lines)
     if suites and not own and len(suites) == len(everywhere):
         # rule R2 for a full suite: it ran on the base tree alone, and cannot be dropped
         lines.append(
@@ -203,6 +220,18 @@ def render_verified(v: Verified, held: VerdictRecord | None = None) -> str:
     else:
         lines.append(held_line(held) if held else f"run: {_next(v)}")
     return "\n".join(lines)
+
+
+def _narrowed(o: Outcome) -> str | None:
+    """For a pytest full suite of row C5-base whose failed tests were read by id: its
+    command with a ``--deselect`` of each test it failed (each failed on the base tree too);
+    None otherwise: another runner (no way to deselect by id), or a module that failed to
+    import (no ``::``: a deselection does not skip collecting it)."""
+    if o.runner != "T-pytest" or not o.failed_tests:
+        return None
+    if any("::" not in i for i in o.failed_tests):
+        return None
+    return o.check.command + "".join(f" --deselect {quote(i)}" for i in o.failed_tests)
 
 
 def _brief_only(v: Verified) -> bool:

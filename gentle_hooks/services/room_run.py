@@ -9,7 +9,9 @@ the same path), with :func:`~gentle_hooks.services.room_env.room_env` (only the 
 part of the caller's environment) and :func:`cache_env` (no bytecode written, pytest's cache
 fresh for each run, outside the tree), and stops at the first check that changed the room
 (:func:`~gentle_hooks.services.cleanroom.room_touched`, the candidate's files, the files it
-added). :mod:`gentle_hooks.services.verify` writes the verdict from what this observed.
+added). A full suite that failed keeps the ids of the tests it failed on each tree
+(:mod:`gentle_hooks.policy.failed_tests`: row C5-base judges "the same way" by them).
+:mod:`gentle_hooks.services.verify` writes the verdict from what this observed.
 """
 
 from __future__ import annotations
@@ -24,20 +26,17 @@ from typing import Literal
 
 from gentle_hooks.artifacts.observation import Check, Outcome
 from gentle_hooks.errors import UsageError
-from gentle_hooks.policy.outputs import declared_outputs, is_output
-from gentle_hooks.policy.selection import selection
+from gentle_hooks.policy.failed_tests import unittest_failed
+from gentle_hooks.policy.outputs import declared_outputs
+from gentle_hooks.policy.selection import deselected_ids, selection
 from gentle_hooks.policy.skipmarks import SkipMark
+from gentle_hooks.policy.suite_coverage import Session, failed_ids
 from gentle_hooks.policy.testcount import reports_failures, runner_of, tests_run, tests_skipped
 from gentle_hooks.policy.toolmissing import missing_tool
 from gentle_hooks.services.cleanroom import (
-    ASIDE,
-    BASE,
-    TREE,
     Room,
-    RoomStamp,
     make_hollow,
     remove_hollow,
-    room_touched,
     stamp_room,
     swap_in,
 )
@@ -45,12 +44,14 @@ from gentle_hooks.services.defined import added_skip_marks, defined_by_change, d
 from gentle_hooks.services.editable import tree_relative
 from gentle_hooks.services.record import Bound
 from gentle_hooks.services.room_bounds import SCRATCH, SCRATCH_CACHE, scratch_env
+from gentle_hooks.services.room_changes import room_changes
 from gentle_hooks.services.room_dirs import require_real_dirs
 from gentle_hooks.services.room_env import env_digest
 from gentle_hooks.services.room_imports import RoomImports, room_argv
 from gentle_hooks.services.runner import run_observed
 from gentle_hooks.services.skip_ties import counted_skip_marks
 from gentle_hooks.services.suite_observer import (
+    failing_on_base,
     lost_on_base,
     named_skips,
     observed_env,
@@ -124,13 +125,32 @@ def _observe(
         logs[_log_path(room, check, number, where)] = out.read()
     unrun = None
     argv_, declared = argv or check.argv, None if operands else (argv or check.argv)
+    run = observed_run(run_env) if watched and obs is not None else ()  # before others run
+    excused: frozenset[str] = frozenset()
     if watched and not where and obs is not None:
-        run, sets = observed_run(run_env), suite_setters(check.command, own or {})
-        unrun = observed_unrun(room, run_env, own=own, setters=sets, declared=declared, argv=argv_)
+        # rule R2's way out of a red base: deselected tests that fail on the base tree
+        if _root_stamp(room) != root_before:
+            logs[ROOT_TOUCHED] = b""
+        excused, touched = failing_on_base(room, run_env, run, deselected_ids(check.command))
+        logs.update({ROOT_TOUCHED: b""} if touched else {})  # a run wrote beside tree/
+        root_before = _root_stamp(room)  # the swaps around that run renamed its entries
+        sets = suite_setters(check.command, own or {})
+        unrun = observed_unrun(
+            room,
+            run_env,
+            own=own,
+            setters=sets,
+            declared=declared,
+            argv=argv_,
+            excused=excused,
+            run=run,
+        )
     if _root_stamp(room) != root_before:
         logs[ROOT_TOUCHED] = b""
     if unrun is None and watched and not where and obs is not None:  # the base's outcomes
-        unrun, touched = lost_on_base(room, run_env, run, own=own, declared=declared, argv=argv_)
+        unrun, touched = lost_on_base(
+            room, run_env, run, own=own, declared=declared, argv=argv_, excused=excused
+        )
         logs.update({ROOT_TOUCHED: b""} if touched else {})  # a run wrote beside tree/
     if obs is None:
         return Outcome(check, None, 0, None, error=error)
@@ -144,6 +164,7 @@ def _observe(
         signature=signature,
         env=tuple(sorted(run_env)),
         env_digest=env_digest(env),
+        failed_tests=_failed_tests(check, obs.exit_code, run, room, text),
     )
     runner = runner_of(check.command)
     if runner is not None and check.kind != "negative" and not where:
@@ -155,6 +176,7 @@ def _observe(
                 operands=operands,
                 steering=steering,
                 links=tree_links(check.command, room.tree),
+                excused=frozenset(i for i in deselected_ids(check.command) if i in excused),
             )
             if check.kind == "suite"
             else None
@@ -169,8 +191,22 @@ def _observe(
             selection=chosen.id if chosen is not None else None,
             selected_by=steering if chosen is not None and chosen.steered else (),
             unrun=unrun,
+            excused=tuple(sorted(excused)),
         )
     return outcome
+
+
+def _failed_tests(
+    check: Check, exit_code: int, run: Sequence[Session], room: Room, text: str
+) -> tuple[str, ...] | None:
+    """For a full suite that failed, the ids of the tests it failed
+    (:mod:`gentle_hooks.policy.failed_tests`): a pytest run's observed ``run``, else
+    unittest's report in ``text``; None when it passed or they were not read."""
+    if check.kind != "suite" or exit_code == 0:
+        return None
+    if any(not s.collect_only for s in run):
+        return tuple(sorted(failed_ids(run, (room.tree, os.path.realpath(room.tree)))))
+    return unittest_failed(text) if _runs(check, "T-unittest") else None
 
 
 #: The key :func:`_observe` sets in its ``logs`` when a run changed the room's directory.
@@ -228,7 +264,11 @@ def _again(
         same = failure("") == failure(where)
     if where == "base":
         return replace(
-            outcome, base_exit=other.exit_code, base_same=same, base_signature=other.signature
+            outcome,
+            base_exit=other.exit_code,
+            base_same=same,
+            base_signature=other.signature,
+            base_failed_tests=other.failed_tests,
         )
     return replace(outcome, hollow_exit=other.exit_code, hollow_same=same)
 
@@ -351,16 +391,16 @@ def observe_all(
                 else None
             )
             outcome = observe()
-            changed = _changes(bound, room, before, with_base, outputs)
+            changed = room_changes(bound, room, before, with_base, outputs)
             # a suite runs on the base tree to tell an unavailable tool, or a failure of
             # the brief's (row C5-base), from a failure of the change
             on_base = check.kind != "suite" or outcome.exit_code != 0
             if not changed and with_base and on_base and outcome.started:
                 outcome = _again(room, outcome, "base", observe, failure)
-                changed = _changes(bound, room, before, with_base, outputs)
+                changed = room_changes(bound, room, before, with_base, outputs)
                 if not changed and hollowed and outcome.base_same and outcome.ran:
                     outcome = _again(room, outcome, "hollow", observe, failure)
-                    changed = _changes(bound, room, before, with_base, outputs)
+                    changed = room_changes(bound, room, before, with_base, outputs)
             if ROOT_TOUCHED in logs:  # a run wrote beside tree/ (and maybe removed it)
                 changed = tuple(sorted({*changed, ".."}))
         finally:
@@ -418,64 +458,6 @@ def _own_words(paths: tuple[str, ...]) -> str:
         "what it runs: its outcome would be the change's own word; put the command itself in "
         "the brief, or land that change first"
     )
-
-
-def _changes(
-    bound: Bound, room: Room, before: RoomStamp, with_base: bool, outputs: tuple[str, ...]
-) -> tuple[str, ...]:
-    """What changed in ``room`` since ``before``: entries touched, the candidate's files
-    edited or added to, the base tree's too (as ``../base/...``). Files added at the
-    check's ``outputs`` (:func:`~gentle_hooks.policy.outputs.declared_outputs`) are its
-    reports, not changes: they are removed here, so the next run starts from the tree."""
-    cand = bound.candidate
-    # a check may have put a link in tree/'s place: git must not clean through it
-    require_real_dirs(room.path, f"{ASIDE}/{BASE}", must=(TREE, f"{TREE}/.git"))
-    changed = set(_held_touched(bound, room_touched(room, before)))
-    changed.update(bound.repo.room_changes(room.tree, cand.tree))
-    changed.update(
-        _unless_outputs(room.tree, bound.repo.room_additions(room.tree, cand.tree), outputs)
-    )
-    if with_base:
-        base_changed = bound.repo.room_changes(room.base, cand.base.tree)
-        added = bound.repo.room_additions(room.base, cand.base.tree)
-        base_changed += _unless_outputs(room.base, added, outputs)
-        changed.update(os.path.join("..", "base", p) for p in base_changed)
-    return tuple(sorted(changed))
-
-
-def _held_touched(bound: Bound, touched: Sequence[str]) -> tuple[str, ...]:
-    """``touched`` without the entries of ``tree/`` the candidate's tree does not hold
-    (neither a file of it nor a directory on the way to one): an ignored output an earlier
-    check or run wrote there (a test's ``report.txt`` in ``.gitignore``), rewritten or
-    removed by this one. Only files ``.gitignore`` does not ignore count as added
-    (docs/spec-notes.md §9); one that is not ignored stopped the run that added it."""
-    inside = [p for p in touched if p != ".." and not p.startswith(".." + os.sep)]
-    if not inside:
-        return tuple(touched)
-    held = {"."}
-    for *_, path in bound.repo.tree_entries(bound.candidate.tree):
-        while path and path not in held:
-            held.add(path)
-            path = os.path.dirname(path)
-    return tuple(p for p in touched if p in held or p not in inside)
-
-
-def _unless_outputs(top: str, added: Sequence[str], outputs: tuple[str, ...]) -> tuple[str, ...]:
-    """``added`` (files new under ``top``) without the ones at ``outputs``, which are
-    removed, with the directories left empty by that up to ``top``."""
-    reports = [p for p in added if is_output(p, outputs)]
-    for rel in reports:
-        full = os.path.join(top, rel)
-        with contextlib.suppress(OSError):
-            os.unlink(full)
-        parent = os.path.dirname(full)
-        while parent != top and parent.startswith(top + os.sep):
-            try:
-                os.rmdir(parent)  # only an empty one: the candidate's files stay
-            except OSError:
-                break
-            parent = os.path.dirname(parent)
-    return tuple(p for p in added if p not in reports)
 
 
 def cache_env(env: Mapping[str, str], cache: str) -> dict[str, str]:

@@ -17,7 +17,9 @@ environment only, not the brief's, ``PATH`` and ``PYTHONPATH`` included
 did not run, or that nothing observed the run. A run found whole is judged by outcome
 against the candidate's base tree (:func:`lost_on_base`): the tests of the base's suite it
 skipped, expected to fail or did not collect are run there by their ids; one that ran
-there was silenced by the change, whatever did it.
+there was silenced by the change, whatever did it. A suite that deselects tests (``--deselect``) is
+the whole suite only for those that fail on the base tree, run there by their ids
+(:func:`failing_on_base`: rule R2's way out of a red base, issue 18).
 
 Not observed: suites of other runners (``unittest``, ``make``, ``npm``: their command and
 output rules alone), a pytest that ``tox``/``nox`` start in an environment without the
@@ -40,8 +42,10 @@ from gentle_hooks.policy.suite_coverage import (
     lost_line,
     lost_tests,
     observed_named,
+    outcome_ids,
     parse_sessions,
     switched_skips,
+    tree_id,
     unrun_line,
 )
 from gentle_hooks.services.cleanroom import Room, swap_in
@@ -216,6 +220,8 @@ def observed_unrun(
     setters: Sequence[str] = (),
     declared: Sequence[str] | None = None,
     argv: Sequence[str] = (),
+    excused: frozenset[str] = frozenset(),
+    run: Sequence[Session] | None = None,
 ) -> str | None:
     """After a suite ran with ``run_env`` (:func:`observed_env`): None when it ran every
     test the whole suite collects, else the one line saying how many it did not, or that
@@ -240,9 +246,11 @@ def observed_unrun(
     :data:`~gentle_hooks.policy.suite_coverage.MAX_AGAIN`) are run again the same way,
     by their ids: one that skips there too (a ``pytest.skip`` in its body) stands. A
     collection or run again that changes the room is the check's change (the caller
-    compares the room after all of them)."""
+    compares the room after all of them). ``excused``: :func:`failing_on_base`'s ids, not
+    counted as not run; ``run``: the run's sessions, read before (:func:`observed_run`:
+    the scratch part is made anew for each later run); else read here."""
     tops = (room.tree, os.path.realpath(room.tree))
-    run = parse_sessions(_read(run_env))
+    run = parse_sessions(_read(run_env)) if run is None else run
     python = next((s.executable for s in run if not s.collect_only), None)
     if python is None:
         return unrun_line(run, (), tops)
@@ -271,7 +279,7 @@ def observed_unrun(
     elif switched:
         again_env = observed_env(_own_env(run_env, room, own), room, "again.jsonl")
         again = _sessions((python, "-m", "pytest", "-q", *switched), room, again_env)
-    return unrun_line(run, whole, tops, setters, collected_by=how, again=again)
+    return unrun_line(run, whole, tops, setters, collected_by=how, again=again, excused=excused)
 
 
 def lost_on_base(
@@ -282,6 +290,7 @@ def lost_on_base(
     own: Mapping[str, str | None] | None = None,
     declared: Sequence[str] | None = None,
     argv: Sequence[str] = (),
+    excused: frozenset[str] = frozenset(),
 ) -> tuple[str | None, bool]:
     """After a suite ran on the candidate with ``run_env`` (:func:`observed_env`), observed
     as ``run`` (:func:`observed_run`, read before :func:`observed_unrun` empties the
@@ -297,7 +306,8 @@ def lost_on_base(
     tests :func:`~gentle_hooks.policy.suite_coverage.lost_tests` names (at most
     :data:`~gentle_hooks.policy.suite_coverage.MAX_AGAIN`) are run there by their ids, so
     a test is judged by its outcome on both trees, whatever silenced it. What these runs
-    change in the base tree is the check's change (the caller compares the room)."""
+    change in the base tree is the check's change (the caller compares the room).
+    ``excused``: :func:`failing_on_base`'s ids, not lost."""
     python = next((s.executable for s in run if not s.collect_only), None)
     if not os.path.isdir(room.base) or python is None or any(s.exit_status for s in run):
         return None, False
@@ -315,7 +325,7 @@ def lost_on_base(
         collect_env["PYTEST_ADDOPTS"] = f"{opts} --collect-only -q".strip()
     with swap_in(room, room.base):
         before = _dir_stamp(room.path)
-        lost = lost_tests(run, _sessions(collect, room, collect_env), tops)
+        lost = lost_tests(run, _sessions(collect, room, collect_env), tops, excused)
         again: tuple[Session, ...] | None = ()
         if len(lost) > MAX_AGAIN:
             again = None
@@ -324,6 +334,42 @@ def lost_on_base(
             again = _sessions((python, "-m", "pytest", "-q", *lost), room, again_env)
         touched = _dir_stamp(room.path) != before
     return lost_line(run, lost, again, tops), touched
+
+
+def failing_on_base(
+    room: Room, run_env: Mapping[str, str], run: Sequence[Session], ids: Sequence[str]
+) -> tuple[frozenset[str], bool]:
+    """Of the node ids ``ids`` a pytest suite deselected
+    (:func:`~gentle_hooks.policy.selection.deselected_ids`), observed as ``run`` on the
+    candidate: those that fail on the candidate's base tree, run there by their ids with
+    the run's interpreter and environment (rule R2's way out of a red base: a suite that
+    deselects only the base's own failures is the full suite of a clean change), as ids
+    from the tree's top; empty when no base tree, nothing observed, or none fails there.
+    An id is taken as it is written, from the tree's top: one that names a module, or a
+    test by a prefix of its parameters, is reported under other ids and never counts, nor
+    does one the candidate no longer holds (run there by its id too: a change deleting a
+    failing test and deselecting it would hide that it deleted it).
+    Also whether the run on the base changed the room's own directory (beside ``tree/``),
+    as :func:`lost_on_base` says it."""
+    python = next((s.executable for s in run if not s.collect_only), None)
+    if not ids or python is None or not os.path.isdir(room.base):
+        return frozenset(), False
+    tops = (room.tree, os.path.realpath(room.tree))
+    env = {**{k: v for k, v in run_env.items() if k != OBSERVED_VAR}, **scratch_env(room.path)}
+    argv = (python, "-m", "pytest", "-q", *ids)
+    # the candidate still holds each (a test it deletes is not one it may deselect)
+    held_env = observed_env(env, room, "deselected.jsonl")
+    before = _dir_stamp(room.path)
+    held = outcome_ids(_sessions(argv, room, held_env), tops)
+    touched = _dir_stamp(room.path) != before
+    again_env = observed_env({**env, **scratch_env(room.path)}, room, "base-deselected.jsonl")
+    with swap_in(room, room.base):
+        before = _dir_stamp(room.path)
+        sessions = _sessions(argv, room, again_env)
+        touched = touched or _dir_stamp(room.path) != before
+    outcomes = outcome_ids(sessions, tops)
+    wanted = {tree_id(i, room.tree, tops) for i in ids if "::" in i}
+    return frozenset(t for t in wanted if outcomes.get(t) == "failed" and t in held), touched
 
 
 def _dir_stamp(path: str) -> tuple[int, int, int]:

@@ -126,14 +126,15 @@ def test_a_test_the_change_silences_is_blocked(repo: Path, tmp_path: Path, varia
 
 def test_without_the_silencing_the_broken_mul_fails(repo: Path, tmp_path: Path) -> None:
     """The control row: the same broken ``mul`` with ``test_mul`` left alone: the suite
-    fails, the full suite ran (the row is C5-base here: the fixture's ``tests/test_app.py``
-    fails on the base tree, so both trees end in "1 failed")."""
+    fails, the full suite ran, and it is the change's failure (row C5): both trees end in
+    "1 failed", but the base's is the fixture's ``tests/test_app.py``, the change's
+    ``test_mul`` (r18t MED: judged by the failed tests' ids)."""
     write(repo / "src" / "calc.py", CALC)
     write(repo / "tests" / "test_other.py", TEST_MUL)
     env = make_env(repo, tmp_path)
     _change(repo, {})
     out = _run(env, "python3 -m pytest -q", {}, 1)
-    assert _last(out)[:3] == ("fail", True, "fail"), out["outcomes"]
+    assert _last(out) == ("fail", True, "fail", "C5"), out["outcomes"]
 
 
 PLATFORM_SKIP = (

@@ -81,11 +81,13 @@ def test_brief_env_that_narrows_collection_is_blocked(repo: Path, tmp_path: Path
 
 
 def test_without_the_variable_the_same_suite_fails(repo: Path, tmp_path: Path) -> None:
-    """The control row: no QUICK, the failing test runs: fail (C5), the full suite ran."""
+    """The control row: no QUICK, the failing test runs: fail, the full suite ran. The
+    test fails on the base tree too and the change adds no failure (the base also fails
+    ``test_add``, which the change fixes): row C5-base, by the failed tests' ids."""
     files = {"conftest.py": QUICK_CONFTEST, "tests/other/test_bad.py": FAST_TEST.format(6)}
     env = _env(repo, tmp_path, files)
     out = _run(env, "python3 -m pytest -q", {}, 1)
-    assert _last(out) == ("fail", True, "fail", "C5"), out["outcomes"]
+    assert _last(out) == ("fail", True, "fail", "C5-base"), out["outcomes"]
 
 
 @pytest.mark.parametrize("quick", [True, False], ids=["brief-QUICK", "no-variable"])

@@ -317,7 +317,8 @@ def test_a_suite_failing_on_the_base_is_named_as_a_suite() -> None:
     assert (
         "its full suite `cd tests && python3 -m unittest` fails the same way on the base tree, "
         "so no run of brief 'add-1' can pass: verify again under a new brief id, with a full "
-        "suite run as the repository runs its tests (from the tree's top) and with every "
-        "other check it ran"
+        "suite run as the repository runs its tests (from the tree's top; on a red base, "
+        "with a --deselect of the base's own failing tests: the suite line verify run "
+        "prints) and with every other check it ran"
     ) in reason, reason
     assert "emptied" not in reason and "without what fails" not in reason, reason

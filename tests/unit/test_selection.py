@@ -10,6 +10,7 @@ import pytest
 
 from gentle_hooks.policy.selection import (
     SELECTION_ROWS,
+    deselected_ids,
     part_operands,
     selection,
     selection_said,
@@ -210,3 +211,51 @@ def test_each_row_says_what_its_run_did() -> None:
         if row.id != "P-pytest-config":
             assert selection_said(row.id) == "it ran some of the tests, not the full suite"
     assert selection_said("P-gone") == "it ran some of the tests, not the full suite"
+
+
+DESELECT = "python3 -m pytest -q --deselect tests/test_k.py::test_known"
+
+
+@pytest.mark.parametrize(
+    ("command", "output", "excused", "row"),
+    [
+        (DESELECT, "2 passed, 1 deselected in 0.03s", {"tests/test_k.py::test_known"}, None),
+        (DESELECT, "2 passed, 1 deselected in 0.03s", set(), "P-pytest-flag"),
+        # the configuration's addopts deselects one more than the base's failures
+        (
+            DESELECT,
+            "2 passed, 2 deselected in 0.03s",
+            {"tests/test_k.py::test_known"},
+            "P-deselected",
+        ),
+        (
+            DESELECT + " --deselect tests/test_a.py::test_a",
+            "1 passed, 2 deselected in 0.03s",
+            {"tests/test_k.py::test_known"},
+            "P-pytest-flag",
+        ),
+        (DESELECT + " -k add", "", {"tests/test_k.py::test_known"}, "P-pytest-flag"),
+    ],
+    ids=["excused", "not-excused", "more-deselected", "one-not-excused", "and-k"],
+)
+def test_a_deselection_of_the_bases_failures_selects_nothing(
+    command: str, output: str, excused: set[str], row: str | None
+) -> None:
+    """Rule R2's way out of a red base (issue 18): ``--deselect`` of tests verify run saw
+    failing on the base tree (``excused``) selects nothing; anything beyond them does."""
+    found = selection(command, output, excused=frozenset(excused))
+    assert (found.id if found else None) == row
+
+
+@pytest.mark.parametrize(
+    ("command", "ids"),
+    [
+        (DESELECT, ("tests/test_k.py::test_known",)),
+        ("pytest --deselect=a.py::t --deselect b.py::u -q", ("a.py::t", "b.py::u")),
+        ("python3 -m unittest", ()),
+        ("pytest -q", ()),
+    ],
+    ids=["one", "both-forms", "unittest", "none"],
+)
+def test_deselected_ids(command: str, ids: tuple[str, ...]) -> None:
+    assert deselected_ids(command) == ids

@@ -282,3 +282,12 @@ def test_observed_named(
         assert named is None
     else:
         assert named is not None and (set(named.paths), set(named.names)) == want
+
+
+def test_an_excused_deselection_is_not_unrun_nor_lost() -> None:
+    """Rule R2's way out of a red base (issue 18): a test the run deselected that fails on
+    the base tree (``excused``) counts neither as not run nor as lost; any other does."""
+    assert unrun_line([ran(A)], [whole(A, B)], TOPS, excused=frozenset({B})) is None
+    assert unrun_line([ran(A)], [whole(A, B)], TOPS, excused=frozenset({A})) is not None
+    assert lost_tests([outcomes((A, "passed"))], [base(A, B)], TOPS, frozenset({B})) == ()
+    assert lost_tests([outcomes((A, "passed"))], [base(A, B)], TOPS, frozenset({A})) == (B,)

@@ -72,6 +72,13 @@ def on_base(o: Outcome, code: int, same: bool) -> Outcome:
     return replace(o, base_exit=code, base_same=same)
 
 
+def failing(ids: tuple[str, ...] | None, base_ids: tuple[str, ...] | None) -> Outcome:
+    """A suite that exited 1 on the candidate and on its base tree with the same last line,
+    failing the tests ``ids`` and ``base_ids`` (None: not read)."""
+    o = on_base(out("suite", 1), 1, True)
+    return replace(o, failed_tests=ids, base_failed_tests=base_ids)
+
+
 def hollow(o: Outcome, same: bool) -> Outcome:
     """``o`` with the same outcome on the base tree, also run on the candidate with its
     changed files emptied: the same outcome there or not."""
@@ -244,8 +251,30 @@ CHECK_CASES: list[tuple[str, Outcome, str, str]] = [
     ("suite-exit-0", out("suite", 0), "pass", "C4"),
     ("criterion-exit-1", out("criterion", 1), "fail", "C5"),
     ("suite-exit-2", out("suite", 2), "fail", "C5"),
-    # issue 18, r18s finding 3 (rule R2): a suite failing the same way on the base tree
-    ("suite-fails-the-same-on-base", on_base(out("suite", 1), 1, True), "fail", "C5-base"),
+    # issue 18, r18s finding 3 (rule R2): a suite failing the same way on the base tree,
+    # on the same tests (refuter r18t MED: judged by the failed test ids)
+    ("suite-fails-the-same-on-base", failing(("t::a",), ("t::a",)), "fail", "C5-base"),
+    ("suite-fixes-one-adds-none", failing(("t::a",), ("t::a", "t::b")), "fail", "C5-base"),
+    (
+        "suite-fixes-one-other-last-line",
+        replace(failing(("t::a",), ("t::a", "t::b")), base_same=False),
+        "fail",
+        "C5-base",
+    ),
+    (
+        "suite-same-ids-other-exit",
+        replace(failing(("t::a",), ("t::a",)), base_exit=2, base_same=False),
+        "fail",
+        "C5",
+    ),
+    # r18t MED: the base fails t::a, the change t::b too (or instead): the change's fault
+    ("suite-adds-a-failure-to-base", failing(("t::a", "t::b"), ("t::a",)), "fail", "C5"),
+    ("suite-fails-another-test", failing(("t::b",), ("t::a",)), "fail", "C5"),
+    # ids not read on one tree (another runner, nothing observed): not "the same way"
+    ("suite-ids-unread-on-candidate", failing(None, ("t::a",)), "fail", "C5-base-unread"),
+    ("suite-ids-unread-on-base", failing(("t::a",), None), "fail", "C5-base-unread"),
+    ("suite-ids-unread", on_base(out("suite", 1), 1, True), "fail", "C5-base-unread"),
+    ("suite-failed-naming-none", failing((), ()), "fail", "C5-base-unread"),
     ("suite-fails-otherwise-on-base", on_base(out("suite", 1), 1, False), "fail", "C5"),
     # seed 001 "Guardrails": "stop and report blocked when a required tool ... is
     # unavailable": `python3 -m pytest` without pytest exits 1 with "No module named

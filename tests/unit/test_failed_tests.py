@@ -1,0 +1,90 @@
+"""gentle_hooks.policy.failed_tests: which tests a failing full suite failed, and whether the
+candidate adds a failure to its base tree's (issue 18, refuter r18t MED: rule R2's row
+C5-base judged "the same way" by exit status and last line alone)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gentle_hooks.policy.failed_tests import adds_failures, unittest_failed
+
+RULE = "=" * 70
+DASH = "-" * 70
+
+
+def _report(*headings: str, closing: str) -> str:
+    """A unittest report: each heading after a rule, its traceback, the closing line."""
+    body = "".join(f"{RULE}\n{h}\n{DASH}\nTraceback ...\nAssertionError\n\n" for h in headings)
+    return f"F\n{body}{DASH}\nRan 2 tests in 0.001s\n\n{closing}\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            _report("FAIL: test_a (m.T.test_a)", closing="FAILED (failures=1)"),
+            ("test_a (m.T.test_a)",),
+        ),
+        (
+            _report(
+                "FAIL: test_b (m.T.test_b)",
+                "ERROR: test_a (m.T.test_a)",
+                "UNEXPECTED SUCCESS: test_c (m.T.test_c)",
+                closing="FAILED (failures=1, errors=1, unexpected successes=1)",
+            ),
+            ("test_a (m.T.test_a)", "test_b (m.T.test_b)", "test_c (m.T.test_c)"),
+        ),
+        # a heading short of the count (unexpected success not listed): not read
+        (_report("FAIL: test_a (m.T.test_a)", closing="FAILED (failures=1, errors=1)"), None),
+        # no closing line: cut short, or not unittest's report
+        (_report("FAIL: test_a (m.T.test_a)", closing="OK"), None),
+        # a FAIL: line that is not after a rule is not a heading
+        ("FAIL: test_a (m.T.test_a)\nFAILED (failures=1)\n", None),
+        ("", None),
+    ],
+    ids=["one-failure", "each-kind", "count-mismatch", "no-closing", "not-a-heading", "empty"],
+)
+def test_unittest_failed(text: str, expected: tuple[str, ...] | None) -> None:
+    assert unittest_failed(text) == expected
+
+
+def test_unittest_failed_reads_a_real_report(tmp_path: Path) -> None:
+    """A real ``python -m unittest`` run: a module that fails to import, a failure, an
+    error and an unexpected success, each read by its heading."""
+    (tmp_path / "test_v.py").write_text(
+        "import unittest\n\n\nclass T(unittest.TestCase):\n"
+        "    def test_a(self):\n        self.assertEqual(1, 2)\n\n"
+        "    def test_b(self):\n        raise ValueError(3)\n\n"
+        "    @unittest.expectedFailure\n    def test_c(self):\n        pass\n"
+    )
+    (tmp_path / "test_u.py").write_text("raise ImportError('nope')\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "unittest"], cwd=tmp_path, capture_output=True, text=True
+    )
+    found = unittest_failed(done.stdout + done.stderr)
+    assert found is not None and len(found) == 4, done.stderr
+    assert any(f.startswith("test_a (") for f in found), found
+    assert any("test_u" in f for f in found), found
+
+
+@pytest.mark.parametrize(
+    ("failed", "base", "expected"),
+    [
+        (("a",), ("a",), False),
+        (("a",), ("a", "b"), False),  # fixes b, adds none
+        (("a", "b"), ("a",), True),  # r18t MED: one more failure than the base's
+        (("b",), ("a",), True),  # two different "1 failed"
+        (None, ("a",), None),
+        (("a",), None, None),
+        ((), (), None),  # failed, naming no test: nothing says which
+    ],
+    ids=["same", "fixes-one", "adds-one", "another-one", "unread", "base-unread", "none-named"],
+)
+def test_adds_failures(
+    failed: tuple[str, ...] | None, base: tuple[str, ...] | None, expected: bool | None
+) -> None:
+    assert adds_failures(failed, base) is expected
