@@ -17,6 +17,7 @@ Room ``agents`` (standard library and the rooms below). One module per job:
 * :mod:`.codex_rollout` — Codex's rollout read for the shell calls that may still run and
   the patches it shows applied, in every form
 * :mod:`.shell_dirs` — the directories a shell command names (a session above the repository)
+* :mod:`.shell_call` — a plugin runtime's shell call and turn end, as decoded events (Pi, OpenCode)
 * :mod:`.gemini_cli` — Gemini CLI's documented hook input, decoded
 * :mod:`.cursor` — Cursor's documented hook input, decoded
 * :mod:`.copilot` — GitHub Copilot's documented hook input, decoded

@@ -63,13 +63,9 @@ import glob
 import os
 from collections.abc import Mapping
 
-from gentle_hooks.agents.background import command_leaves_process
 from gentle_hooks.agents.definitions import declared, own_model, project_dirs, subagent_label
 from gentle_hooks.agents.event import (
     OUR_EFFORTS,
-    SHELL_AFTER,
-    SHELL_BEFORE,
-    SHELL_END,
     RuntimeEvent,
     edit_replacements,
     map_effort,
@@ -77,7 +73,7 @@ from gentle_hooks.agents.event import (
 )
 from gentle_hooks.agents.patch import envelope_files, envelope_replacements, patch_paths
 from gentle_hooks.agents.payload import hook_input, loads, member, read_file, text
-from gentle_hooks.agents.shell_dirs import named_dirs
+from gentle_hooks.agents.shell_call import shell_call, turn_end
 from gentle_hooks.errors import UsageError
 from gentle_hooks.values.frozen import replace
 
@@ -229,17 +225,12 @@ def decode(data: bytes) -> RuntimeEvent:
     if parent and own is None:
         out = replace(out, notes=(inherited_agent(agent),))
     if out.hook_event == TURN_END:  # the session's prompt is done: its windows close
-        return replace(out, tool=None, tool_call_id=None, writes=False, shell=SHELL_END)
+        return turn_end(out)
     if call.tool == SHELL_TOOL:
-        # what the command changes is found by comparing the work tree before and after it
-        command = member(call.args, "command")
-        return replace(
-            out,
-            writes=False,
-            not_written=SHELL_NOT_RECORDED,
-            shell=SHELL_BEFORE if out.hook_event == SHELL_SNAPSHOT else SHELL_AFTER,
-            background=command_leaves_process(command),  # `cmd &`, nohup, setsid...
-            roots=named_dirs(command, member(call.args, "workdir")),  # it runs there
+        before = out.hook_event == SHELL_SNAPSHOT
+        workdir = member(call.args, "workdir")  # it runs there
+        return shell_call(
+            out, call.args, before=before, not_recorded=SHELL_NOT_RECORDED, workdir=workdir
         )
     if not pairs:
         pairs, every = envelope_replacements(call.args), frozenset()

@@ -32,19 +32,15 @@ page, "Lifecycle Overview": the end of the agent's run of one prompt) is the end
 
 from __future__ import annotations
 
-from gentle_hooks.agents.background import command_leaves_process
 from gentle_hooks.agents.event import (
     OUR_EFFORTS,
-    SHELL_AFTER,
-    SHELL_BEFORE,
-    SHELL_END,
     RuntimeEvent,
     edit_replacements,
     map_effort,
     tool_call,
 )
 from gentle_hooks.agents.payload import hook_input, member, text
-from gentle_hooks.agents.shell_dirs import named_dirs
+from gentle_hooks.agents.shell_call import shell_call, turn_end
 from gentle_hooks.values.frozen import replace
 
 NAME = "pi"
@@ -86,17 +82,9 @@ def decode(data: bytes) -> RuntimeEvent:
         failed="failed (isError)" if event.get("isError") is True else None,
     )
     if out.hook_event == TURN_END:  # the agent's run ended: the session's windows close
-        return replace(out, tool=None, tool_call_id=None, writes=False, shell=SHELL_END)
+        return turn_end(out)
     if call.tool == SHELL_TOOL:
-        # what the command changes is found by comparing the work tree before and after it
-        command = member(call.args, "command")
-        return replace(
-            out,
-            writes=False,
-            not_written=SHELL_NOT_RECORDED,
-            shell=SHELL_BEFORE if out.hook_event == SHELL_SNAPSHOT else SHELL_AFTER,
-            background=command_leaves_process(command),  # `cmd &`, nohup, setsid...
-            roots=named_dirs(command),  # a submodule or nested repository it names
-        )
+        before = out.hook_event == SHELL_SNAPSHOT
+        return shell_call(out, call.args, before=before, not_recorded=SHELL_NOT_RECORDED)
     pairs, every = edit_replacements(call.args, "oldText", "newText")
     return replace(out, replacements=pairs, replace_all=every)
