@@ -6,22 +6,17 @@ the commands (:mod:`gentle_hooks.services.verify`) and hands the observations ov
 
 * :data:`CHECK_ROWS` — one observed check to its result: a check that changed the
   candidate's files in the room fails (seed 001 "Scope": "never repairs the artifact it
-  judges"), one the change itself defines is blocked (C1-own), a criterion passes on exit
+  judges"), one the change itself defines is blocked (C1-own); a criterion passes on exit
   0 (a test runner's only when its output shows tests ran:
-  :mod:`gentle_hooks.policy.testcount`), a negative test passes when its command
-  fails, not by a signal, and passes on the candidate's base tree (exit 0: so it
-  depends on the artifact), a criterion counts only when its outcome depends on the
-  artifact (C4-nothing: it differs on the base tree, or on the candidate with the files it
-  adds or changes emptied; "Guardrails": "do not accept a claim whose criteria have no
-  observable check", "Completion criteria": "every declared criterion has evidence, not
-  an assertion"), the suite passes on exit 0 (tests ran, as for a criterion),
-  a check whose program is missing is ``blocked`` ("stop and report blocked when a
-  required tool ... is unavailable instead of inferring the result"), and so is a full
-  suite that runs no recognised test runner
-  (:data:`~gentle_hooks.policy.testcount.RUNNER_ROWS`: the suite is the one check not
-  compared with the base tree, so only a test runner's own report says it ran tests),
-  and so is a check whose runner skipped tests while the change adds a skip or
-  expected-failure marker (C1-skip: :mod:`gentle_hooks.policy.skipmarks`).
+  :mod:`gentle_hooks.policy.testcount`) and counts only when its outcome depends on the
+  artifact (C4-nothing; "Guardrails": "do not accept a claim whose criteria have no
+  observable check"); a negative test passes when its command fails, not by a signal,
+  and passes on the base tree; the suite passes on exit 0 (tests ran). ``blocked`` ("stop
+  and report blocked when a required tool ... is unavailable instead of inferring the
+  result"): a missing program, a failure for a file of the work tree git ignores that
+  the room lacks (C1-ignored), a full suite running no recognised test runner
+  (:data:`~gentle_hooks.policy.testcount.RUNNER_ROWS`), a runner that skipped tests while
+  the change adds a skip marker (C1-skip: :mod:`gentle_hooks.policy.skipmarks`).
 * :data:`STATUS_ROWS` — the checks to the verdict's status, first match wins: ``blocked``
   when a check changed the artifact (the run stops there), anything was blocked, the full
   suite did not run, or a mutating artifact had no negative test; ``fail`` when any check
@@ -117,6 +112,15 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
         lambda o: not o.ran,
         "blocked",
         said="the tool it needs is missing",
+    ),
+    CheckRow(
+        "C1-ignored",
+        "the check failed for a file of the work tree that git ignores, which its output "
+        "names ('No module named localcfg', 'No such file or directory'): the room holds the "
+        "candidate's tree alone, so nothing was observed of the change, and no brief fixes it",
+        lambda o: o.lacks is not None,
+        "blocked",
+        said="the room lacks a file git ignores",
     ),
     CheckRow(
         "C1-suite",
@@ -347,7 +351,7 @@ STATUS_ROWS: tuple[StatusRow, ...] = (
     ),
     StatusRow(
         "S1",
-        "a required tool is missing: blocked, not inferred",
+        "a required tool is missing, or a file git ignores the room lacks: blocked, not inferred",
         lambda v: "blocked" in v.results(),
         "blocked",
     ),
@@ -377,6 +381,9 @@ def verdict_status(observations: Observations) -> tuple[Status, StatusRow]:
     """The verdict's status from its observed checks, and the :data:`STATUS_ROWS` row."""
     row = next(r for r in STATUS_ROWS if r.matches(observations))
     return row.status, row
+
+
+_PLURALS: tuple[tuple[CheckKind, str], ...] = (("negative", "negative tests"), ("suite", "suite"))
 
 
 def _label(kind: CheckKind, text: str) -> str:
@@ -416,11 +423,7 @@ def summarize(status: Status, row: StatusRow, observations: Observations) -> str
     most :data:`~.verdict.MAX_SUMMARY_CHARS` characters. People read it: the rows' ids are
     not in it (they are in ``verify run --json``)."""
     counts = []
-    names: tuple[tuple[CheckKind, str], ...] = (
-        ("criterion", "criteria"),
-        ("negative", "negative tests"),
-        ("suite", "suite"),
-    )
+    names: tuple[tuple[CheckKind, str], ...] = (("criterion", "criteria"), *_PLURALS)
     for kind, name in names:
         group = observations.of(kind)
         if group:
@@ -461,14 +464,11 @@ def observed_verdict(
             verdict's JSON is written; duration_ms: the whole run's wall time.
 
     Returns:
-        The verdict: status from :data:`STATUS_ROWS`; one criterion per check with its
-        observation; ``negativeTestsRun`` counts negative tests whose tool was there;
-        ``fullSuiteRun`` is true when a suite was declared and every suite run (the
-        brief's, and ``--suite`` beside it) runs a recognised test runner, its tool was
-        there, its output shows tests ran, it selected none of them out, and, observed,
-        it ran every test of the whole suite (:attr:`~.outcome.Outcome.unrun`);
-        ``changedArtifact`` names the check that changed the candidate's files and what it
-        changed (:func:`~.changed.changed_artifact`), when one did.
+        The verdict: status from :data:`STATUS_ROWS`; one criterion per check;
+        ``negativeTestsRun`` counts negative tests whose tool was there; ``fullSuiteRun``
+        holds when every declared suite run (the brief's, ``--suite``) runs a recognised
+        runner that was there, ran tests, selected none out and, observed, ran the whole
+        suite (:attr:`~.outcome.Outcome.unrun`); ``changedArtifact``: what a check changed.
     """
     observations = Observations(tuple(outcomes), mutating)
     status, row = verdict_status(observations)

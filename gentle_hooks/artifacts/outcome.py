@@ -93,6 +93,9 @@ class Outcome:
             how many of the tests ``pytest`` collects at the tree's top it did not run, or
             that nothing observed the run; None when it ran them all, or was not observed
             (another runner, or the repository declares its full suite).
+        lacks: for a failed run, the words naming the file of the user's work tree that git
+            ignores and its output says it could not find (``the file localcfg.py, which
+            git ignores``; :mod:`gentle_hooks.services.room_lacks`); None otherwise.
     """
 
     check: Check
@@ -122,6 +125,7 @@ class Outcome:
     skipped_named: SkippedNamed | None = None
     room_refused: bool = False
     unrun: str | None = None
+    lacks: str | None = None
 
     @property
     def checks_nothing(self) -> bool:

@@ -1,15 +1,13 @@
 """Running a verify run's checks in its clean room, observed (SPEC §9; seed 001).
 
 Room ``services``. :func:`observe_all` runs each check of a plan in the room's ``tree/``
-(and each criterion and negative test, a suite that printed an unavailable tool's line, and
-a pytest suite's tests it did not run, again on the candidate's base tree, and a criterion
-that gave the same exit status there once more on the candidate with the files it adds or
-changes emptied: row C4-nothing; each swapped into ``tree/`` for its run, so every run is at
-the same path), with :func:`~gentle_hooks.services.room_env.room_env` (only the allowlisted
-part of the caller's environment) and :func:`cache_env` (no bytecode written, pytest's cache
-fresh for each run, outside the tree), and stops at the first check that changed the room
-(:func:`~gentle_hooks.services.cleanroom.room_touched`, the candidate's files, the files it
-added). :mod:`gentle_hooks.services.verify` writes the verdict from what this observed.
+(criteria, negative tests, a suite that printed an unavailable tool's line, a pytest suite's
+tests it did not run, again on the base tree; a criterion with the same exit status there
+once more with the files the candidate adds or changes emptied: row C4-nothing; every run
+swapped into ``tree/``), with :func:`~gentle_hooks.services.room_env.room_env` and
+:func:`cache_env`, names a file of the work tree git ignores that a failed run lacked
+(row C1-ignored), and stops at the first check that changed the room (:func:`~gentle_hooks.
+services.cleanroom.room_touched`); :mod:`gentle_hooks.services.verify` writes the verdict.
 """
 
 from __future__ import annotations
@@ -48,6 +46,7 @@ from gentle_hooks.services.room_bounds import SCRATCH, SCRATCH_CACHE, scratch_en
 from gentle_hooks.services.room_dirs import require_real_dirs
 from gentle_hooks.services.room_env import env_digest
 from gentle_hooks.services.room_imports import RoomImports, room_argv
+from gentle_hooks.services.room_lacks import ignored_lack
 from gentle_hooks.services.runner import run_observed
 from gentle_hooks.services.skip_ties import counted_skip_marks
 from gentle_hooks.services.suite_observer import (
@@ -178,8 +177,7 @@ ROOT_TOUCHED = ""
 
 
 def _root_stamp(room: Room) -> tuple[int, int, int]:
-    st = os.lstat(room.path)
-    return (st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
+    return (st := os.lstat(room.path)).st_ino, st.st_mtime_ns, st.st_ctime_ns
 
 
 def _log_path(room: Room, check: Check, number: int, where: str = "") -> str:
@@ -351,6 +349,7 @@ def observe_all(
                 else None
             )
             outcome = observe()
+            said = logs.get(_log_path(room, check, n, ""), b"").decode("utf-8", "replace")
             changed = _changes(bound, room, before, with_base, outputs)
             # a suite runs on the base tree to tell an unavailable tool, or a failure of
             # the brief's (row C5-base), from a failure of the change
@@ -367,6 +366,8 @@ def observe_all(
             if hollowed:
                 remove_hollow(room)
             _write_logs(logs)
+        if outcome.exit_code:  # row C1-ignored: it lacked a file only the work tree holds
+            outcome = replace(outcome, lacks=ignored_lack(bound.repo, bound.root, said))
         if outcome.tests_skipped > 0:  # row C1-skip: did the change add the skip?
             if marks is None:
                 marks = added_skip_marks(bound)
@@ -407,8 +408,7 @@ def tree_links(command: str, tree: str) -> dict[str, str]:
 
 
 def _runs(check: Check, runner_id: str) -> bool:
-    runner = runner_of(check.command)
-    return runner is not None and runner.id == runner_id
+    return (runner := runner_of(check.command)) is not None and runner.id == runner_id
 
 
 def _own_words(paths: tuple[str, ...]) -> str:
