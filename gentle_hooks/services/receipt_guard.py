@@ -22,11 +22,13 @@ from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.policy.loadenv import without_loading
 from gentle_hooks.policy.outputs import is_output
+from gentle_hooks.policy.toolmissing import LACKED_IGNORED
 from gentle_hooks.services.checkout import candidate_checkout, run_env
-from gentle_hooks.services.runner import stopped_cleanly
+from gentle_hooks.services.room_lacks import lacked_here
+from gentle_hooks.services.runner import Observation, stopped_cleanly
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Candidate, Projection
-from gentle_hooks.values.frozen import frozen
+from gentle_hooks.values.frozen import frozen, replace
 
 #: What differs in the work tree when a candidate of each binding runs elsewhere.
 _OTHER_CHANGES = {
@@ -113,6 +115,32 @@ def report_words(reports: Sequence[str], before: int, after: int | None) -> str:
     return (
         f"the run rewrote {shown}, the report its command names (a run's output, not what "
         f"it tested): receipt #{before} binds the candidate as it was before the run{left}"
+    )
+
+
+def lacked_note(
+    repo: Repository, root: str, obs: Observation, room: str | None
+) -> tuple[Observation, tuple[str, ...]]:
+    """For a ``receipt run`` that failed in the work tree ``root`` of ``repo`` (``room``
+    None: not in a temporary checkout) because it lacked a file git ignores that another
+    work tree of the repository holds (:func:`~gentle_hooks.services.room_lacks.
+    lacked_here`; issue 14: a linked worktree lacking a local ``localcfg.py`` was told to
+    fix the change): ``obs`` with its observed result saying so
+    (:data:`~gentle_hooks.policy.toolmissing.LACKED_IGNORED`, which a block reads back)
+    and the note naming the file, where it is and the ``cp`` that copies it here; else
+    ``obs`` as it is and no note."""
+    found = None if obs.exit_code == 0 or room is not None else lacked_here(repo, root, obs.tail)
+    if found is None:
+        return obs, ()
+    rel, other = found
+    from gentle_hooks.policy.shellwords import join
+
+    copy = join(("cp", "--", os.path.join(other, rel), os.path.join(root, rel)))
+    return replace(obs, observed=f"{obs.observed}, {LACKED_IGNORED.format(rel)}"), (
+        f"the run lacks the file {rel}, which git ignores: the work tree {other} holds it, "
+        "this one does not (git shares no ignored file between worktrees), so the failure "
+        "is this work tree's, not the change's: copy the file here, then report again; to "
+        f"copy it, run: {copy}",
     )
 
 

@@ -44,6 +44,7 @@ from gentle_hooks.services.delivered import refresh_notes_kept
 from gentle_hooks.services.receipt_guard import (
     candidate_changes,
     does_not_count,
+    lacked_note,
     report_words,
     reports_only,
     run_place,
@@ -396,11 +397,9 @@ def run_receipt(
 
     A command that changed the candidate's files git tracks (the spot check's own test,
     :func:`gentle_hooks.services.receipt_guard.candidate_changes`) tested something else: it
-    does not count as the writer's self-verification and nothing is recorded. Files the
-    command names as its report (``--junitxml report.xml``:
-    :func:`~gentle_hooks.policy.outputs.declared_outputs`) are the exception: written after
-    the run tested the candidate, they are its output; the receipt binds the candidate as
-    it was before the run (a snapshot's, as the run left it too) and a note names them.
+    does not count as the writer's self-verification and nothing is recorded, unless they
+    are reports it names (``--junitxml report.xml``: its output, written after testing):
+    then it binds the candidate before the run (a snapshot's, after it too), noted.
 
     Raises:
         UsageError: no command, or it cannot be started, or the directory it would run in
@@ -418,6 +417,7 @@ def run_receipt(
         deps = bound.settings.verification.dependency_dirs
         with run_place(bound.repo, bound.root, bound.candidate, cwd, deps, env) as place:
             obs = run_observed(argv, cwd=place.cwd, stdout=stdout, stderr=stderr, env=place.env)
+            obs, lacked = lacked_note(bound.repo, bound.root, obs, place.room)
             where = bound.repo if place.room is None else open_checkout(place.room)
             changed = candidate_changes(where, bound.candidate.tree).touched
             tracked = where.blobs_staged(changed)  # files the run made or git does not track aside
@@ -456,7 +456,7 @@ def run_receipt(
             else [receipt]
         )
         stored, *again = led.add_all(both)
-        notes = standing_notes(stored, bound) + place.notes(obs.exit_code)
+        notes = standing_notes(stored, bound) + place.notes(obs.exit_code) + lacked
         notes += refresh_notes_kept(bound.repo, led, bound.candidate)
         if reports:
             notes += (report_words(reports, stored.id, again[0].id if again else None),)
