@@ -13,7 +13,8 @@ emptied; "Guardrails": "do not accept a claim whose criteria have no observable 
 "Completion criteria": "every declared criterion has evidence, not an assertion"), the
 suite passes on exit 0 (tests ran, as for a criterion), a check whose program is missing
 is ``blocked`` ("stop and report blocked when a required tool ... is unavailable instead
-of inferring the result"), and so is a full suite that runs no recognised test runner
+of inferring the result"), and so is a check failing for a file of the work tree git
+ignores that the room lacks (C1-ignored), and so is a full suite that runs no recognised test runner
 (:data:`~gentle_hooks.policy.testcount.RUNNER_ROWS`: the suite is the one check not
 compared with the base tree, so only a test runner's own report says it ran tests), and so
 is a check whose runner skipped tests while the change adds a skip or expected-failure
@@ -96,6 +97,15 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
         lambda o: not o.ran,
         "blocked",
         said="the tool it needs is missing",
+    ),
+    CheckRow(
+        "C1-ignored",
+        "the check failed for a file of the work tree that git ignores, which its output "
+        "names ('No module named localcfg', 'No such file or directory'): the room holds the "
+        "candidate's tree alone, so nothing was observed of the change, and no brief fixes it",
+        lambda o: o.lacks is not None,
+        "blocked",
+        said="the room lacks a file git ignores",
     ),
     CheckRow(
         "C1-suite",

@@ -126,7 +126,7 @@ STATUS_ROWS: tuple[StatusRow, ...] = (
     ),
     StatusRow(
         "S1",
-        "a required tool is missing: blocked, not inferred",
+        "a required tool is missing, or a file git ignores the room lacks: blocked, not inferred",
         lambda v: "blocked" in v.results(),
         "blocked",
     ),

@@ -102,6 +102,9 @@ class Outcome:
             tree, run there by their ids (rule R2's way out of a red base:
             :func:`~gentle_hooks.services.suite_observer.failing_on_base`); their
             deselection does not make it part of the suite.
+        lacks: for a failed run, the words naming the file of the user's work tree that git
+            ignores and its output says it could not find (``the file localcfg.py, which
+            git ignores``; :mod:`gentle_hooks.services.room_lacks`); None otherwise.
     """
 
     check: Check
@@ -134,6 +137,7 @@ class Outcome:
     failed_tests: tuple[str, ...] | None = None
     base_failed_tests: tuple[str, ...] | None = None
     excused: tuple[str, ...] = ()
+    lacks: str | None = None
 
     @property
     def checks_nothing(self) -> bool:

@@ -249,7 +249,7 @@ class LedgerFacts:
 
         usable = [r for r in self.receipts if stands(r).counts]
         refused = tuple(
-            RefusedReceipt(r.id, r.command, r.exit_code, stands(r), r.cwd)
+            RefusedReceipt(r.id, r.command, r.exit_code, stands(r), r.cwd, r.observed)
             for r in self.receipts
             if not stands(r).counts
         )

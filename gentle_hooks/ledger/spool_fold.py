@@ -256,9 +256,17 @@ def insert_mutation(
 
 
 def _open_escalation_ids(conn: sqlite3.Connection, root: str) -> list[int]:
-    """Inside a transaction: the root's escalations still sticky for new writer work."""
+    """Inside a transaction: the root's escalations still sticky for new writer work: not
+    consumed by a commit, and either made while no writer work was in flight (linked to no
+    entry) or linked to an entry still open. One whose work is gone (every entry of it
+    expired, discarded or settled) is not: it stays with that work, whose content brought
+    back carries it again, and never reaches unrelated later work (SPEC §5 "Escalation")."""
     rows = conn.execute(
-        "SELECT id FROM escalation WHERE root = ? AND consumed_by IS NULL ORDER BY id", (root,)
+        "SELECT id FROM escalation WHERE root = ? AND consumed_by IS NULL AND ("
+        "NOT EXISTS (SELECT 1 FROM escalation_entry l WHERE l.escalation_id = escalation.id) "
+        "OR EXISTS (SELECT 1 FROM escalation_entry l JOIN writer_entry w ON w.id = l.entry_id "
+        "WHERE l.escalation_id = escalation.id AND w.state = 'open')) ORDER BY id",
+        (root,),
     )
     return [int(r[0]) for r in rows]
 

@@ -202,7 +202,8 @@ class RefusedReceipt:
     Attributes:
         receipt_id: its number; command: its command; exit_code: the reported status;
         standing: the rows that refused it (:func:`receipt_standing`); cwd: the directory
-        it ran in, relative to the work tree root (``.`` for the root).
+        it ran in, relative to the work tree root (``.`` for the root); observed: its
+        observed result (None: not known).
     """
 
     receipt_id: int
@@ -210,6 +211,7 @@ class RefusedReceipt:
     exit_code: int | None
     standing: Standing
     cwd: str = "."
+    observed: str | None = None
 
 
 @frozen

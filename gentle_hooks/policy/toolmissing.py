@@ -153,3 +153,32 @@ def missing_files(output: str) -> tuple[str, ...]:
         for m in pattern.finditer(output):
             found.setdefault(m.group(1), None)
     return tuple(found)
+
+
+#: What a failed run's observed result says when its output shows it lacked a file of
+#: the work tree git ignores that another work tree of the repository holds
+#: (:func:`gentle_hooks.services.room_lacks.lacked_here`): ``exit 1, it lacked the file
+#: localcfg.py, which git ignores``; :func:`lacked_ignored` reads the file back.
+LACKED_IGNORED = "it lacked the file {}, which git ignores"
+_LACKED = re.compile(r", it lacked the file (.+), which git ignores$")
+
+
+def lacked_ignored(observed: str | None) -> str | None:
+    """The file a receipt's ``observed`` result says its run lacked
+    (:data:`LACKED_IGNORED`), or None."""
+    found = _LACKED.search(observed or "")
+    return found.group(1) if found else None
+
+
+def lacked_words(observed: str | None) -> str | None:
+    """What to do about a failed report whose ``observed`` result says its run lacked a
+    file git ignores (:func:`lacked_ignored`), in words; None for any other."""
+    name = lacked_ignored(observed)
+    if name is None:
+        return None
+    return (
+        f"its run lacked the file {name}, which git ignores: a local file this work tree "
+        "does not have (git shares no ignored file between worktrees), so the failure is "
+        "this work tree's, not the change's: copy the file here from the work tree that "
+        "has it"
+    )

@@ -10,6 +10,7 @@ and on a check that fails on every tree (:func:`mixed_fault_words`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from shlex import quote
 
 #: By a check's kind: why a check of that kind without evidence observes nothing of the
 #: change, and what one that observes it does.
@@ -85,4 +86,21 @@ def mixed_fault_words(
         f"change); and {_named(everywhere)} fails on every tree (the base and the change "
         "emptied too), so no run of its brief can pass: fix the change, correct the brief "
         "under a new brief id without what fails everywhere, then verify again"
+    )
+
+
+def lacks_words(command: str, lacks: str) -> str:
+    """Why a check of a verify run was blocked when it failed for a file of the work tree
+    that git ignores (``lacks``: ``the file localcfg.py, which git ignores``; row
+    C1-ignored), and what the user can do: no brief fixes it, and no option passes an
+    ignored file into the room, so the file gets into the candidate or the tests stop
+    needing it."""
+    name = lacks.removeprefix("the file ").split(", which git ignores", 1)[0]
+    return (
+        f"the room lacks {lacks} (a local file of your work tree; the room holds the "
+        f"candidate's tree alone), so `{command}` could not run there: that is neither the "
+        "change's fault nor the brief's, and no brief can fix it; verify run has no option "
+        "that passes an ignored file into the room: commit the file if it belongs in the "
+        f"repository (git add -f -- {quote(name)}), or make the tests run without it, then run "
+        "verify run again"
     )

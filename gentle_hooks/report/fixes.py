@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from gentle_hooks.errors import Command
+from gentle_hooks.policy.selfcheck import RefusedReceipt
 from gentle_hooks.policy.shortfall import (
     NoValidNote,
     Shortfall,
@@ -299,9 +300,7 @@ def _candidate_steps(
             out.append(("run", f"{gh} receipt run{here('.')} -- {runnable(s.declared[0])}"))
         elif failed:
             last = failed[-1]
-            out.extend(
-                _failed_steps(last.cwd, runnable(last.command), binding, gh, at_top, last.exit_code)
-            )
+            out.extend(_failed_steps(last.cwd, runnable(last.command), binding, gh, at_top, last))
         elif s.earlier:
             # the writer's report is bound to another candidate (files added or left since,
             # a temporary index): the same command, reported again, binds to this one
@@ -338,21 +337,22 @@ def _at_top(binding: Binding) -> Binding:
 
 
 def _failed_steps(
-    rel: str, command: str, binding: Binding, gh: str, at_top: bool, status: int | None
+    rel: str, command: str, binding: Binding, gh: str, at_top: bool, failed: RefusedReceipt
 ) -> list[Step]:
-    """The way out of a failed report of ``command`` (shell words) that ran in ``rel``
-    (relative to the top) and exited ``status``: fix the change (a command that never
-    started, :func:`~gentle_hooks.policy.toolmissing.not_run`: make it runnable) and report
-    it again there; when it ran below the top and a hook printed the block (``at_top``),
-    another way reports it at the top (a command meant for the top fails below it)."""
-    from gentle_hooks.policy.toolmissing import not_run
+    """The way out of the ``failed`` report of ``command`` (shell words) run in ``rel``
+    (relative to the top): fix the change (one that never started: make it runnable; one
+    that lacked a file git ignores: get it here, :mod:`gentle_hooks.policy.toolmissing`)
+    and report it again there; when it ran below the top and a hook printed the block
+    (``at_top``), another way reports it at the top."""
+    from gentle_hooks.policy.toolmissing import lacked_words, not_run
 
-    why = not_run(status)
+    why, lacked = not_run(failed.exit_code), lacked_words(failed.observed)
     top = not at_top or rel in ("", ".") or binding.top is None or _on_server()
+    where = "" if top else f", run in {rel}/,"
     fix = (
         f"its command could not run ({why}): make it runnable there, not the change"
         if why
-        else f"fix the change (its report{'' if top else f', run in {rel}/,'} is a failure)"
+        else lacked or f"fix the change (its report{where} is a failure)"
     )
     way: list[Step] = [("do", f"{fix}, then report it again")]
     way.append(("run", f"{gh} receipt run{_report_flags(binding)(rel)} -- {command}"))

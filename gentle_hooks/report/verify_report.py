@@ -30,7 +30,7 @@ from gentle_hooks.artifacts.outcome import marks_words
 from gentle_hooks.artifacts.verdict import CheckKind, Status
 from gentle_hooks.ledger.records import VerdictRecord
 from gentle_hooks.policy.shellwords import quote
-from gentle_hooks.report.brief_fault_text import fault_reasons
+from gentle_hooks.report.brief_fault_text import fault_reasons, lacks_words
 from gentle_hooks.report.fixes import binding_flags, program
 from gentle_hooks.report.outbase import FrozenOut, schema_field
 from gentle_hooks.services.artifact_home import kept_note
@@ -154,6 +154,7 @@ def render_verified(v: Verified, held: VerdictRecord | None = None) -> str:
     else:
         lines.append("room: removed after the run, with its logs (--keep keeps them)")
     lines += [f"note: {n}" for n in v.notes]
+    lines += [f"note: {lacks_words(o.check.command, o.lacks)}" for o in v.outcomes if o.lacks]
     faults = [o for o in v.outcomes if check_row(o).result == "fail"]
     if _brief_only(v):
         # the brief's fault alone: no observed failure of the change (ledger.fails)

@@ -55,6 +55,8 @@ to the pure policy for one use case and returns values; nothing here prints.
   ``PYTHONPATH``, with the import guard
 * :mod:`.checkout_imports` — what a spot check's temporary checkout imports: the verify
   room's composition (redirects, import guard, probe)
+* :mod:`.room_lacks` — the file of the work tree git ignores that a failed room check
+  lacked (row C1-ignored)
 * :mod:`.room_unheld` — the work tree's places an editable install imports from that a
   room's tree does not hold (an ignored ``build/lib``): hidden, or no check runs
 * :mod:`.import_guard` — the ``sitecustomize`` a room's checks get: a module only the work

@@ -21,11 +21,14 @@ from gentle_hooks.errors import EXIT_BLOCKED, Command, GentleError, GitError, Us
 from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.policy.loadenv import without_loading
+from gentle_hooks.policy.outputs import is_output
+from gentle_hooks.policy.toolmissing import LACKED_IGNORED
 from gentle_hooks.services.checkout import candidate_checkout, run_env
-from gentle_hooks.services.runner import stopped_cleanly
+from gentle_hooks.services.room_lacks import lacked_here
+from gentle_hooks.services.runner import Observation, stopped_cleanly
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Candidate, Projection
-from gentle_hooks.values.frozen import frozen
+from gentle_hooks.values.frozen import frozen, replace
 
 #: What differs in the work tree when a candidate of each binding runs elsewhere.
 _OTHER_CHANGES = {
@@ -77,21 +80,68 @@ def candidate_changes(repo: Repository, tree: str, outputs: Sequence[str] = ()) 
     """The one check of whether a run (a ``receipt run`` or a spot check's re-run) left the
     candidate's files as they were (SPEC §5 "Spot check"): the work tree of ``repo``, as
     ``git add -A`` would stage it, against ``tree``, the candidate's tree it held before.
-    ``outputs``: files of ``tree`` the reported run itself created; rewriting them is no
-    change of the candidate.
+    ``outputs``: files of ``tree`` the reported run itself created, and the reports its
+    command names (a file, or a directory's files); rewriting them is no change of the
+    candidate.
 
     Raises:
         GitError: git could not read the work tree.
     """
     after = repo.snapshot_tree()
     delta = repo.tree_delta(tree, after)
+    mine = tuple(outputs)
     touched = tuple(
         c.path
         for c in delta
-        if c.old_blob is not None and c.old_blob != c.new_blob and c.path not in outputs
+        if c.old_blob is not None and c.old_blob != c.new_blob and not is_output(c.path, mine)
     )
-    only = bool(delta) and all(c.path in outputs for c in delta)
+    only = bool(delta) and all(is_output(c.path, mine) for c in delta)
     return Changed(after, touched, only)
+
+
+def reports_only(repo: Repository, before: str, after: str, outputs: Sequence[str]) -> bool:
+    """Whether ``after`` differs from ``before`` only in files under ``outputs`` (the
+    reports the command names, :func:`~gentle_hooks.policy.outputs.declared_outputs`)."""
+    changes = repo.tree_delta(before, after)
+    return bool(changes) and all(is_output(c.path, tuple(outputs)) for c in changes)
+
+
+def report_words(reports: Sequence[str], before: int, after: int | None) -> str:
+    """The note of a run that rewrote ``reports``, tracked files its command names as
+    where it writes its report: receipt ``before`` binds the candidate as it was before the
+    run, ``after`` (None: none) the work tree as the run left it."""
+    shown = ", ".join(reports[:3]) + (", …" if len(reports) > 3 else "")
+    left = f", and #{after} binds the work tree as the run left it" if after else ""
+    return (
+        f"the run rewrote {shown}, the report its command names (a run's output, not what "
+        f"it tested): receipt #{before} binds the candidate as it was before the run{left}"
+    )
+
+
+def lacked_note(
+    repo: Repository, root: str, obs: Observation, room: str | None
+) -> tuple[Observation, tuple[str, ...]]:
+    """For a ``receipt run`` that failed in the work tree ``root`` of ``repo`` (``room``
+    None: not in a temporary checkout) because it lacked a file git ignores that another
+    work tree of the repository holds (:func:`~gentle_hooks.services.room_lacks.
+    lacked_here`; issue 14: a linked worktree lacking a local ``localcfg.py`` was told to
+    fix the change): ``obs`` with its observed result saying so
+    (:data:`~gentle_hooks.policy.toolmissing.LACKED_IGNORED`, which a block reads back)
+    and the note naming the file, where it is and the ``cp`` that copies it here; else
+    ``obs`` as it is and no note."""
+    found = None if obs.exit_code == 0 or room is not None else lacked_here(repo, root, obs.tail)
+    if found is None:
+        return obs, ()
+    rel, other = found
+    from gentle_hooks.policy.shellwords import join
+
+    copy = join(("cp", "--", os.path.join(other, rel), os.path.join(root, rel)))
+    return replace(obs, observed=f"{obs.observed}, {LACKED_IGNORED.format(rel)}"), (
+        f"the run lacks the file {rel}, which git ignores: the work tree {other} holds it, "
+        "this one does not (git shares no ignored file between worktrees), so the failure "
+        "is this work tree's, not the change's: copy the file here, then report again; to "
+        f"copy it, run: {copy}",
+    )
 
 
 #: The most differing paths a note names.

@@ -38,9 +38,17 @@ from gentle_hooks.ledger.records import (
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.escalation import make_escalation, parse_item
 from gentle_hooks.policy.inputs import parse_receipt_line
+from gentle_hooks.policy.outputs import declared_outputs, is_output
 from gentle_hooks.policy.selfcheck import Report, Standing, receipt_standing, row_text
 from gentle_hooks.services.delivered import refresh_notes_kept
-from gentle_hooks.services.receipt_guard import candidate_changes, does_not_count, run_place
+from gentle_hooks.services.receipt_guard import (
+    candidate_changes,
+    does_not_count,
+    lacked_note,
+    report_words,
+    reports_only,
+    run_place,
+)
 from gentle_hooks.services.runner import Observation, run_observed
 from gentle_hooks.values.binding import Binding as Binding
 from gentle_hooks.values.candidate import Candidate, Projection
@@ -389,7 +397,9 @@ def run_receipt(
 
     A command that changed the candidate's files git tracks (the spot check's own test,
     :func:`gentle_hooks.services.receipt_guard.candidate_changes`) tested something else: it
-    does not count as the writer's self-verification and nothing is recorded.
+    does not count as the writer's self-verification and nothing is recorded, unless they
+    are reports it names (``--junitxml report.xml``: its output, written after testing):
+    then it binds the candidate before the run (a snapshot's, after it too), noted.
 
     Raises:
         UsageError: no command, or it cannot be started, or the directory it would run in
@@ -407,11 +417,16 @@ def run_receipt(
         deps = bound.settings.verification.dependency_dirs
         with run_place(bound.repo, bound.root, bound.candidate, cwd, deps, env) as place:
             obs = run_observed(argv, cwd=place.cwd, stdout=stdout, stderr=stderr, env=place.env)
+            obs, lacked = lacked_note(bound.repo, bound.root, obs, place.room)
             where = bound.repo if place.room is None else open_checkout(place.room)
             changed = candidate_changes(where, bound.candidate.tree).touched
             tracked = where.blobs_staged(changed)  # files the run made or git does not track aside
             touched = [p for p in changed if p in tracked]
-        if touched:
+        # a tracked file the command names as its report (--junitxml report.xml) is written
+        # after the run tested the candidate: its output, not what it tested
+        outputs = declared_outputs(shlex.join(argv))
+        reports = [p for p in touched if is_output(p, outputs)]
+        if len(reports) < len(touched):
             held = bound.candidate.tree if place.room is None else None
             raise does_not_count(binding, touched, held, bound.root)
         receipt = Receipt(
@@ -429,23 +444,25 @@ def run_receipt(
         # Everything that can fail is done before the one transaction that stores: the
         # receipt is stored and acknowledged, or refused and not stored (never both).
         after = bind(binding, env).candidate
-        created = (
-            _created_only(bound.repo, bound.candidate.tree, after.tree)
-            if after.identity != bound.candidate.identity
-            else []
-        )
-        # untracked, unignored files the run wrote are in the candidate now: bind to it too
-        also = bool(created) and binding.projection is Projection.SNAPSHOT
+        moved = after.identity != bound.candidate.identity
+        created = _created_only(bound.repo, bound.candidate.tree, after.tree) if moved else []
+        rewrote = moved and reports_only(bound.repo, bound.candidate.tree, after.tree, outputs)
+        # untracked, unignored files the run wrote, or the report it names, are in the
+        # candidate now: bind to it too
+        also = bool(created or rewrote) and binding.projection is Projection.SNAPSHOT
         both = (
             [receipt, replace(receipt, identity=after.identity, created=tuple(created))]
             if also
             else [receipt]
         )
         stored, *again = led.add_all(both)
-        notes = standing_notes(stored, bound) + place.notes(obs.exit_code)
+        notes = standing_notes(stored, bound) + place.notes(obs.exit_code) + lacked
         notes += refresh_notes_kept(bound.repo, led, bound.candidate)
+        if reports:
+            notes += (report_words(reports, stored.id, again[0].id if again else None),)
         if again:
             notes += refresh_notes_kept(bound.repo, led, after)
+        if again and created:
             notes += (
                 f"the run wrote {len(created)} file(s) git neither tracks nor ignores ("
                 + ", ".join(created[:3])
@@ -453,7 +470,7 @@ def run_receipt(
                 + f"): the receipt binds to the work tree with them too (#{again[0].id}); "
                 "list them in .gitignore to keep them out of the candidate",
             )
-        elif after.identity != bound.candidate.identity:
+        elif moved and not reports:
             notes += (
                 f"the command changed the candidate ({bound.candidate.identity[:19]}… -> "
                 f"{after.identity[:19]}…); this receipt is bound to the state before "

@@ -38,6 +38,7 @@ from collections.abc import Mapping, Sequence
 from gentle_hooks.git.checkout import open_checkout
 from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.git.repository import Repository
+from gentle_hooks.policy.outputs import declared_outputs
 from gentle_hooks.policy.selfcheck import is_declared as declared_command
 from gentle_hooks.policy.toolmissing import job_lacks, missing_files
 from gentle_hooks.services.checkout import candidate_checkout, run_env
@@ -180,8 +181,10 @@ def rerun_claims(
                 timeout=timeout,
             )
             # named, not refused: the note does not say which files the reported run
-            # created (a local spot check counts a re-run rewriting those)
-            touched = candidate_changes(open_checkout(checkout.root), cand.tree).touched
+            # created (a local spot check counts a re-run rewriting those); the reports its
+            # command names are its output, as there
+            named = declared_outputs(c.command)
+            touched = candidate_changes(open_checkout(checkout.root), cand.tree, named).touched
             text = buffer.getvalue().decode("utf-8", "replace")
             tail = text.splitlines()[-_TAIL:]
             lacks = job_lacks(obs.exit_code, text) or ""

@@ -10,7 +10,8 @@ part of the caller's environment) and :func:`cache_env` (no bytecode written, py
 fresh for each run, outside the tree), and stops at the first check that changed the room
 (:func:`~gentle_hooks.services.cleanroom.room_touched`, the candidate's files, the files it
 added). A full suite that failed keeps the ids of the tests it failed on each tree
-(:mod:`gentle_hooks.policy.failed_tests`: row C5-base judges "the same way" by them).
+(:mod:`gentle_hooks.policy.failed_tests`: row C5-base judges "the same way" by them); a
+failed run names a file of the work tree git ignores that it lacked (row C1-ignored).
 :mod:`gentle_hooks.services.verify` writes the verdict from what this observed.
 """
 
@@ -48,6 +49,7 @@ from gentle_hooks.services.room_changes import room_changes
 from gentle_hooks.services.room_dirs import require_real_dirs
 from gentle_hooks.services.room_env import env_digest
 from gentle_hooks.services.room_imports import RoomImports, room_argv
+from gentle_hooks.services.room_lacks import ignored_lack
 from gentle_hooks.services.runner import run_observed
 from gentle_hooks.services.skip_ties import counted_skip_marks
 from gentle_hooks.services.suite_observer import (
@@ -214,8 +216,7 @@ ROOT_TOUCHED = ""
 
 
 def _root_stamp(room: Room) -> tuple[int, int, int]:
-    st = os.lstat(room.path)
-    return (st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
+    return (st := os.lstat(room.path)).st_ino, st.st_mtime_ns, st.st_ctime_ns
 
 
 def _log_path(room: Room, check: Check, number: int, where: str = "") -> str:
@@ -391,6 +392,7 @@ def observe_all(
                 else None
             )
             outcome = observe()
+            said = logs.get(_log_path(room, check, n, ""), b"").decode("utf-8", "replace")
             changed = room_changes(bound, room, before, with_base, outputs)
             # a suite runs on the base tree to tell an unavailable tool, or a failure of
             # the brief's (row C5-base), from a failure of the change
@@ -407,6 +409,8 @@ def observe_all(
             if hollowed:
                 remove_hollow(room)
             _write_logs(logs)
+        if outcome.exit_code:  # row C1-ignored: it lacked a file only the work tree holds
+            outcome = replace(outcome, lacks=ignored_lack(bound.repo, bound.root, said))
         if outcome.tests_skipped > 0:  # row C1-skip: did the change add the skip?
             if marks is None:
                 marks = added_skip_marks(bound)
@@ -447,8 +451,7 @@ def tree_links(command: str, tree: str) -> dict[str, str]:
 
 
 def _runs(check: Check, runner_id: str) -> bool:
-    runner = runner_of(check.command)
-    return runner is not None and runner.id == runner_id
+    return (runner := runner_of(check.command)) is not None and runner.id == runner_id
 
 
 def _own_words(paths: tuple[str, ...]) -> str:

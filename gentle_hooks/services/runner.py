@@ -43,12 +43,15 @@ class Observation:
             ``killed by SIGNAME (exit 128+N)``.
         duration_ms: wall time in milliseconds (monotonic clock).
         output_digest: ``sha256:`` + 64 hex digits (see the module docstring).
+        tail: the last bytes of its standard output and error, decoded (what a failure's
+            cause is read from; never recorded).
     """
 
     exit_code: int
     observed: str
     duration_ms: int
     output_digest: str
+    tail: str = ""
 
 
 def describe_exit(returncode: int) -> tuple[int, str]:
@@ -339,6 +342,7 @@ def _observe_child(
         observed=observed,
         duration_ms=duration_ms,
         output_digest=output_digest(hashes[0].hexdigest(), hashes[1].hexdigest()),
+        tail=b"\n".join(bytes(t) for t in tails).decode("utf-8", "replace"),
     )
 
 

@@ -27,7 +27,7 @@ from gentle_hooks.ledger.records import Receipt
 from gentle_hooks.policy.nocheck import unhidden
 from gentle_hooks.policy.selfcheck import is_declared, report_argv
 from gentle_hooks.policy.shellwords import shown as one_line_command
-from gentle_hooks.policy.toolmissing import not_run
+from gentle_hooks.policy.toolmissing import lacked_words, not_run
 from gentle_hooks.services.defined_command import (
     Reported,
     checkout_defined,
@@ -99,7 +99,8 @@ def refusal_of(
             f"its command could not run ({never}): make it runnable there, not the change, "
             "then the writer reports it again"
             if never
-            else "fix the change, then the writer reports it again",
+            else f"{lacked_words(rec.observed) or 'fix the change'}, then the writer reports "
+            "it again",
             report_command(bound, rec.command, rec.cwd),
         )
         first, words = _unseen(bound, words)

@@ -42,6 +42,7 @@ from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import Receipt, SpotCheck
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.loadenv import without_loading
+from gentle_hooks.policy.outputs import declared_outputs
 from gentle_hooks.policy.runnerfiles import is_runner_loaded
 from gentle_hooks.policy.selfcheck import rerun_agrees
 from gentle_hooks.policy.shellwords import shown as one_line_command
@@ -325,6 +326,9 @@ def run_spot_check(
         # in a snapshot, files the reported run created are the candidate's only because that
         # run made them (receipt run binds to the state with them too)
         outputs = receipt.created or () if binding.projection is Projection.SNAPSHOT else ()
+        # and the reports its command names (--junitxml report.xml), tracked or not: written
+        # after the re-run tested the tree, its output, not what it tested
+        named = declared_outputs(receipt.command)
         said: list[str] = []
         if in_place:
             sweep(bound.repo)  # what killed spot checks left (a checkout sweeps it too)
@@ -332,7 +336,14 @@ def run_spot_check(
                 what = one_line_command(receipt.command)
                 announce(f"re-running receipt #{receipt.id} ({what}) in the work tree")
             rerun = _rerun(
-                bound.repo, bound.root, receipt, cand.tree, None, stdout, stderr, outputs
+                bound.repo,
+                bound.root,
+                receipt,
+                cand.tree,
+                None,
+                stdout,
+                stderr,
+                (*outputs, *named),
             )
         else:
             deps = bound.settings.verification.dependency_dirs
@@ -356,7 +367,7 @@ def run_spot_check(
                         f"{co.root}{linked}: the work tree has other changes"
                     )
                 repo = open_checkout(co.root)
-                rerun = _rerun(repo, co.root, receipt, cand.tree, env, stdout, stderr)
+                rerun = _rerun(repo, co.root, receipt, cand.tree, env, stdout, stderr, named)
         obs = rerun.observation
         after = candidate_identity(cand.base.tree, rerun.after_tree) if rerun.after_tree else None
         if rerun.problem:
@@ -383,7 +394,8 @@ def run_spot_check(
             output_digest=obs.output_digest,
         )
         # a failure refutes only the tree it re-ran (the store reads no copy of one either)
-        also = _outputs_aside(bound, receipt, rerun) if outputs and check.agreed else ()
+        wrote = bool(outputs or (named and in_place)) and check.agreed
+        also = _outputs_aside(bound, receipt, rerun) if wrote else ()
         stored, *_ = led.add_all([check, *(replace(check, identity=i) for i in also)])
         kept = refresh_notes_kept(bound.repo, led, cand, sign_key)
         return SpotOutcome(Recorded(led.path, stored, cand, kept), receipt, obs, not in_place)

@@ -6,7 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from gentle_hooks.policy.toolmissing import MISSING_ROWS, job_lacks, missing_tool, not_run
+from gentle_hooks.policy.toolmissing import (
+    LACKED_IGNORED,
+    MISSING_ROWS,
+    job_lacks,
+    lacked_ignored,
+    lacked_words,
+    missing_tool,
+    not_run,
+)
 
 #: (id, command, output, the row it matches or None): outputs as the interpreter, dash,
 #: bash, make and GNU env print them.
@@ -121,3 +129,30 @@ def test_missing_files(output: str, want: tuple[str, ...]) -> None:
     from gentle_hooks.policy.toolmissing import missing_files
 
     assert missing_files(output) == want
+
+
+@pytest.mark.parametrize(
+    ("observed", "lacked"),
+    [
+        ("exit 1, it lacked the file localcfg.py, which git ignores", "localcfg.py"),
+        ("exit 2, it lacked the file conf/local dev.cfg, which git ignores", "conf/local dev.cfg"),
+        ("exit 1", None),
+        ("exit 0, its test runner ran no tests", None),
+        (None, None),
+    ],
+    ids=["module", "path-with-space", "plain-failure", "other-suffix", "unknown"],
+)
+def test_a_failed_report_that_lacked_an_ignored_file_is_read_back(
+    observed: str | None, lacked: str | None
+) -> None:
+    """Issue 14 (refuter r14u finding 3): the block reads back what ``receipt run`` noted
+    in the observed result, and says the failure is the work tree's, not the change's."""
+    assert lacked_ignored(observed) == lacked
+    words = lacked_words(observed)
+    if lacked is None:
+        assert words is None
+    else:
+        assert words is not None and f"lacked the file {lacked}, which git ignores" in words
+        assert "not the change's" in words and "fix the change" not in words
+    if observed and lacked:
+        assert observed.endswith(", " + LACKED_IGNORED.format(lacked))

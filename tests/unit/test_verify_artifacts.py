@@ -116,6 +116,11 @@ def refused(o: Outcome) -> Outcome:
     return replace(o, room_refused=True, error="`python3 -I` (isolated mode): ...")
 
 
+def lacking(o: Outcome) -> Outcome:
+    """``o`` failed for ``localcfg.py``, a file of the work tree git ignores."""
+    return replace(o, lacks="the file localcfg.py, which git ignores")
+
+
 #: (id, outcome, result, row): seed 001 "Rules" and "Guardrails".
 #: What an observed run that left a test out says (:func:`~.suite_coverage.unrun_line`).
 UNRUN = (
@@ -137,6 +142,10 @@ CHECK_CASES: list[tuple[str, Outcome, str, str]] = [
     ("criterion-not-executable-126", out("criterion", 126), "blocked", "C1"),
     ("negative-missing", out("negative", 127), "blocked", "C1"),
     ("suite-missing", out("suite", None), "blocked", "C1"),
+    # issue 14 (refuter r14u): a failure for a file of the work tree git ignores, which the
+    # room lacks, observes nothing of the change and no brief fixes it
+    ("suite-lacks-an-ignored-file", lacking(out("suite", 1)), "blocked", "C1-ignored"),
+    ("criterion-lacks-an-ignored-file", lacking(out("criterion", 1)), "blocked", "C1-ignored"),
     # seed 001 "Rules": "A pass verdict requires the full suite to have run": a suite that
     # runs no test runner (python3 -c 'print(1)', sha256sum, git status) shows no test ran
     ("suite-runs-no-test-runner", Outcome(check("suite"), 0, 7, DIGEST), "blocked", "C1-suite"),
