@@ -117,13 +117,14 @@ def test_receipts_that_cannot_count_are_listed_with_their_row() -> None:
     )
     done = _facts(receipts, ()).satisfaction(("pytest -q",))
     assert done.receipts == 1
+    # each carries its recorded result, which a block reads back (a file the run lacked)
     assert done.refused == (
-        RefusedReceipt(1, "pytest -q", 1, Standing(False, "S-failed")),
-        RefusedReceipt(2, "true", 0, Standing(False, "S-undeclared")),
-        RefusedReceipt(3, "make lint", 0, Standing(False, "S-undeclared")),
+        RefusedReceipt(1, "pytest -q", 1, Standing(False, "S-failed"), ".", "exit 1"),
+        RefusedReceipt(2, "true", 0, Standing(False, "S-undeclared"), ".", "exit 0"),
+        RefusedReceipt(3, "make lint", 0, Standing(False, "S-undeclared"), ".", "exit 0"),
     )
     assert _facts((_receipt(2, "true", 0),), ()).satisfaction().refused == (
-        RefusedReceipt(2, "true", 0, Standing(False, "S-no-check", ("N-true",))),
+        RefusedReceipt(2, "true", 0, Standing(False, "S-no-check", ("N-true",)), ".", "exit 0"),
     )
 
 
