@@ -45,10 +45,15 @@ HEREDOC = (
 
 
 def _configured(w: World, name: str, event: str) -> str:
-    """The one command of ours the runtime's project file holds under ``event``."""
+    """The one command of ours the runtime's project file holds under ``event`` (our plugin
+    file: the recorder command it runs for every event)."""
     rt = runtime(name)
     assert rt.wiring is not None
-    doc = json.loads((w.work / rt.wiring.project).read_text())
+    text = (w.work / rt.wiring.project).read_text()
+    if text.startswith("// gentle-hooks recorder"):  # our plugin (OpenCode): the command it runs
+        [line] = [ln for ln in text.splitlines() if ln.startswith("const COMMAND = ")]
+        return str(json.loads(line.removeprefix("const COMMAND = ")))
+    doc = json.loads(text)
     [w_event] = [x for x in wiring.events(rt.wiring) if x.event == event]
     [command] = wiring.commands(doc, replace(rt, wiring=w_event))
     return command
