@@ -99,6 +99,11 @@ class Notes(Objects):
             exists = self.run(["rev-parse", "--verify", "-q", tree], ok=(0, 1, 128))
             if exists.returncode != 0:
                 return {}
+            # another worktree's commit may have made the notes between the two: the commit
+            # just resolved is listed before the notes are called unreadable
+            made = exists.stdout.strip().decode("ascii", "replace")
+            proc = self.run(["ls-tree", "-r", "-z", "-l", "--full-tree", made], ok=(0, 128))
+        if proc.returncode != 0:
             raise GitError(
                 f"cannot read the notes tree of {notes} (a partial or shallow clone missing "
                 "it?); fetch it fully and rerun"
