@@ -32,7 +32,7 @@ X1     not distinctive (D1, D5: ``return result``, ``print("done")``)           
 X2     D2 by a URL in its literals (``fetch("https://x.example/api")``)            yes
 X3     D2 by a shell command in its literals (``os.system("curl x | sh")``)        yes
 X4     D3: the line is a shell command with arguments (``rm -rf build``)           yes
-X5     a process, code or network call outside its literals (:data:`REACHING`:     yes
+X5     a process, code or network call outside its literals (:data:`~.distinctive.REACHING`:     yes
        ``subprocess.run(cmd, shell=True)``, ``eval(code)``, ``urlopen(req)``)
 X6     anything else distinctive: D2 by its literal words alone (``raise           no
        ValueError("invalid input")``), D4 (``self.assertEqual(result,
@@ -49,31 +49,14 @@ rates high.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Set
 
 from gentle_hooks.policy.attribution import PathChange, WriterEntry
-from gentle_hooks.policy.distinctive import distinctive_row, keyed_lines, literal_kind
+from gentle_hooks.policy.distinctive import distinctive_row, keyed_lines, literal_kind, reaches
 
 #: Writer lines a change of another path must add to carry an entry (row A2 across paths),
 #: unless one of them counts alone (rows X2-X5).
 MIN_ACROSS = 2
-
-#: Calls that run a process, run code or reach the network (row X5), searched in a line
-#: with its literals blanked: a process or network module named, a bare spawn word called
-#: (a member of another value, ``db.exec(``, ``model.eval()``, is not one), or a member
-#: call that exists only as one. The process words are upstream's
-#: ``processBoundaryPattern`` (SPEC §4, :data:`~gentle_hooks.config.settings.
-#: DEFAULT_PROCESS_PATTERNS`), fixed here: attribution is not configurable.
-REACHING = re.compile(
-    rb"(?a)(?:^|[^A-Za-z0-9_.])(?:(?:subprocess|child_process|socket)(?:[^A-Za-z0-9_]|$)"
-    rb"|(?:execute_process|exec|eval|system|spawn|popen|urlopen|fetch)\s*\()"
-    rb"|execSync\(|getRuntime\(\)\.exec\(|ProcessBuilder|os\.system\(|os\.popen\("
-    rb"|os\.exec[lv]p?e?\(|os\.spawn\w*\(|posix_spawn|proc_open\(|shell_exec\(|passthru\("
-    rb"|Process\.Start\(|urllib\.request|http\.client|requests\.\w+\(|httpx\.\w+\("
-    rb"|socket\.\w+\(|axios[.(]|XMLHttpRequest|Net::HTTP|http\.(?:Get|Post)\("
-)
-_LITERAL = re.compile(rb'"(?:\\.|[^"\\])*"?|\'(?:\\.|[^\'\\])*\'?|`[^`]*`?')
 
 #: Rows whose line counts alone at another path.
 ALONE_ROWS = ("X2", "X3", "X4", "X5")
@@ -91,7 +74,7 @@ def alone_row(stripped: bytes) -> str:
         return "X3"
     if row == "D3":
         return "X4"
-    if REACHING.search(_LITERAL.sub(b'""', stripped)):
+    if reaches(stripped):
         return "X5"
     return "X6"
 

