@@ -84,35 +84,28 @@ def test_the_same_file_in_the_persons_commit_from_the_writers_clone_passes(
     accepted_as_persons(w, "main")
 
 
+def _amended_is_rejected(w: World, files: dict[str, str], caught: str) -> None:
+    """The writer's noted commit of ``files``, amended with a person's file and pushed with
+    hooks off: the server rejects it for the writer content at ``caught``."""
+    first = _noted(w, files)
+    w.write("notes.txt", "by hand\n")
+    w.ok("add", "notes.txt")
+    w.ok(*OFF, "commit", "-q", "-n", "--amend", "-m", "tidy")
+    again = w.rev("HEAD")
+    push = w.git("push", "--no-verify", "origin", "main")
+    assert push.code == 1, push
+    assert (
+        f"remote: gentle-hooks: BLOCKED {again[:12]} on refs/heads/main: delegated "
+        f"(a gentle-hooks note of {first[:12]} records writer content this commit brings "
+        f"in: {caught})" in push.err
+    ), push
+
+
 def test_the_writers_commit_amended_is_still_rejected_by_its_own_content(
     served: World,
 ) -> None:
-    w = served
-    first = _noted(w, {".gitignore": IGNORE, "src/app.py": NEW})
-    w.write("notes.txt", "by hand\n")
-    w.ok("add", "notes.txt")
-    w.ok(*OFF, "commit", "-q", "-n", "--amend", "-m", "tidy")
-    again = w.rev("HEAD")
-    push = w.git("push", "--no-verify", "origin", "main")
-    assert push.code == 1, push
-    assert (
-        f"remote: gentle-hooks: BLOCKED {again[:12]} on refs/heads/main: delegated "
-        f"(a gentle-hooks note of {first[:12]} records writer content this commit brings "
-        "in: src/app.py)" in push.err
-    ), push
+    _amended_is_rejected(served, {".gitignore": IGNORE, "src/app.py": NEW}, "src/app.py")
 
 
 def test_a_writers_one_distinctive_line_file_amended_is_still_rejected(served: World) -> None:
-    w = served
-    first = _noted(w, {"src/fetch.py": FETCH})
-    w.write("notes.txt", "by hand\n")
-    w.ok("add", "notes.txt")
-    w.ok(*OFF, "commit", "-q", "-n", "--amend", "-m", "tidy")
-    again = w.rev("HEAD")
-    push = w.git("push", "--no-verify", "origin", "main")
-    assert push.code == 1, push
-    assert (
-        f"remote: gentle-hooks: BLOCKED {again[:12]} on refs/heads/main: delegated "
-        f"(a gentle-hooks note of {first[:12]} records writer content this commit brings "
-        "in: src/fetch.py)" in push.err
-    ), push
+    _amended_is_rejected(served, {"src/fetch.py": FETCH}, "src/fetch.py")
