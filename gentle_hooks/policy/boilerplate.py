@@ -29,7 +29,6 @@ B6     a file opened or read: ``with open(...) as name:``,           ``data = js
 
 from __future__ import annotations
 
-import re
 from collections.abc import Set
 from functools import lru_cache
 
@@ -45,12 +44,13 @@ from gentle_hooks.policy.linekeys import (
     trivial_row,
 )
 from gentle_hooks.policy.placement import Placement
+from gentle_hooks.values.lazy_pattern import lazy_pattern
 
-_DUNDER = re.compile(rb"__(?:name|file|all|version|doc|author)__")
-_SETUP = re.compile(rb"\b(?:getLogger|basicConfig|ArgumentParser|parse_args)\s*\(")
-_ENTRY = re.compile(rb"(?:sys\.exit\(\s*)?(?:\w+\.)?main\(\s*\)\s*\)?;?")
-_MAIN_DEF = re.compile(rb"(?:async\s+)?def\s+main\(\s*(?:argv[^()]*)?\)\s*(?:->[^:]*)?:")
-_READ = re.compile(
+_DUNDER = lazy_pattern(rb"__(?:name|file|all|version|doc|author)__")
+_SETUP = lazy_pattern(rb"\b(?:getLogger|basicConfig|ArgumentParser|parse_args)\s*\(")
+_ENTRY = lazy_pattern(rb"(?:sys\.exit\(\s*)?(?:\w+\.)?main\(\s*\)\s*\)?;?")
+_MAIN_DEF = lazy_pattern(rb"(?:async\s+)?def\s+main\(\s*(?:argv[^()]*)?\)\s*(?:->[^:]*)?:")
+_READ = lazy_pattern(
     rb"with\s+open\([^()]*\)\s+as\s+\w+:|(?:\w+\s*=\s*|return\s+)?json\.loads?\(\s*\w+\s*\)"
 )
 

@@ -46,7 +46,6 @@ the writer's write (:func:`lines_still_count`); after that its lines are anyone'
 
 from __future__ import annotations
 
-import re
 from collections.abc import Set
 from functools import lru_cache
 
@@ -63,6 +62,7 @@ from gentle_hooks.policy.linekeys import (
     stripped_key,
     trivial_row,
 )
+from gentle_hooks.values.lazy_pattern import lazy_pattern
 
 TYPE_CHECKING = False  # placement is imported where an expired entry is read
 if TYPE_CHECKING:
@@ -82,13 +82,13 @@ MIN_NAME_CHARS = 3
 EXPIRED_LINES_DAYS = 30
 _DAY = 86400.0
 
-_TOKENS = re.compile(
+_TOKENS = lazy_pattern(
     rb'(?P<s>"(?:\\.|[^"\\])*"?|\'(?:\\.|[^\'\\])*\'?|`[^`]*`?)'
     rb"|(?P<n>[A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*)(?P<q>[\"'`])?"
     rb"|(?P<o>\S)"
 )
-_WORD = re.compile(rb"\w+")
-_SPACE = re.compile(rb"\s+")
+_WORD = lazy_pattern(rb"\w+")
+_SPACE = lazy_pattern(rb"\s+")
 
 
 def _parts(stripped: bytes) -> tuple[list[bytes], set[bytes]]:
@@ -300,7 +300,7 @@ def lines_still_count(recorded_at: float, now: float) -> bool:
 #: one), or a member call that exists only as one. The process words are upstream's
 #: ``processBoundaryPattern`` (SPEC §4, :data:`~gentle_hooks.config.settings.
 #: DEFAULT_PROCESS_PATTERNS`), fixed here: attribution is not configurable.
-REACHING = re.compile(
+REACHING = lazy_pattern(
     rb"(?a)(?:^|[^A-Za-z0-9_.])(?:(?:subprocess|child_process|socket)(?:[^A-Za-z0-9_]|$)"
     rb"|(?:execute_process|exec|eval|system|spawn|popen|urlopen|fetch)\s*\()"
     rb"|execSync\(|getRuntime\(\)\.exec\(|ProcessBuilder|os\.system\(|os\.popen\("
@@ -308,7 +308,7 @@ REACHING = re.compile(
     rb"|Process\.Start\(|urllib\.request|http\.client|requests\.\w+\(|httpx\.\w+\("
     rb"|socket\.\w+\(|axios[.(]|XMLHttpRequest|Net::HTTP|http\.(?:Get|Post)\("
 )
-_LITERAL = re.compile(rb'"(?:\\.|[^"\\])*"?|\'(?:\\.|[^\'\\])*\'?|`[^`]*`?')
+_LITERAL = lazy_pattern(rb'"(?:\\.|[^"\\])*"?|\'(?:\\.|[^\'\\])*\'?|`[^`]*`?')
 
 
 def reaches(stripped: bytes) -> bool:

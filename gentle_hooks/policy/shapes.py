@@ -10,14 +10,13 @@ Deterministic, one regular expression pass per line.
 
 from __future__ import annotations
 
-import re
-
 from gentle_hooks.policy.keyform import TOKEN
 from gentle_hooks.policy.linekeys import COMMON_WORDS, TRAILING_COMMA
 from gentle_hooks.values.digest import blake2b_hex
 from gentle_hooks.values.frozen import frozen
+from gentle_hooks.values.lazy_pattern import lazy_pattern
 
-_IDENT = re.compile(rb"[A-Za-z_]\w*")
+_IDENT = lazy_pattern(rb"[A-Za-z_]\w*")
 #: What an identifier reads as in a line's shape.
 _NAME = b"\x01"
 
@@ -38,7 +37,7 @@ class LineShape:
     names: tuple[bytes, ...]
 
 
-_IMPORT = re.compile(rb"(?:import|from)\s")
+_IMPORT = lazy_pattern(rb"(?:import|from)\s")
 
 
 def line_shape(stripped: bytes) -> LineShape | None:

@@ -9,6 +9,9 @@ it loaded are read from ``sys.modules``.
   only when something is missing).
 * A ``python -c`` receipt is judged without :mod:`ast` (``policy.noop_args``), with the same
   answers for names written with parentheses or dots.
+* The line rules a delegated commit loads but only some lines reach (``policy.distinctive``:
+  a writer line at another path; ``policy.boilerplate``: an expired entry; ``policy.shapes``)
+  compile none of their patterns at import (``values.lazy_pattern``).
 
 The latency itself is measured by ``bench/run.py``, never by a test.
 """
@@ -86,3 +89,28 @@ def test_python_c_receipt_is_read_without_ast() -> None:
 )
 def test_python_c_names_as_written(script: str, noop: bool) -> None:
     assert python_noop(("-c", script)) is noop
+
+
+#: Patterns of modules the commit gate loads that only some changes use, by module.
+LAZY_PATTERNS = {
+    "gentle_hooks.policy.distinctive": ("_TOKENS", "_WORD", "_SPACE", "REACHING", "_LITERAL"),
+    "gentle_hooks.policy.boilerplate": ("_DUNDER", "_SETUP", "_ENTRY", "_MAIN_DEF", "_READ"),
+    "gentle_hooks.policy.shapes": ("_IDENT", "_IMPORT"),
+}
+
+
+def test_line_rules_compile_no_pattern_at_import() -> None:
+    probe = (
+        "import re, sys\n"
+        f"for m, names in {LAZY_PATTERNS!r}.items():\n"
+        "    __import__(m)\n"
+        "    for name in names:\n"
+        "        value = getattr(sys.modules[m], name)\n"
+        "        if isinstance(value, re.Pattern) or 'search' in vars(value):\n"
+        "            print(m, name)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-I", "-c", probe], capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == []
