@@ -98,6 +98,13 @@ class Outcome:
             tests it failed on the candidate and on the base tree, sorted
             (:mod:`gentle_hooks.policy.failed_tests`: a pytest run observed, unittest's
             report); None when not read (another runner, nothing observed) or not run there.
+        failed_how / base_failed_how: each of those tests as ``(id, digest)`` of how it
+            failed (a pytest run: the failing line, its message and the test's own source,
+            as the observer reported them; unittest: its report's traceback, line numbers
+            aside), sorted; None when not read.
+        deselect_reach: for a pytest full suite that failed, the tests it ran, other than
+            those it failed, whose ids start with a failed one's: a ``--deselect`` of the
+            failed ids would deselect them too (pytest's ``--deselect`` is a prefix).
         excused: for a pytest full suite, the tests it deselected that failed on the base
             tree, run there by their ids (rule R2's way out of a red base:
             :func:`~gentle_hooks.services.suite_observer.failing_on_base`); their
@@ -136,6 +143,9 @@ class Outcome:
     unrun: str | None = None
     failed_tests: tuple[str, ...] | None = None
     base_failed_tests: tuple[str, ...] | None = None
+    failed_how: tuple[tuple[str, str], ...] | None = None
+    base_failed_how: tuple[tuple[str, str], ...] | None = None
+    deselect_reach: tuple[str, ...] = ()
     excused: tuple[str, ...] = ()
     lacks: str | None = None
 
@@ -150,8 +160,8 @@ class Outcome:
     @property
     def suite_fails_on_base(self) -> bool:
         """True for a full suite that failed, and the same way on the base tree: the same
-        exit status and unavailable tool's row, on tests that all failed there too (it
-        adds no failed test, it may fix some:
+        exit status and unavailable tool's row, on tests that all failed there too, each
+        the same way (it adds no failed test, it may fix some:
         :func:`~gentle_hooks.policy.failed_tests.adds_failures`; the last line, ``1
         failed`` against ``2 failed``, does not matter then): the brief's suite, not the
         change."""
@@ -171,7 +181,9 @@ class Outcome:
 
     @property
     def _adds_failures(self) -> bool | None:
-        return adds_failures(self.failed_tests, self.base_failed_tests)
+        return adds_failures(
+            self.failed_tests, self.base_failed_tests, self.failed_how, self.base_failed_how
+        )
 
     @property
     def started(self) -> bool:
