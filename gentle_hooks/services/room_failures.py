@@ -16,7 +16,14 @@ from collections.abc import Collection, Sequence
 
 from gentle_hooks.artifacts.outcome import Check
 from gentle_hooks.policy.failed_tests import unittest_failed, unittest_how
-from gentle_hooks.policy.suite_coverage import Session, failed_ids, failure_hows, tree_id
+from gentle_hooks.policy.suite_coverage import (
+    Session,
+    covered,
+    failed_ids,
+    failure_hows,
+    ran_ids,
+    tree_id,
+)
 from gentle_hooks.policy.testcount import runner_of
 
 #: What differs between runs of one failure and is not the failure: numbers (a duration,
@@ -55,6 +62,32 @@ def failed_tests(
         return None, None
     ids, hows_u = unittest_failed(text), unittest_how(text)
     return ids, None if ids is None or hows_u is None else tuple(sorted(hows_u.items()))
+
+
+def suite_ran(check: Check, run: Sequence[Session], tree: str) -> frozenset[str] | None:
+    """For a full suite the observer watched (``run`` holds a session that ran), the ids it
+    ran from ``tree``'s top (:func:`~gentle_hooks.policy.suite_coverage.ran_ids`); None
+    otherwise."""
+    if check.kind != "suite" or not any(not s.collect_only for s in run):
+        return None
+    return ran_ids(run, (tree, os.path.realpath(tree)))
+
+
+def gone_tests(
+    base_failed: Collection[str] | None,
+    ran: Collection[str] | None,
+    deselected: Sequence[str] = (),
+) -> tuple[str, ...]:
+    """Of the tests a suite failed on the base tree (``base_failed``), those the
+    candidate's run (``ran``: :func:`suite_ran`) did not run, sorted: the change deletes or
+    renames them (a module id whose tests ran counts as run:
+    :func:`~gentle_hooks.policy.suite_coverage.covered`; one the suite's ``--deselect``
+    ids reach, a prefix match, is the suite's doing, judged as a selection); empty when
+    either is not read."""
+    if not base_failed or ran is None:
+        return ()
+    missing = {i for i in set(base_failed) - set(ran) if not i.startswith(tuple(deselected))}
+    return tuple(sorted(missing - covered(missing, ran)))
 
 
 def deselect_reach(run: Sequence[Session], failed: Collection[str], tree: str) -> tuple[str, ...]:

@@ -46,7 +46,13 @@ from gentle_hooks.services.room_bounds import SCRATCH, SCRATCH_CACHE, scratch_en
 from gentle_hooks.services.room_changes import room_changes
 from gentle_hooks.services.room_dirs import require_real_dirs
 from gentle_hooks.services.room_env import env_digest
-from gentle_hooks.services.room_failures import deselect_reach, failed_tests, failure_line
+from gentle_hooks.services.room_failures import (
+    deselect_reach,
+    failed_tests,
+    failure_line,
+    gone_tests,
+    suite_ran,
+)
 from gentle_hooks.services.room_imports import RoomImports, room_argv
 from gentle_hooks.services.room_lacks import ignored_lack
 from gentle_hooks.services.runner import run_observed
@@ -169,6 +175,7 @@ def _observe(
         failed_tests=failed,
         failed_how=how,
         deselect_reach=deselect_reach(run, failed or (), room.tree),
+        ran_tests=suite_ran(check, run, room.tree) if failed is not None else None,
     )
     runner = runner_of(check.command)
     if runner is not None and check.kind != "negative" and not where:
@@ -260,6 +267,9 @@ def _again(
             base_signature=other.signature,
             base_failed_tests=other.failed_tests,
             base_failed_how=other.failed_how,
+            gone_tests=gone_tests(
+                other.failed_tests, outcome.ran_tests, deselected_ids(outcome.check.command)
+            ),
         )
     return replace(outcome, hollow_exit=other.exit_code, hollow_same=same)
 

@@ -156,3 +156,27 @@ def test_a_parameter_id_is_no_prefix_of_another(repo: Path, tmp_path: Path) -> N
     corrected.write_text(json.dumps({**BRIEF, "id": "add-2", "fullSuite": suite}))
     again = env.json("verify", "run", "--brief", str(corrected))
     assert _last(again) == ("pass", True, "pass", "C4"), again["outcomes"]
+
+
+# --- LOW: a change deleting a base-failing test is no red base -----------------------------
+
+GONE = "def test_gone():\n    assert 1 == 2\n"
+
+
+def test_a_change_deleting_a_base_failing_test_is_not_called_a_red_base(
+    repo: Path, tmp_path: Path
+) -> None:
+    """r18u LOW 1: the base fails ``test_known`` and ``test_gone``; the change deletes
+    ``tests/test_gone.py`` and fails ``test_known`` alone: not "a red base, not the change"
+    with a way out the next run blocks (the test is lost), but the change's failure naming
+    the test it deletes."""
+    _base(repo, {"tests/test_k.py": KNOWN, "tests/test_gone.py": GONE})
+    env = make_env(repo, tmp_path)
+    (repo / "tests" / "test_gone.py").unlink()
+    out = _run(env, SUITE, {}, 1)
+    assert _last(out) == ("fail", True, "fail", "C5"), out["outcomes"]
+    evidence = str(out["verdict"]["criteria"][-1]["evidence"])
+    gone = "deletes or renames 1 test(s) that fail on the base tree: tests/test_gone.py::test_gone"
+    assert gone in evidence, evidence
+    text = env.gh("verify", "run", "--brief", str(env.brief_path)).stdout
+    assert "red base" not in text and "the brief is at fault" not in text, text

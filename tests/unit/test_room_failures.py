@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from gentle_hooks.policy.suite_coverage import Session
-from gentle_hooks.services.room_failures import deselect_reach
+from gentle_hooks.services.room_failures import deselect_reach, gone_tests
 
 TREE = "/room/tree"
 
@@ -55,3 +55,27 @@ def test_deselect_reach(
 def test_a_collect_only_session_is_not_the_run() -> None:
     whole = Session(TREE, "python3", True, 0, selected=("t.py::test_broken_edge",))
     assert deselect_reach((whole,), ("t.py::test_broken",), TREE) == ()
+
+
+@pytest.mark.parametrize(
+    ("base_failed", "ran", "deselected", "expected"),
+    [
+        # r18u LOW 1: the change deletes a base-failing test: gone
+        (("t.py::test_k", "g.py::test_g"), {"t.py::test_k"}, (), ("g.py::test_g",)),
+        # a module that failed to import on the base, whose tests ran here: not gone
+        (("g.py",), {"g.py::test_g"}, (), ()),
+        # the suite deselects it: a selection (C1-suite-part), not the change's deletion
+        (("g.py::test_g",), {"t.py::test_k"}, ("g.py::test_g",), ()),
+        # not observed here, or nothing read on the base
+        (("g.py::test_g",), None, (), ()),
+        (None, {"t.py::test_k"}, (), ()),
+    ],
+    ids=["deleted", "module-ran", "deselected", "unobserved", "base-unread"],
+)
+def test_gone_tests(
+    base_failed: tuple[str, ...] | None,
+    ran: set[str] | None,
+    deselected: tuple[str, ...],
+    expected: tuple[str, ...],
+) -> None:
+    assert gone_tests(base_failed, ran, deselected) == expected

@@ -292,6 +292,13 @@ CHECK_CASES: list[tuple[str, Outcome, str, str]] = [
     ("suite-fails-another-test", failing(("t::b",), ("t::a",)), "fail", "C5"),
     # r18u MED 1: the same test fails on both trees, another way here (an assert, an edit)
     ("suite-fails-the-same-test-otherwise", failing(("t::a",), ("t::a",), "x"), "fail", "C5"),
+    # r18u LOW 1: the change deletes a test failing on the base: its failure, not the base's
+    (
+        "suite-deletes-a-base-failing-test",
+        replace(failing(("t::a",), ("t::a", "g::b")), gone_tests=("g::b",)),
+        "fail",
+        "C5",
+    ),
     # how a failed was not read: nothing claims "the same way"
     (
         "suite-how-unread",
