@@ -98,6 +98,18 @@ class Outcome:
             tests it failed on the candidate and on the base tree, sorted
             (:mod:`gentle_hooks.policy.failed_tests`: a pytest run observed, unittest's
             report); None when not read (another runner, nothing observed) or not run there.
+        failed_how / base_failed_how: each of those tests as ``(id, digest)`` of how it
+            failed (a pytest run: the failing line, its message and the test's own source,
+            as the observer reported them; unittest: its report's traceback, line numbers
+            aside), sorted; None when not read.
+        ran_tests: for an observed pytest full suite that failed, the ids it ran (from
+            the tree's top: :func:`~gentle_hooks.policy.suite_coverage.ran_ids`); None
+            otherwise.
+        gone_tests: of the tests it failed on the base tree, those the candidate's run
+            did not run (the change deletes or renames them); sorted.
+        deselect_reach: for a pytest full suite that failed, the tests it ran, other than
+            those it failed, whose ids start with a failed one's: a ``--deselect`` of the
+            failed ids would deselect them too (pytest's ``--deselect`` is a prefix).
         excused: for a pytest full suite, the tests it deselected that failed on the base
             tree, run there by their ids (rule R2's way out of a red base:
             :func:`~gentle_hooks.services.suite_observer.failing_on_base`); their
@@ -136,6 +148,11 @@ class Outcome:
     unrun: str | None = None
     failed_tests: tuple[str, ...] | None = None
     base_failed_tests: tuple[str, ...] | None = None
+    failed_how: tuple[tuple[str, str], ...] | None = None
+    base_failed_how: tuple[tuple[str, str], ...] | None = None
+    deselect_reach: tuple[str, ...] = ()
+    ran_tests: frozenset[str] | None = None
+    gone_tests: tuple[str, ...] = ()
     excused: tuple[str, ...] = ()
     lacks: str | None = None
 
@@ -150,12 +167,13 @@ class Outcome:
     @property
     def suite_fails_on_base(self) -> bool:
         """True for a full suite that failed, and the same way on the base tree: the same
-        exit status and unavailable tool's row, on tests that all failed there too (it
-        adds no failed test, it may fix some:
+        exit status and unavailable tool's row, on tests that all failed there too, each
+        the same way, and none of the base's failing tests is gone from its run (it adds
+        no failed test, it may fix some:
         :func:`~gentle_hooks.policy.failed_tests.adds_failures`; the last line, ``1
         failed`` against ``2 failed``, does not matter then): the brief's suite, not the
         change."""
-        return self._fails_on_base and self._adds_failures is False
+        return self._fails_on_base and self._adds_failures is False and not self.gone_tests
 
     @property
     def suite_fails_on_base_unread(self) -> bool:
@@ -171,7 +189,9 @@ class Outcome:
 
     @property
     def _adds_failures(self) -> bool | None:
-        return adds_failures(self.failed_tests, self.base_failed_tests)
+        return adds_failures(
+            self.failed_tests, self.base_failed_tests, self.failed_how, self.base_failed_how
+        )
 
     @property
     def started(self) -> bool:
@@ -237,6 +257,12 @@ def evidence_words(o: Outcome) -> str:
         tests += (
             f"; it deselected {len(o.excused)} test(s) that fail on the base tree too: "
             f"{', '.join(o.excused[:3])}{more}"
+        )
+    if o.gone_tests:
+        more = f" and {len(o.gone_tests) - 3} more" if len(o.gone_tests) > 3 else ""
+        tests += (
+            f"; the change deletes or renames {len(o.gone_tests)} test(s) that fail on the "
+            f"base tree: {', '.join(o.gone_tests[:3])}{more} (not run here: a failure it hides)"
         )
     if o.selected_by:
         more = f" and {len(o.selected_by) - 3} more" if len(o.selected_by) > 3 else ""

@@ -16,20 +16,31 @@ by id, per runner:
   ``FAILED (...)`` line counts;
 * anything else: not read (None).
 
-:func:`adds_failures` compares the two: None when either side's ids were not read (the
-caller fails closed: it does not claim "the same way").
+A test failing on both trees is the base's failure only when it fails the same way (issue
+18, refuter r18u MED): another assert of it failing, or the change editing it, is a failure
+of the change. How each failed is a digest: for pytest, the observer's (the failing line's
+file and text, its message, the test function's own source, addresses ``0x...`` masked);
+for unittest, :func:`unittest_how` (its report's traceback, line numbers and addresses
+masked: a test moved in its file fails the same way). A failure whose message differs from
+one run to the next (a time, a random value) reads as another failure: fail closed.
+
+:func:`adds_failures` compares the two: None when either side's ids, or how they failed,
+were not read (the caller fails closed: it does not claim "the same way").
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 #: A unittest report's heading of one failed test (after a line of ``=``).
 _UNITTEST_HEADING = re.compile(r"^(?:FAIL|ERROR|UNEXPECTED SUCCESS): (.+?)\s*$")
 #: unittest's closing line, ``FAILED (failures=1, errors=2, unexpected successes=1)``.
 _UNITTEST_FAILED = re.compile(r"^FAILED \(([^)]*)\)\s*$", re.MULTILINE)
 _UNITTEST_COUNTS = re.compile(r"(failures|errors|unexpected successes)=(\d+)")
+#: unittest's summary after the report, ``Ran 3 tests in 0.002s`` (its time differs per run).
+_UNITTEST_RAN = re.compile(r"^Ran \d+ tests? in ")
 
 
 def unittest_failed(text: str) -> tuple[str, ...] | None:
@@ -53,13 +64,56 @@ def unittest_failed(text: str) -> tuple[str, ...] | None:
     return tuple(sorted(found))
 
 
+#: What a unittest traceback holds that differs when nothing failed otherwise: line numbers
+#: (a test moved in its file), addresses.
+_MOVING = re.compile(r"(?<=, line )\d+|0x[0-9a-fA-F]+")
+
+
+def unittest_how(text: str) -> dict[str, str] | None:
+    """Each test ``python -m unittest``'s output ``text`` reports failed (as
+    :func:`unittest_failed` names it) to a digest of its report's block: the traceback
+    after its heading, line numbers and addresses masked (:data:`_MOVING`); None when
+    :func:`unittest_failed` reads none."""
+    if unittest_failed(text) is None:
+        return None
+    closing = list(_UNITTEST_FAILED.finditer(text))[-1]
+    found: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    after_rule = False
+    for line in text[: closing.start()].splitlines():
+        heading = _UNITTEST_HEADING.match(line) if after_rule else None
+        after_rule = line.startswith("=" * 20)
+        if heading:
+            current = found.setdefault(heading.group(1), [])
+        elif after_rule or _UNITTEST_RAN.match(line):  # the next block, or the summary
+            current = None
+        elif current is not None:
+            current.append(_MOVING.sub("#", line))
+    return {k: _digest(v) for k, v in found.items()}
+
+
+def _digest(lines: Sequence[str]) -> str:
+    return hashlib.sha256("\n".join(lines).strip().encode("utf-8", "replace")).hexdigest()
+
+
 def adds_failures(
-    failed: Collection[str] | None, base_failed: Collection[str] | None
+    failed: Collection[str] | None,
+    base_failed: Collection[str] | None,
+    how: Sequence[tuple[str, str]] | None = None,
+    base_how: Sequence[tuple[str, str]] | None = None,
 ) -> bool | None:
     """Whether a suite that failed on the candidate (``failed``: the ids it failed) fails a
-    test its base tree did not (``base_failed``): True when it does, False when every test
-    it failed failed there too (it adds none, and may fix some); None when either side was
-    not read or the candidate's names none (it failed some other way: nothing says which)."""
+    test its base tree did not (``base_failed``), or fails one another way (``how`` /
+    ``base_how``: ``(id, digest)`` of how each failed on the candidate and on the base):
+    True when it does, False when every test it failed failed there too, the same way (it
+    adds none, and may fix some); None when either side was not read, how one of its
+    failed tests failed was not read on either tree, or the candidate's names none (it
+    failed some other way: nothing says which)."""
     if failed is None or base_failed is None or not failed:
         return None
-    return not set(failed) <= set(base_failed)
+    if not set(failed) <= set(base_failed):
+        return True
+    mine, theirs = dict(how or ()), dict(base_how or ())
+    if any(mine.get(i) is None or theirs.get(i) is None for i in failed):
+        return None
+    return any(mine[i] != theirs[i] for i in failed)

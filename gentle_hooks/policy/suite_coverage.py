@@ -54,7 +54,9 @@ class Session:
         collect_only: ``--collect-only``; exit_status: its exit status; selected: the ids
         kept after deselection; reported: (id, outcome) of each test it reported;
         errors: the ids of collectors that failed; marked: for a collect-only session,
-        the ids its skip markers skip in its environment (``skipif`` evaluated there).
+        the ids its skip markers skip in its environment (``skipif`` evaluated there);
+        failures: (id, digest) of how each failed test or collector failed (the failing
+        line, its message, the test's own source: :func:`failure_hows`).
     """
 
     rootpath: str
@@ -65,6 +67,7 @@ class Session:
     reported: tuple[tuple[str, str], ...] = ()
     errors: tuple[str, ...] = ()
     marked: tuple[str, ...] = ()
+    failures: tuple[tuple[str, str], ...] = ()
 
 
 def parse_sessions(text: str) -> tuple[Session, ...]:
@@ -84,6 +87,7 @@ def parse_sessions(text: str) -> tuple[Session, ...]:
                 reported=tuple((str(k), str(v)) for k, v in reported.items()),
                 errors=tuple(str(i) for i in rec["errors"]),
                 marked=tuple(str(i) for i in rec.get("marked", ())),
+                failures=tuple((str(k), str(v)) for k, v in rec.get("failures", {}).items()),
             )
         except (ValueError, TypeError, KeyError, AttributeError):
             continue
@@ -129,6 +133,17 @@ def failed_ids(sessions: Iterable[Session], tops: Sequence[str]) -> frozenset[st
         for i in (*(k for k, v in s.reported if v == "failed"), *s.errors)
     }
     return frozenset(failed)
+
+
+def failure_hows(sessions: Iterable[Session], tops: Sequence[str]) -> dict[str, str]:
+    """How each test or collector ``sessions`` reported failed, as an id from the tree's
+    top to the observer's digest (a test failing in several sessions: the last)."""
+    return {
+        tree_id(i, s.rootpath, tops): how
+        for s in sessions
+        if not s.collect_only
+        for i, how in s.failures
+    }
 
 
 def whole_ids(sessions: Iterable[Session], tops: Sequence[str]) -> frozenset[str]:

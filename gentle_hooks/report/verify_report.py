@@ -187,6 +187,9 @@ def render_verified(v: Verified, held: VerdictRecord | None = None) -> str:
         lines.append(f"suite: {narrowed[0]}")
         lines.append(f"prefix: {program()} verify run{binding_flags(v.bound.binding)} --brief")
         return "\n".join(lines)
+    reach = [o for o in faults if check_row(o).id == SUITE_FAILS_ON_BASE and o.deselect_reach]
+    if suites and not own and len(suites) == len(everywhere) and reach:
+        lines.append(f"note: {_prefix_words(reach[0])}")  # the way out would hide a test
     if suites and not own and len(suites) == len(everywhere):
         # rule R2 for a full suite: it ran on the base tree alone, and cannot be dropped
         lines.append(
@@ -226,13 +229,28 @@ def render_verified(v: Verified, held: VerdictRecord | None = None) -> str:
 def _narrowed(o: Outcome) -> str | None:
     """For a pytest full suite of row C5-base whose failed tests were read by id: its
     command with a ``--deselect`` of each test it failed (each failed on the base tree too);
-    None otherwise: another runner (no way to deselect by id), or a module that failed to
-    import (no ``::``: a deselection does not skip collecting it)."""
-    if o.runner != "T-pytest" or not o.failed_tests:
+    None otherwise: another runner (no way to deselect by id), a module that failed to
+    import (no ``::``: a deselection does not skip collecting it), or a failed id that
+    another test's id starts with (:attr:`~.Outcome.deselect_reach`: pytest's
+    ``--deselect`` is a prefix, so no form of it deselects that test alone)."""
+    if o.runner != "T-pytest" or not o.failed_tests or o.deselect_reach:
         return None
     if any("::" not in i for i in o.failed_tests):
         return None
     return o.check.command + "".join(f" --deselect {quote(i)}" for i in o.failed_tests)
+
+
+def _prefix_words(o: Outcome) -> str:
+    """Why no way out is printed for a suite of row C5-base whose failed ids are prefixes
+    of other tests' (:attr:`~.Outcome.deselect_reach`)."""
+    failed = [i for i in o.failed_tests or () if any(r.startswith(i) for r in o.deselect_reach)]
+    more = f" and {len(o.deselect_reach) - 3} more" if len(o.deselect_reach) > 3 else ""
+    return (
+        "no suite line deselecting the base's failing tests is printed: pytest's --deselect "
+        f"matches by prefix, and a --deselect of {_line(', '.join(failed[:3]), 200)} would "
+        f"also deselect {_line(', '.join(o.deselect_reach[:3]), 200)}{more}, which does not "
+        "fail on the base tree: a suite without it is not the full suite"
+    )
 
 
 def _brief_only(v: Verified) -> bool:

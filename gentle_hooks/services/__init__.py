@@ -43,6 +43,8 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.cleanroom` — the verifier's clean room on disk
 * :mod:`.room_open` — a prepared room opened for ``verify run --room``, or refused
 * :mod:`.room_run` — a verify run's checks run in its clean room, observed
+* :mod:`.room_failures` — how a verify run's check failed: its last line, a failing suite's
+  tests and how each failed, the passing tests a ``--deselect`` of those would hide
 * :mod:`.room_changes` — what a check changed in a verify run's clean room
 * :mod:`.suite_observer` — what a pytest full suite ran, observed by a plugin in its
   process and compared with the whole suite's collection

@@ -9,9 +9,10 @@ the same path), with :func:`~gentle_hooks.services.room_env.room_env` (only the 
 part of the caller's environment) and :func:`cache_env` (no bytecode written, pytest's cache
 fresh for each run, outside the tree), and stops at the first check that changed the room
 (:func:`~gentle_hooks.services.cleanroom.room_touched`, the candidate's files, the files it
-added). A full suite that failed keeps the ids of the tests it failed on each tree
-(:mod:`gentle_hooks.policy.failed_tests`: row C5-base judges "the same way" by them); a
-failed run names a file of the work tree git ignores that it lacked (row C1-ignored).
+added). A full suite that failed keeps the ids of the tests it failed on each tree and how
+each failed (:mod:`~gentle_hooks.services.room_failures`: row C5-base judges "the same way"
+by them); a failed run names a file of the work tree git ignores that it lacked (row
+C1-ignored).
 :mod:`gentle_hooks.services.verify` writes the verdict from what this observed.
 """
 
@@ -20,18 +21,15 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-import re
 import shlex
 from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
 
 from gentle_hooks.artifacts.observation import Check, Outcome
 from gentle_hooks.errors import UsageError
-from gentle_hooks.policy.failed_tests import unittest_failed
 from gentle_hooks.policy.outputs import declared_outputs
 from gentle_hooks.policy.selection import deselected_ids, selection
 from gentle_hooks.policy.skipmarks import SkipMark
-from gentle_hooks.policy.suite_coverage import Session, failed_ids
 from gentle_hooks.policy.testcount import reports_failures, runner_of, tests_run, tests_skipped
 from gentle_hooks.policy.toolmissing import missing_tool
 from gentle_hooks.services.cleanroom import (
@@ -48,6 +46,13 @@ from gentle_hooks.services.room_bounds import SCRATCH, SCRATCH_CACHE, scratch_en
 from gentle_hooks.services.room_changes import room_changes
 from gentle_hooks.services.room_dirs import require_real_dirs
 from gentle_hooks.services.room_env import env_digest
+from gentle_hooks.services.room_failures import (
+    deselect_reach,
+    failed_tests,
+    failure_line,
+    gone_tests,
+    suite_ran,
+)
 from gentle_hooks.services.room_imports import RoomImports, room_argv
 from gentle_hooks.services.room_lacks import ignored_lack
 from gentle_hooks.services.runner import run_observed
@@ -158,6 +163,7 @@ def _observe(
         return Outcome(check, None, 0, None, error=error)
     text = logs[_log_path(room, check, number, where)].decode("utf-8", "replace")
     signature = missing_tool(check.command, text) if obs.exit_code != 0 else None
+    failed, how = failed_tests(check, obs.exit_code, run, room.tree, text)
     outcome = Outcome(
         check,
         obs.exit_code,
@@ -166,7 +172,10 @@ def _observe(
         signature=signature,
         env=tuple(sorted(run_env)),
         env_digest=env_digest(env),
-        failed_tests=_failed_tests(check, obs.exit_code, run, room, text),
+        failed_tests=failed,
+        failed_how=how,
+        deselect_reach=deselect_reach(run, failed or (), room.tree),
+        ran_tests=suite_ran(check, run, room.tree) if failed is not None else None,
     )
     runner = runner_of(check.command)
     if runner is not None and check.kind != "negative" and not where:
@@ -196,19 +205,6 @@ def _observe(
             excused=tuple(sorted(excused)),
         )
     return outcome
-
-
-def _failed_tests(
-    check: Check, exit_code: int, run: Sequence[Session], room: Room, text: str
-) -> tuple[str, ...] | None:
-    """For a full suite that failed, the ids of the tests it failed
-    (:mod:`gentle_hooks.policy.failed_tests`): a pytest run's observed ``run``, else
-    unittest's report in ``text``; None when it passed or they were not read."""
-    if check.kind != "suite" or exit_code == 0:
-        return None
-    if any(not s.collect_only for s in run):
-        return tuple(sorted(failed_ids(run, (room.tree, os.path.realpath(room.tree)))))
-    return unittest_failed(text) if _runs(check, "T-unittest") else None
 
 
 #: The key :func:`_observe` sets in its ``logs`` when a run changed the room's directory.
@@ -270,21 +266,12 @@ def _again(
             base_same=same,
             base_signature=other.signature,
             base_failed_tests=other.failed_tests,
+            base_failed_how=other.failed_how,
+            gone_tests=gone_tests(
+                other.failed_tests, outcome.ran_tests, deselected_ids(outcome.check.command)
+            ),
         )
     return replace(outcome, hollow_exit=other.exit_code, hollow_same=same)
-
-
-#: What differs between runs of one failure and is not the failure: numbers (a duration,
-#: a count, an address, a line number).
-_NUMBERS = re.compile(r"0x[0-9a-fA-F]+|\d+")
-
-
-def failure_line(text: str) -> str:
-    """How a check's run failed, from its output ``text``: its last non-blank line (a
-    Python exception's type and message, a test runner's summary), numbers masked
-    (:data:`_NUMBERS`: ``1 failed in 0.03s`` is the same failure on every run)."""
-    last = next((line for line in reversed(text.splitlines()) if line.strip()), "")
-    return _NUMBERS.sub("#", last.strip())
 
 
 def _failure_of(logs: dict[str, bytes], room: Room, check: Check, number: int, where: str) -> str:

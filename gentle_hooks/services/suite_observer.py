@@ -39,6 +39,7 @@ from gentle_hooks.policy.skipreports import SkippedNamed, skipped_named
 from gentle_hooks.policy.suite_coverage import (
     MAX_AGAIN,
     Session,
+    failure_hows,
     lost_line,
     lost_tests,
     observed_named,
@@ -66,16 +67,45 @@ _OBSERVED_DIR = "observed"
 
 #: The plugin (runs in the suite's interpreter: any Python 3 pytest supports).
 _PLUGIN = """\
-import json, os, sys
+import hashlib, inspect, json, linecache, os, re, sys
 
 _selected = []
 _reported = {}
 _errors = []
 _marked = []
+_items = {}
+_failures = {}
+_ADDRESS = re.compile("0x[0-9a-fA-F]+")
+
+
+def _how(report):
+    try:
+        source = ""
+        item = _items.get(report.nodeid)
+        if item is not None:
+            try:
+                source = inspect.getsource(item.obj)
+            except Exception:
+                source = ""
+        longrepr = report.longrepr
+        crash = getattr(longrepr, "reprcrash", None)
+        if crash is not None:
+            path, lineno = str(crash.path), int(crash.lineno)
+            said = [path, linecache.getline(path, lineno).strip(), str(crash.message)]
+        else:
+            lines = [ln for ln in str(longrepr).splitlines() if ln.strip()]
+            said = lines[-1:]
+        body = _ADDRESS.sub("0x#", json.dumps([source] + said))
+        how = hashlib.sha256(body.encode("utf-8", "replace")).hexdigest()
+    except Exception:
+        return
+    seen = _failures.get(report.nodeid)
+    _failures[report.nodeid] = how if seen is None else seen + "," + how
 
 
 def pytest_collection_finish(session):
     _selected[:] = [item.nodeid for item in session.items]
+    _items.update((item.nodeid, item) for item in session.items)
     if not session.config.getoption("collectonly", False):
         return
     try:
@@ -94,6 +124,7 @@ def pytest_collection_finish(session):
 def pytest_collectreport(report):
     if report.failed:
         _errors.append(report.nodeid)
+        _how(report)
 
 
 def pytest_runtest_logreport(report):
@@ -103,6 +134,7 @@ def pytest_runtest_logreport(report):
         outcome = "xfailed"
     if report.failed:
         _reported[report.nodeid] = "failed"
+        _how(report)
     elif seen is None or (seen == "passed" and report.skipped):
         _reported[report.nodeid] = outcome
 
@@ -123,6 +155,7 @@ def pytest_sessionfinish(session, exitstatus):
         "reported": _reported,
         "errors": _errors,
         "marked": _marked,
+        "failures": _failures,
     }
     with open(path, "a", encoding="utf-8") as fh:
         fh.write(json.dumps(record) + "\\n")
@@ -347,8 +380,11 @@ def failing_on_base(
     from the tree's top; empty when no base tree, nothing observed, or none fails there.
     An id is taken as it is written, from the tree's top: one that names a module, or a
     test by a prefix of its parameters, is reported under other ids and never counts, nor
-    does one the candidate no longer holds (run there by its id too: a change deleting a
-    failing test and deselecting it would hide that it deleted it).
+    does one the candidate does not fail the same way (run there by its id too, how it
+    failed compared: :func:`~gentle_hooks.policy.suite_coverage.failure_hows`; a change
+    deleting, fixing or editing a failing test, or making it fail otherwise, and
+    deselecting it would hide that). A deselected id that is a prefix of another test's
+    (pytest's ``--deselect`` is) is excused alone: the other, not run, is not.
     Also whether the run on the base changed the room's own directory (beside ``tree/``),
     as :func:`lost_on_base` says it."""
     python = next((s.executable for s in run if not s.collect_only), None)
@@ -357,19 +393,23 @@ def failing_on_base(
     tops = (room.tree, os.path.realpath(room.tree))
     env = {**{k: v for k, v in run_env.items() if k != OBSERVED_VAR}, **scratch_env(room.path)}
     argv = (python, "-m", "pytest", "-q", *ids)
-    # the candidate still holds each (a test it deletes is not one it may deselect)
+    # the candidate still fails each, the same way (a test it deletes, fixes, edits or
+    # fails otherwise is not one it may deselect)
     held_env = observed_env(env, room, "deselected.jsonl")
     before = _dir_stamp(room.path)
-    held = outcome_ids(_sessions(argv, room, held_env), tops)
+    here = _sessions(argv, room, held_env)
+    held = {i for i, o in outcome_ids(here, tops).items() if o == "failed"}
+    how = failure_hows(here, tops)
     touched = _dir_stamp(room.path) != before
     again_env = observed_env({**env, **scratch_env(room.path)}, room, "base-deselected.jsonl")
     with swap_in(room, room.base):
         before = _dir_stamp(room.path)
         sessions = _sessions(argv, room, again_env)
         touched = touched or _dir_stamp(room.path) != before
-    outcomes = outcome_ids(sessions, tops)
+    outcomes, base_how = outcome_ids(sessions, tops), failure_hows(sessions, tops)
     wanted = {tree_id(i, room.tree, tops) for i in ids if "::" in i}
-    return frozenset(t for t in wanted if outcomes.get(t) == "failed" and t in held), touched
+    same = {t for t in held if how.get(t) is not None and how.get(t) == base_how.get(t)}
+    return frozenset(t for t in wanted if outcomes.get(t) == "failed" and t in same), touched
 
 
 def _dir_stamp(path: str) -> tuple[int, int, int]:

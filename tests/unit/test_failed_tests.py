@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gentle_hooks.policy.failed_tests import adds_failures, unittest_failed
+from gentle_hooks.policy.failed_tests import adds_failures, unittest_failed, unittest_how
 
 RULE = "=" * 70
 DASH = "-" * 70
@@ -71,20 +71,87 @@ def test_unittest_failed_reads_a_real_report(tmp_path: Path) -> None:
     assert any("test_u" in f for f in found), found
 
 
+#: How each test failed, the same on both trees unless a row says otherwise.
+HOW = (("a", "1"), ("b", "2"))
+
+
 @pytest.mark.parametrize(
-    ("failed", "base", "expected"),
+    ("failed", "base", "how", "base_how", "expected"),
     [
-        (("a",), ("a",), False),
-        (("a",), ("a", "b"), False),  # fixes b, adds none
-        (("a", "b"), ("a",), True),  # r18t MED: one more failure than the base's
-        (("b",), ("a",), True),  # two different "1 failed"
-        (None, ("a",), None),
-        (("a",), None, None),
-        ((), (), None),  # failed, naming no test: nothing says which
+        (("a",), ("a",), HOW, HOW, False),
+        (("a",), ("a", "b"), HOW, HOW, False),  # fixes b, adds none
+        (("a", "b"), ("a",), HOW, HOW, True),  # r18t MED: one more failure than the base's
+        (("b",), ("a",), HOW, HOW, True),  # two different "1 failed"
+        (None, ("a",), HOW, HOW, None),
+        (("a",), None, HOW, HOW, None),
+        ((), (), HOW, HOW, None),  # failed, naming no test: nothing says which
+        # r18u MED 1: a fails on both trees, another way here (another assert, an edit)
+        (("a",), ("a",), (("a", "3"),), HOW, True),
+        # how a failed was not read on one tree: nothing claims "the same way"
+        (("a",), ("a",), None, HOW, None),
+        (("a",), ("a",), (("b", "2"),), HOW, None),
+        (("a",), ("a", "b"), HOW, (("b", "2"),), None),
     ],
-    ids=["same", "fixes-one", "adds-one", "another-one", "unread", "base-unread", "none-named"],
+    ids=[
+        "same",
+        "fixes-one",
+        "adds-one",
+        "another-one",
+        "unread",
+        "base-unread",
+        "none-named",
+        "same-id-another-failure",
+        "how-unread",
+        "how-missing-here",
+        "how-missing-on-base",
+    ],
 )
 def test_adds_failures(
-    failed: tuple[str, ...] | None, base: tuple[str, ...] | None, expected: bool | None
+    failed: tuple[str, ...] | None,
+    base: tuple[str, ...] | None,
+    how: tuple[tuple[str, str], ...] | None,
+    base_how: tuple[tuple[str, str], ...] | None,
+    expected: bool | None,
 ) -> None:
-    assert adds_failures(failed, base) is expected
+    assert adds_failures(failed, base, how, base_how) is expected
+
+
+_T = "import unittest\n\n\nclass T(unittest.TestCase):\n    def test_a(self):\n"
+
+
+def _unittest(tmp_path: Path, body: str) -> str:
+    """The report of a real ``python -m unittest`` run of one test module."""
+    (tmp_path / "test_v.py").write_text(_T + body)
+    done = subprocess.run(
+        [sys.executable, "-m", "unittest"], cwd=tmp_path, capture_output=True, text=True
+    )
+    return done.stdout + done.stderr
+
+
+@pytest.mark.parametrize(
+    ("body", "same"),
+    [
+        # the test moved down its file: line numbers aside, the same failure
+        ("        self.assertEqual(1, 2)\n", True),
+        # r18u MED 1: another assert of the same test fails
+        ("        self.assertEqual(3, 3)\n        self.assertEqual(4, 5)\n", False),
+    ],
+    ids=["moved", "another-assert"],
+)
+def test_unittest_how_reads_the_failure_itself(tmp_path: Path, body: str, same: bool) -> None:
+    """:func:`unittest_how`: the base fails ``assertEqual(1, 2)``; the candidate's test,
+    two lines lower (another test above it), fails the same way or another."""
+    base = _unittest(tmp_path, "        self.assertEqual(1, 2)\n")
+    moved = _T.replace("class T", "X = 1\n\n\nclass T")
+    (tmp_path / "test_v.py").write_text(moved + body)
+    here = subprocess.run(
+        [sys.executable, "-m", "unittest"], cwd=tmp_path, capture_output=True, text=True
+    )
+    mine, theirs = unittest_how(here.stdout + here.stderr), unittest_how(base)
+    assert mine is not None and theirs is not None, base
+    assert set(mine) == set(theirs) == {"test_a (test_v.T.test_a)"}, mine
+    assert (mine == theirs) is same
+
+
+def test_unittest_how_is_none_when_the_report_is_not_read() -> None:
+    assert unittest_how("FAIL: test_a (m.T.test_a)\nFAILED (failures=1)\n") is None

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from gentle_hooks.services.room_run import failure_line, tree_links
+from gentle_hooks.services.room_failures import failure_line
+from gentle_hooks.services.room_run import tree_links
 
 
 def test_tree_links(tmp_path: Path) -> None:

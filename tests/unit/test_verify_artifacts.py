@@ -72,11 +72,22 @@ def on_base(o: Outcome, code: int, same: bool) -> Outcome:
     return replace(o, base_exit=code, base_same=same)
 
 
-def failing(ids: tuple[str, ...] | None, base_ids: tuple[str, ...] | None) -> Outcome:
+def failing(
+    ids: tuple[str, ...] | None, base_ids: tuple[str, ...] | None, how: str = "h"
+) -> Outcome:
     """A suite that exited 1 on the candidate and on its base tree with the same last line,
-    failing the tests ``ids`` and ``base_ids`` (None: not read)."""
+    failing the tests ``ids`` and ``base_ids`` (None: not read), each failing the same way
+    on both trees but that the candidate's fail as ``how`` (the base's: ``h``)."""
     o = on_base(out("suite", 1), 1, True)
-    return replace(o, failed_tests=ids, base_failed_tests=base_ids)
+    hows = tuple((i, how) for i in ids or ()) if ids is not None else None
+    base_hows = tuple((i, "h") for i in base_ids or ()) if base_ids is not None else None
+    return replace(
+        o,
+        failed_tests=ids,
+        base_failed_tests=base_ids,
+        failed_how=hows,
+        base_failed_how=base_hows,
+    )
 
 
 def hollow(o: Outcome, same: bool) -> Outcome:
@@ -279,6 +290,22 @@ CHECK_CASES: list[tuple[str, Outcome, str, str]] = [
     # r18t MED: the base fails t::a, the change t::b too (or instead): the change's fault
     ("suite-adds-a-failure-to-base", failing(("t::a", "t::b"), ("t::a",)), "fail", "C5"),
     ("suite-fails-another-test", failing(("t::b",), ("t::a",)), "fail", "C5"),
+    # r18u MED 1: the same test fails on both trees, another way here (an assert, an edit)
+    ("suite-fails-the-same-test-otherwise", failing(("t::a",), ("t::a",), "x"), "fail", "C5"),
+    # r18u LOW 1: the change deletes a test failing on the base: its failure, not the base's
+    (
+        "suite-deletes-a-base-failing-test",
+        replace(failing(("t::a",), ("t::a", "g::b")), gone_tests=("g::b",)),
+        "fail",
+        "C5",
+    ),
+    # how a failed was not read: nothing claims "the same way"
+    (
+        "suite-how-unread",
+        replace(failing(("t::a",), ("t::a",)), failed_how=None),
+        "fail",
+        "C5-base-unread",
+    ),
     # ids not read on one tree (another runner, nothing observed): not "the same way"
     ("suite-ids-unread-on-candidate", failing(None, ("t::a",)), "fail", "C5-base-unread"),
     ("suite-ids-unread-on-base", failing(("t::a",), None), "fail", "C5-base-unread"),
