@@ -24,7 +24,8 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.record` — bind a command to its candidate and record (receipts, escalations,
   reviews)
 * :mod:`.mutation` — record a writer's pending mutation (``record``, the runtime recorders)
-* :mod:`.repeat` — a record that repeats an earlier one (a replay, a retry)
+* :mod:`.repeat` — a record that repeats an earlier one (a replay, a retry), or only looks
+  like one (the same content written again after a reset threw it away)
 * :mod:`.confined` — a write a person modified before the tool wrote it: only the model's
   surviving lines are the writer's
 * :mod:`.receipt_guard` — ``receipt run --committed`` refuses tracked changes the commit lacks

@@ -29,6 +29,7 @@ from gentle_hooks.services.repeat import (
     is_new_call,
     repeated_edit,
     replay_note,
+    reset_starts,
     retry_note,
     same_write,
 )
@@ -79,7 +80,9 @@ class MutationRequest:
             (:mod:`.shell_commits`); with it, only the paths ``starts`` names are read from
             the work tree (a person's unsaved edit of a path only committed is not read).
         modes: the generic ``record``, whose paths are all the writer's: a path whose mode
-            alone differs from ``HEAD`` is its mode change (:func:`.shell_modes.named_flips`).
+            alone differs from ``HEAD`` is its mode change (:func:`.shell_modes.named_flips`),
+            and content a ``git reset`` threw away written again is measured from the file
+            the reset put back (:func:`.repeat.reset_starts`).
     """
 
     cwd: str | None = None
@@ -182,6 +185,8 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
             else:  # lines the file held before the edit (a person's unsaved ones) are not its
                 entries = from_preimage(repo, entries, req)
             starts = req.starts or original_start(repo, paths, entries, req.original)
+            if req.modes and not starts:  # the generic record: its content written again
+                starts = reset_starts(repo, led, root, paths, entries)
             entries += written_again(repo, root, entries, starts)
             entries += committed_entries(repo, root, req.written)
             if req.modes:

@@ -1,19 +1,23 @@
 """A record that repeats an earlier one (SPEC §6 "pending mutation": a replay records
 once): the same tool call replayed, the generic ``record`` retried with nothing written
-since, or a new call that merely looks like one recorded already.
+since, or a new write that merely looks like one recorded already.
 
 Room ``services``. :func:`~gentle_hooks.services.mutation.record_mutation` asks these
 before it stores a mutation: :func:`is_new_call` (a derived tool call id met again: a
 replay, or another call of the same fields), :func:`same_write` (the generic record
-repeated), and the notes that say nothing was recorded again.
+repeated), :func:`reset_starts` (the generic record of content a ``git reset`` threw away
+and the writer wrote again: a new write, SPEC §3 "Attribution follows content"), and the
+notes that say nothing was recorded again.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.ledger.records import ENDED_STATES, PendingMutation
+from gentle_hooks.ledger.records import ENDED_STATES, PendingMutation, WriterEntryRecord
 from gentle_hooks.policy.replacement import replaced_again_from
-from gentle_hooks.services.settle import delivered_left_out
+from gentle_hooks.services.settle import delivered_left_out, returned_ids
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -121,6 +125,38 @@ def same_write(
     }
     now = repo.hash_worktree(sorted(wrote)) if wrote else {}
     return all(now.get(path) == blob for path, blob in wrote.items())
+
+
+def reset_starts(
+    repo: Repository,
+    led: Ledger,
+    root: str,
+    paths: Sequence[str],
+    entries: Sequence[WriterEntryRecord],
+) -> tuple[tuple[str, str | None], ...]:
+    """Where the generic ``record`` (no runtime hands the file before the write) measures
+    each of ``paths`` that got none of ``entries`` from, when the writer wrote again what a
+    ``git reset`` threw away: ``(path, HEAD's blob there)`` (None: ``HEAD`` lacks it) for
+    each path whose open entry of the work tree ``root`` a reset threw away since it was
+    recorded, the file written since (:func:`~gentle_hooks.services.settle.returned_ids`).
+    Measured from the writer's last write, that content differs from nothing and the
+    record was taken for a retry (:func:`same_write`), though the write started from the
+    file the reset put back; measured from it, the write is recorded and gated, never left
+    to a person's ``discard``. Empty when no such path (a record repeated with nothing
+    thrown away between stays one write). One ``reflog`` read at most, one tree read.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be read.
+    """
+    have = {e.path for e in entries}
+    missing = [p for p in paths if p not in have]
+    live = [e for e in led.open_entries(root, missing) if e.state == "open"] if missing else []
+    back = {e.path for e in live if e.id in returned_ids(live, repo)}
+    if not back:
+        return ()
+    head = repo.head()
+    at_head = dict(repo.blobs_in(repo.tree_of(head), sorted(back))) if head else {}
+    return tuple((p, at_head.get(p)) for p in sorted(back))
 
 
 def retry_note(earlier: PendingMutation) -> str:
