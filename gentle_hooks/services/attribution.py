@@ -34,12 +34,9 @@ from gentle_hooks.ledger.records import (
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.services.claims import Claims
 from gentle_hooks.services.commit_steps import commit_changes
+from gentle_hooks.services.ended_back import back_row, expired_back
 from gentle_hooks.services.write_entry import write_entry
 from gentle_hooks.values.frozen import frozen, replace
-
-TYPE_CHECKING = False  # the policy types below are for annotations only
-if TYPE_CHECKING:
-    from gentle_hooks.policy.attribution import PathChange, WriterEntry
 
 
 @frozen
@@ -140,7 +137,7 @@ def carried_by_change(
     :func:`~gentle_hooks.policy.distinctive.brought_back`,
     :func:`~gentle_hooks.policy.distinctive.removed_again`,
     :func:`~gentle_hooks.policy.distinctive.hunk_back`: a patch of the work re-applied, an
-    ignored copy put back) at once. Another worktree than
+    ignored copy put back; :mod:`.ended_back`) at once. Another worktree than
     an entry's needs firmer evidence (``elsewhere``) unless it took it; a commit is made
     where its recorded worktree says (hooks off: where it is judged)."""
     out = dict.fromkeys(changes, NOTHING)
@@ -151,17 +148,8 @@ def carried_by_change(
         return out
     live = led.live_entries() if entries is None else list(entries)
     lined: set[int] = set()  # expired entries a change holds only by their distinctive lines
-    if entries is None:  # expired work whose blob came back (a dropped stash restored)
-        new = sorted({c.new_blob for cs in changes.values() for c in cs if c.new_blob})
-        # (a mode change's blob is HEAD's, never gone: an expired flip never comes back)
-        back = [e for e in led.expired_entries_of_blobs(new) if e.blob != e.before_blob]
-        lines = [e for e in led.expired_entries_of_paths(paths) if e.blob != e.before_blob]
-        lines = [e for e in lines if e.id not in {b.id for b in back}]
-        if lines:  # imported here: the pass path reads no expired lines
-            from gentle_hooks.policy.distinctive import lines_still_count
-
-            now = time.time()
-            lines = [e for e in lines if lines_still_count(e.recorded_at, now)]
+    if entries is None:  # expired work whose blob or lines came back (a dropped stash)
+        back, lines = expired_back(led, changes, paths, time.time())
         live += back + lines
         lined = {e.id for e in lines}
     if not live:
@@ -269,38 +257,6 @@ def carried_by_change(
     for key, pairs in claimed.items():  # the note of a commit holding them names the claim
         out[key] = replace(out[key], claimed_at=tuple(sorted(pairs)))
     return out
-
-
-def back_row(change: PathChange, rule: WriterEntry, contents: Mapping[str, bytes]) -> str:
-    """The row by which ``change`` of an expired entry's path brings the writer's work
-    back: ``A2`` when it adds one of its distinctive lines
-    (:func:`~gentle_hooks.policy.distinctive.brought_back`), ``A3`` when it makes the
-    writer's exact hunk again or removes a distinctive line the writer removed the way it
-    removed it (:func:`~gentle_hooks.policy.distinctive.hunk_back`,
-    :func:`~gentle_hooks.policy.distinctive.removed_again`: a human makes them alike, a
-    ``discard`` claims them; never in a rewrite of the file, row A9); ``""``: neither.
-    ``contents``: the blobs read, the entry's among them (an entry whose start is unknown
-    or unread has no removal to match)."""
-    from gentle_hooks.policy.attribution import UNKNOWN_BEFORE, is_rewrite
-    from gentle_hooks.policy.distinctive import (
-        brought_back,
-        closed_gaps,
-        hunk_back,
-        removed_again,
-    )
-
-    d = rule.delta
-    if brought_back(change.old, change.new, d.added | d.telling):
-        return "A2"
-    if is_rewrite(change, d):  # a person's own version of the file (row A9)
-        return ""
-    if hunk_back(change.old, change.new, d.edited(), d.placed):
-        return "A3"
-    ends = (rule.before, rule.blob)
-    if rule.before == UNKNOWN_BEFORE or any(b is not None and b not in contents for b in ends):
-        return ""
-    closed = closed_gaps(*(contents[b] if b else None for b in ends))
-    return "A3" if removed_again(change.old, change.new, d.removed | d.told, closed) else ""
 
 
 def carried_of(
