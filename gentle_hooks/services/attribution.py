@@ -34,7 +34,7 @@ from gentle_hooks.ledger.records import (
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.services.claims import Claims
 from gentle_hooks.services.commit_steps import commit_changes
-from gentle_hooks.services.ended_back import back_row, expired_back
+from gentle_hooks.services.ended_back import back_row, common_blobs, expired_back
 from gentle_hooks.services.write_entry import write_entry
 from gentle_hooks.values.frozen import frozen, replace
 
@@ -137,7 +137,9 @@ def carried_by_change(
     :func:`~gentle_hooks.policy.distinctive.brought_back`,
     :func:`~gentle_hooks.policy.distinctive.removed_again`,
     :func:`~gentle_hooks.policy.distinctive.hunk_back`: a patch of the work re-applied, an
-    ignored copy put back; :mod:`.ended_back`) at once. Another worktree than
+    ignored copy put back; :mod:`.ended_back`) at once; expired work never by a change to
+    content too short or common to tell its writer, as the server reads it
+    (:func:`~gentle_hooks.services.ended_back.common_blobs`). Another worktree than
     an entry's needs firmer evidence (``elsewhere``) unless it took it; a commit is made
     where its recorded worktree says (hooks off: where it is judged)."""
     out = dict.fromkeys(changes, NOTHING)
@@ -148,10 +150,12 @@ def carried_by_change(
         return out
     live = led.live_entries() if entries is None else list(entries)
     lined: set[int] = set()  # expired entries a change holds only by their distinctive lines
+    ended: set[int] = set()  # expired entries: only content that tells its writer counts
     if entries is None:  # expired work whose blob or lines came back (a dropped stash)
         back, lines = expired_back(led, changes, paths, time.time())
         live += back + lines
         lined = {e.id for e in lines}
+        ended = lined | {e.id for e in back}
     if not live:
         return out
     # imported here: only live writer work is compared (a push of recorded commits has none)
@@ -191,6 +195,9 @@ def carried_by_change(
     )
     contents = repo.read_blobs(blob_ids)
     rules = {e.id: policy_entry(e, contents) for e in recs}
+    # the new contents of the changes, when expired work may come back in them
+    news = {c.new_blob for cs in relevant.values() for c in cs if c.new_blob} if ended else ()
+    common = common_blobs({b: contents[b] for b in news if b in contents})
     index = AcrossIndex(across, rules)
     found: dict[str, list[WriterEntryRecord]] = {}
     at: dict[str, set[tuple[int, str]]] = {}  # (entry id, the path holding its content)
@@ -213,7 +220,11 @@ def carried_by_change(
         renamed = renamed_changes(changes[key], set(by_path), contents)
         for c in cs:
             change, where, grown = renamed.get(c.path) or (path_change(c, contents), c.path, False)
+            # no expired work comes back in content too common to tell its writer
+            skip = ended if c.new_blob in common else set()
             for rec in by_path.get(c.path, []):
+                if rec.id in skip:
+                    continue
                 if rec.id in lined:  # ended work: only its distinctive lines bring it back
                     if by := back_row(change, rules[rec.id], contents):
                         hold(key, rec, by)
@@ -231,6 +242,8 @@ def carried_by_change(
                 if row not in ("A5", "A9"):  # A9: a person's own rewrite of the file
                     find(key, rec, where)
             for rec in index.candidates(change):
+                if rec.id in skip:
+                    continue
                 row = carries_row_across(change, rules[rec.id])
                 if row not in CONTENT_ROWS:
                     continue

@@ -8,7 +8,12 @@ the live entries, the expired ones a change may bring back:
 * :func:`expired_back` — those whose writer blob is a new blob of a change (a dropped stash
   restored), and, for :data:`~gentle_hooks.policy.distinctive.EXPIRED_LINES_DAYS` days
   after the write, those of a changed path (their lines may be re-applied);
-* :func:`back_row` — the row by which a change of such a path brings the work back.
+* :func:`back_row` — the row by which a change of such a path brings the work back;
+* :func:`common_blobs` — the new contents that bring no expired work back: too short or
+  common to tell who wrote them (:func:`~gentle_hooks.policy.wholefile.identifies_writer`),
+  as the server and CI read a blob a note lists. A person who types a template's
+  ``.gitattributes`` again after the writer's edit of it expired types the writer's blob,
+  or its exact hunk: every gate reads it as nobody's.
 """
 
 from __future__ import annotations
@@ -44,6 +49,15 @@ def expired_back(
 
         lines = [e for e in lines if lines_still_count(e.recorded_at, now)]
     return back, lines
+
+
+def common_blobs(contents: Mapping[str, bytes]) -> frozenset[str]:
+    """The blob ids of ``contents`` too short or common to tell who wrote them
+    (:func:`~gentle_hooks.policy.wholefile.identifies_writer` is False): a change to one
+    brings no expired writer work back."""
+    from gentle_hooks.policy.wholefile import identifies_writer
+
+    return frozenset(b for b, data in contents.items() if not identifies_writer(data))
 
 
 def back_row(change: PathChange, rule: WriterEntry, contents: Mapping[str, bytes]) -> str:
