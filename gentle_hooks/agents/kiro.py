@@ -21,9 +21,9 @@ delivered again records once whenever it comes; the same edit made in another se
 records again. The very same call made twice in one session (the same input and the same
 response) has one id: a replay while the first call's work is live and the file is as it
 left it, a new call once that work has ended
-(:func:`gentle_hooks.services.mutation.ended_derived`), or when a ``str_replace`` call's
+(:func:`gentle_hooks.services.repeat.ended_derived`), or when a ``str_replace`` call's
 file is the first call's result with the replacement made once more (the next occurrence:
-:func:`gentle_hooks.services.mutation.repeated_edit`).
+:func:`gentle_hooks.services.repeat.repeated_edit`).
 A ``tool_response`` whose ``success`` is false records nothing.
 The model and the effort are unknown unless ``GENTLE_WRITER_MODEL``/``GENTLE_WRITER_EFFORT``
 say.

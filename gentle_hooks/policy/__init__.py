@@ -100,6 +100,8 @@ One module per table or rule set:
 * :mod:`.rewrite` — whether a change of the writer's path is a person's own version of the
   file (row A9: the writer's edit thrown away, the file written anew)
 * :mod:`.boilerplate` — lines every project writes alike: idioms are nobody's evidence alone
+* :mod:`.settingfile` — content of settings, patterns, headings and one sentence: what every
+  project copies from a template, and the lines that tell its writer however short
 * :mod:`.wholefile` — a file the writer created, moved or copied whole to another path;
   whether a whole file's content tells who wrote it
 * :mod:`.movedfile` — a writer's file moved or copied to another path with one line's

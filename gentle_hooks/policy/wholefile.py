@@ -24,8 +24,9 @@ from collections.abc import Iterable, Set
 
 from gentle_hooks.policy.boilerplate import boilerplate_row
 from gentle_hooks.policy.coincidence import coincidence_row
-from gentle_hooks.policy.distinctive import is_distinctive, reaches
+from gentle_hooks.policy.distinctive import is_distinctive
 from gentle_hooks.policy.linekeys import stripped_key, trivial_row
+from gentle_hooks.policy.settingfile import setting_only, tells_alone
 
 #: Bytes git reads to decide whether content is binary (a NUL among them).
 BINARY_PROBE = 8000
@@ -71,22 +72,35 @@ def identifies_writer(data: bytes) -> bool:
     note's ``writes`` line, with no ledger: :mod:`gentle_hooks.hooks.changed_tree`), says
     the writer wrote it rather than a person who typed the same file.
 
-    True for binary content; for text, reading only its telling lines
-    (:func:`~.linekeys.trivial_row`) of no idiom row (:mod:`.boilerplate`) that are no
-    line anyone types (rows C1-C2 of :mod:`.coincidence`: a preamble, a call of
-    constants), when one of them is distinctive (rows D2-D4 of :mod:`.distinctive`: a
-    URL, a shell command, names of its own) or there are :data:`MIN_TELLING_LINES` of
-    them, or when one calls what runs a process, runs code or reaches the network
-    (:func:`~.distinctive.reaches`: ``os.system("curl … | sh")`` on one line is no common
-    file). False for content too short or common to tell anyone by: a
-    ``.gitignore`` holding ``__pycache__/``, a README's one title, ``print("done")``.
+    True for binary content; for text, in this order:
+
+    * when one line calls what runs a process, runs code or reaches the network
+      (:func:`~.distinctive.reaches`: ``os.system("curl … | sh")`` on one line is no
+      common file; a setting of a shell command with arguments), or is a setting whose
+      key names a security matter (``ALLOWED_HOSTS = ["*"]``), however short: rows S1-S2
+      of :mod:`.settingfile` (:func:`~.settingfile.tells_alone`);
+    * for content of settings, patterns, headings and prose only (rows S4-S8 of
+      :mod:`.settingfile`: a template's ``setup.cfg``, ``tox.ini``, ``.editorconfig``,
+      ``.gitattributes``, ``.gitignore``; a README's title and sentence), when
+      :data:`MIN_TELLING_LINES` of its prose lines differ: its settings never tell;
+    * else reading only its telling lines (:func:`~.linekeys.trivial_row`) of no idiom
+      row (:mod:`.boilerplate`) that are no line anyone types (rows C1-C2 of
+      :mod:`.coincidence`: a preamble, a call of constants), when one of them is
+      distinctive (rows D2-D4 of :mod:`.distinctive`: a URL, a shell command, names of
+      its own) or there are :data:`MIN_TELLING_LINES` of them.
+
+    False for content too short or common to tell anyone by: a ``.gitignore`` holding
+    ``__pycache__/``, ``* text=auto``, a README's one title, ``print("done")``.
     """
     if b"\0" in data[:BINARY_PROBE]:
         return True
+    prose = setting_only(data)
+    if prose is not None:
+        return len({stripped_key(s) for s in prose}) >= MIN_TELLING_LINES
     telling: set[str] = set()
     for line in data.splitlines():
         s = line.strip()
-        if s and reaches(s):  # a process, code or network call tells, however short
+        if s and tells_alone(s):  # rows S1-S2 of settingfile: however short
             return True
         if not s or trivial_row(s) is not None or boilerplate_row(s) is not None:
             continue

@@ -9,6 +9,8 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.status` — the plan of the current candidate and what is recorded for it
 * :mod:`.across` — which writer entries a change of another path may carry (an index)
 * :mod:`.attribution` — which writer work a change carries, and what a writer wrote
+* :mod:`.ended_back` — expired writer work a change may bring back, and the content too
+  common to bring any back
 * :mod:`.claims` — a person's claims of writer content their own change holds (a line, a copy)
 * :mod:`.commit_steps` — what each commit changed against its parents, in one ``diff-tree``
 * :mod:`.change_facts` — the change being delivered, the ledger's facts for it, and discarded
@@ -24,6 +26,8 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.record` — bind a command to its candidate and record (receipts, escalations,
   reviews)
 * :mod:`.mutation` — record a writer's pending mutation (``record``, the runtime recorders)
+* :mod:`.repeat` — a record that repeats an earlier one (a replay, a retry), or only looks
+  like one (the same content written again after a reset threw it away)
 * :mod:`.confined` — a write a person modified before the tool wrote it: only the model's
   surviving lines are the writer's
 * :mod:`.receipt_guard` — ``receipt run --committed`` refuses tracked changes the commit lacks

@@ -34,12 +34,9 @@ from gentle_hooks.ledger.records import (
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.services.claims import Claims
 from gentle_hooks.services.commit_steps import commit_changes
+from gentle_hooks.services.ended_back import back_row, common_blobs, expired_back
 from gentle_hooks.services.write_entry import write_entry
 from gentle_hooks.values.frozen import frozen, replace
-
-TYPE_CHECKING = False  # the policy types below are for annotations only
-if TYPE_CHECKING:
-    from gentle_hooks.policy.attribution import PathChange, WriterEntry
 
 
 @frozen
@@ -140,7 +137,9 @@ def carried_by_change(
     :func:`~gentle_hooks.policy.distinctive.brought_back`,
     :func:`~gentle_hooks.policy.distinctive.removed_again`,
     :func:`~gentle_hooks.policy.distinctive.hunk_back`: a patch of the work re-applied, an
-    ignored copy put back) at once. Another worktree than
+    ignored copy put back; :mod:`.ended_back`) at once; expired work never by a change to
+    content too short or common to tell its writer, as the server reads it
+    (:func:`~gentle_hooks.services.ended_back.common_blobs`). Another worktree than
     an entry's needs firmer evidence (``elsewhere``) unless it took it; a commit is made
     where its recorded worktree says (hooks off: where it is judged)."""
     out = dict.fromkeys(changes, NOTHING)
@@ -151,19 +150,12 @@ def carried_by_change(
         return out
     live = led.live_entries() if entries is None else list(entries)
     lined: set[int] = set()  # expired entries a change holds only by their distinctive lines
-    if entries is None:  # expired work whose blob came back (a dropped stash restored)
-        new = sorted({c.new_blob for cs in changes.values() for c in cs if c.new_blob})
-        # (a mode change's blob is HEAD's, never gone: an expired flip never comes back)
-        back = [e for e in led.expired_entries_of_blobs(new) if e.blob != e.before_blob]
-        lines = [e for e in led.expired_entries_of_paths(paths) if e.blob != e.before_blob]
-        lines = [e for e in lines if e.id not in {b.id for b in back}]
-        if lines:  # imported here: the pass path reads no expired lines
-            from gentle_hooks.policy.distinctive import lines_still_count
-
-            now = time.time()
-            lines = [e for e in lines if lines_still_count(e.recorded_at, now)]
+    ended: set[int] = set()  # expired entries: only content that tells its writer counts
+    if entries is None:  # expired work whose blob or lines came back (a dropped stash)
+        back, lines = expired_back(led, changes, paths, time.time())
         live += back + lines
         lined = {e.id for e in lines}
+        ended = lined | {e.id for e in back}
     if not live:
         return out
     # imported here: only live writer work is compared (a push of recorded commits has none)
@@ -203,6 +195,9 @@ def carried_by_change(
     )
     contents = repo.read_blobs(blob_ids)
     rules = {e.id: policy_entry(e, contents) for e in recs}
+    # the new contents of the changes, when expired work may come back in them
+    news = {c.new_blob for cs in relevant.values() for c in cs if c.new_blob} if ended else ()
+    common = common_blobs({b: contents[b] for b in news if b in contents})
     index = AcrossIndex(across, rules)
     found: dict[str, list[WriterEntryRecord]] = {}
     at: dict[str, set[tuple[int, str]]] = {}  # (entry id, the path holding its content)
@@ -225,7 +220,11 @@ def carried_by_change(
         renamed = renamed_changes(changes[key], set(by_path), contents)
         for c in cs:
             change, where, grown = renamed.get(c.path) or (path_change(c, contents), c.path, False)
+            # no expired work comes back in content too common to tell its writer
+            skip = ended if c.new_blob in common else set()
             for rec in by_path.get(c.path, []):
+                if rec.id in skip:
+                    continue
                 if rec.id in lined:  # ended work: only its distinctive lines bring it back
                     if by := back_row(change, rules[rec.id], contents):
                         hold(key, rec, by)
@@ -243,6 +242,8 @@ def carried_by_change(
                 if row not in ("A5", "A9"):  # A9: a person's own rewrite of the file
                     find(key, rec, where)
             for rec in index.candidates(change):
+                if rec.id in skip:
+                    continue
                 row = carries_row_across(change, rules[rec.id])
                 if row not in CONTENT_ROWS:
                     continue
@@ -269,38 +270,6 @@ def carried_by_change(
     for key, pairs in claimed.items():  # the note of a commit holding them names the claim
         out[key] = replace(out[key], claimed_at=tuple(sorted(pairs)))
     return out
-
-
-def back_row(change: PathChange, rule: WriterEntry, contents: Mapping[str, bytes]) -> str:
-    """The row by which ``change`` of an expired entry's path brings the writer's work
-    back: ``A2`` when it adds one of its distinctive lines
-    (:func:`~gentle_hooks.policy.distinctive.brought_back`), ``A3`` when it makes the
-    writer's exact hunk again or removes a distinctive line the writer removed the way it
-    removed it (:func:`~gentle_hooks.policy.distinctive.hunk_back`,
-    :func:`~gentle_hooks.policy.distinctive.removed_again`: a human makes them alike, a
-    ``discard`` claims them; never in a rewrite of the file, row A9); ``""``: neither.
-    ``contents``: the blobs read, the entry's among them (an entry whose start is unknown
-    or unread has no removal to match)."""
-    from gentle_hooks.policy.attribution import UNKNOWN_BEFORE, is_rewrite
-    from gentle_hooks.policy.distinctive import (
-        brought_back,
-        closed_gaps,
-        hunk_back,
-        removed_again,
-    )
-
-    d = rule.delta
-    if brought_back(change.old, change.new, d.added | d.telling):
-        return "A2"
-    if is_rewrite(change, d):  # a person's own version of the file (row A9)
-        return ""
-    if hunk_back(change.old, change.new, d.edited(), d.placed):
-        return "A3"
-    ends = (rule.before, rule.blob)
-    if rule.before == UNKNOWN_BEFORE or any(b is not None and b not in contents for b in ends):
-        return ""
-    closed = closed_gaps(*(contents[b] if b else None for b in ends))
-    return "A3" if removed_again(change.old, change.new, d.removed | d.told, closed) else ""
 
 
 def carried_of(

@@ -16,17 +16,23 @@ from gentle_hooks.errors import UsageError, cli
 from gentle_hooks.git.location import root_relative
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger import spool
-from gentle_hooks.ledger.records import ENDED_STATES, PendingMutation, WriterEntryRecord
+from gentle_hooks.ledger.records import PendingMutation, WriterEntryRecord
 from gentle_hooks.ledger.rows import to_row
 from gentle_hooks.ledger.sqlite_file import StoreError, unspooled
 from gentle_hooks.policy.attribution import writer_delta
 from gentle_hooks.policy.inputs import validate_label, validate_paths
-from gentle_hooks.policy.replacement import replaced_again_from
 from gentle_hooks.policy.writer import parse_effort
 from gentle_hooks.services.attribution import entries_for_write
 from gentle_hooks.services.confined import confined
 from gentle_hooks.services.record import Recorded, open_root, open_store
-from gentle_hooks.services.settle import delivered_left_out
+from gentle_hooks.services.repeat import (
+    is_new_call,
+    repeated_edit,
+    replay_note,
+    reset_starts,
+    retry_note,
+    same_write,
+)
 from gentle_hooks.services.shell_commits import (
     Written,
     committed_entries,
@@ -35,10 +41,6 @@ from gentle_hooks.services.shell_commits import (
 )
 from gentle_hooks.services.shell_modes import named_flips
 from gentle_hooks.values.frozen import frozen, replace
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from gentle_hooks.ledger.store import Ledger
 
 #: Environment variables ``record`` reads when ``--model`` / ``--effort`` are absent.
 ENV_MODEL = "GENTLE_WRITER_MODEL"
@@ -78,7 +80,9 @@ class MutationRequest:
             (:mod:`.shell_commits`); with it, only the paths ``starts`` names are read from
             the work tree (a person's unsaved edit of a path only committed is not read).
         modes: the generic ``record``, whose paths are all the writer's: a path whose mode
-            alone differs from ``HEAD`` is its mode change (:func:`.shell_modes.named_flips`).
+            alone differs from ``HEAD`` is its mode change (:func:`.shell_modes.named_flips`),
+            and content a ``git reset`` threw away written again is measured from the file
+            the reset put back (:func:`.repeat.reset_starts`).
     """
 
     cwd: str | None = None
@@ -163,7 +167,9 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
             )
             since: str | None = None
             while (
-                earlier is not None and tool_call_id and is_new_call(repo, led, earlier, req, paths)
+                earlier is not None
+                and tool_call_id
+                and is_new_call(repo, led, earlier, req.replacements, paths)
             ):
                 # the same call made again (its first one's work ended, or the same edit
                 # made once more): a new call, judged next against the latest call of that id
@@ -179,6 +185,8 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
             else:  # lines the file held before the edit (a person's unsaved ones) are not its
                 entries = from_preimage(repo, entries, req)
             starts = req.starts or original_start(repo, paths, entries, req.original)
+            if req.modes and not starts:  # the generic record: its content written again
+                starts = reset_starts(repo, led, root, paths, entries)
             entries += written_again(repo, root, entries, starts)
             entries += committed_entries(repo, root, req.written)
             if req.modes:
@@ -288,92 +296,6 @@ def _utf8(text: str | None) -> bytes | None:
         return None
 
 
-def ended_derived(repo: Repository, led: Ledger, earlier: PendingMutation) -> bool:
-    """Whether a call whose id matches ``earlier``'s is a new call rather than a replay:
-    the id is derived (``derived:``: a runtime that names no tool call, its id made from
-    the call's fields) and every entry ``earlier`` recorded has ended (settled, expired or
-    discarded), or has been delivered whole by pushed commits (it ends now as ``settled``:
-    :func:`~gentle_hooks.services.settle.delivered_left_out`; the ledger learns of a push
-    only when a command next looks). A runtime's own id names one call; a derived one
-    names every call with the same fields, and a replay arrives while the first call's
-    work is still live.
-
-    Raises:
-        GitError: git failed; StoreError: the ledger cannot be read or written.
-    """
-    if not (earlier.tool_call_id or "").startswith("derived:"):
-        return False
-    entries = led.entries_of_mutation(earlier.id)
-    live = [e for e in entries if e.state not in ENDED_STATES]
-    return bool(entries) and not (live and delivered_left_out(repo, led, live))
-
-
-def is_new_call(
-    repo: Repository,
-    led: Ledger,
-    earlier: PendingMutation,
-    req: MutationRequest,
-    paths: tuple[str, ...],
-) -> bool:
-    """Whether a call whose id matches ``earlier``'s is another call: a later call of the
-    same derived id was recorded (the next one is judged then), :func:`ended_derived`, or
-    :func:`repeated_edit`.
-
-    Raises:
-        GitError: git failed; StoreError: the ledger cannot be read or written.
-    """
-    if not (earlier.tool_call_id or "").startswith("derived:"):
-        return False
-    later = f"{earlier.tool_call_id}+{earlier.id}"
-    return (
-        led.mutation_for_call(earlier.source, earlier.session_id, later) is not None
-        or ended_derived(repo, led, earlier)
-        or repeated_edit(repo, led, earlier, req.replacements, paths) is not None
-    )
-
-
-def repeated_edit(
-    repo: Repository,
-    led: Ledger,
-    earlier: PendingMutation,
-    replacements: tuple[tuple[str, str], ...],
-    paths: tuple[str, ...],
-) -> str | None:
-    """Whether a call with ``earlier``'s derived id is the same edit made once more (two
-    identical replacements in one generation: Cursor, Kiro, Augment): ``earlier`` recorded
-    one live entry, of the one path written now, and that path now holds what the entry
-    recorded with ``replacements`` applied once more, after a person's edits between the
-    two calls or not (:func:`~gentle_hooks.policy.replacement.replaced_again_from`). The
-    file as the entry left it is a replay; any other content (a person's edit alone, or
-    one the replacements do not explain in lines of their own) is not explained by the
-    call, and is never recorded as the writer's: a replay too.
-
-    Returns:
-        The content the replacements were made in once more (what the entry recorded, or
-        the file as the person left it), from which the new call is measured; None when
-        the call is not the same edit made once more.
-
-    Raises:
-        GitError: git failed; StoreError: the ledger cannot be read.
-    """
-    if not replacements:
-        return None
-    entries = [e for e in led.entries_of_mutation(earlier.id) if e.state not in ENDED_STATES]
-    if len(entries) != 1 or entries[0].blob is None or paths != (entries[0].path,):
-        return None
-    recorded = entries[0].blob
-    now = repo.hash_worktree(paths).get(paths[0])
-    if now is None or now == recorded:
-        return None
-    contents = repo.read_blobs([recorded, now])
-    try:
-        before = contents[recorded].decode("utf-8")
-        after = contents[now].decode("utf-8")
-    except (KeyError, UnicodeDecodeError):  # a blob gone, or not text: no edit explains it
-        return None
-    return replaced_again_from(before, after, replacements)
-
-
 def from_preimage(
     repo: Repository, entries: list[WriterEntryRecord], req: MutationRequest
 ) -> list[WriterEntryRecord]:
@@ -445,30 +367,6 @@ def measured_from(
     return out
 
 
-def same_write(
-    earlier: PendingMutation, rec: PendingMutation, repo: Repository, led: Ledger
-) -> bool:
-    """Whether ``rec`` is ``earlier`` again: the same writer (model, effort, source,
-    session), the same paths, and each path that ``earlier`` attributed still holds the
-    blob it recorded (the caller checked that no path differs from where it started)."""
-    fields = ("model", "effort", "source", "session_id", "paths")
-    if not all(getattr(earlier, f) == getattr(rec, f) for f in fields):
-        return False
-    wrote = {
-        e.path: e.blob for e in led.open_entries(rec.root, rec.paths) if e.mutation_id == earlier.id
-    }
-    now = repo.hash_worktree(sorted(wrote)) if wrote else {}
-    return all(now.get(path) == blob for path, blob in wrote.items())
-
-
-def retry_note(earlier: PendingMutation) -> str:
-    """The note of a record repeated with nothing written since: nothing was added."""
-    return (
-        f"already recorded (mutation #{earlier.id}): the same writer and paths, nothing "
-        "written since; nothing was recorded again"
-    )
-
-
 def not_a_file(root: str, path: str) -> str | None:
     """Why the root-relative ``path`` cannot be a file a writer wrote, or None when it can:
     a path inside ``.git`` (the repository's own data, any case) or an existing directory."""
@@ -478,14 +376,6 @@ def not_a_file(root: str, path: str) -> str | None:
     if os.path.isdir(full) and not os.path.islink(full):
         return "is a directory"
     return None
-
-
-def replay_note(earlier: PendingMutation) -> str:
-    """The note of a replayed tool call: it was recorded already, nothing was added."""
-    return (
-        f"tool call {earlier.tool_call_id} of {earlier.source or 'an unnamed source'} is "
-        f"recorded already (mutation #{earlier.id}): nothing was recorded again"
-    )
 
 
 def changed_paths(repo: Repository) -> tuple[str, ...]:

