@@ -349,6 +349,23 @@ FORMER: dict[str, tuple[Callable[[str], str], ...]] = {
 FORMER_LACKS: dict[str, str] = {"opencode": "bash snapshot"}
 
 
+#: What the current text of ours hands the runtime's shell tool over with, per runtime whose
+#: former texts lack it (:func:`hands_shell`): the recorder calls of its snapshot and of the
+#: end of the turn.
+SHELL_CALLS: dict[str, tuple[str, ...]] = {
+    "opencode": ('record("tool.execute.before"', 'record("session.idle"'),
+    "pi": ('record("tool_call"', 'record("agent_end"'),
+}
+
+
+def hands_shell(content: str, name: str) -> bool:
+    """``content`` (a file of ours, edited or not) holds every recorder call of runtime
+    ``name``'s shell tool the current text makes (:data:`SHELL_CALLS`; a runtime without an
+    entry: True). Read as text, not run: an edit that keeps the calls and breaks them is
+    not seen."""
+    return all(call in content for call in SHELL_CALLS.get(name, ()))
+
+
 def as_written(content: str, name: str) -> bool:
     """``content`` is exactly what :func:`render` writes for the command its marker names,
     or what a former version wrote for it (:data:`FORMER`)."""

@@ -163,8 +163,8 @@ def _recorder_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
     blob of an ended writer entry; post-commit: ``HEAD``'s, or a blob of ``HEAD``'s
     change that is a discarded entry's, or a path a person claimed writer content at: its
     note names the discard) that a writer wrote, and
-    (prepare-commit-msg) no agent runtime in the environment and no ``Gentle-Writer``
-    trailer in the message it brings along. The recorders decide from
+    (prepare-commit-msg, with no ledger too) no agent runtime in the environment and no
+    ``Gentle-Writer`` trailer in the message it brings along. The recorders decide from
     contents; this answers first, so a human's commit never imports them."""
     from gentle_hooks.git.probe import (
         commit_paths,
@@ -185,14 +185,17 @@ def _recorder_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
     )
 
     where = locate(env)
-    if where is None or where.root is None or not ledger_exists(where.common_dir):
+    if where is None or where.root is None:
+        return False
+    if call.name == "prepare-commit-msg":  # an agent makes it: its message says so, ledger or not
+        from gentle_hooks.policy.delegation import runtime_evidence
+
+        if runtime_evidence(env) is not None:
+            return True
+    if not ledger_exists(where.common_dir):
         return False
     if call.name == "prepare-commit-msg":  # an amend of a writer's commit keeps its trailer
         if writer_paths_touched(where.common_dir, lambda: commit_paths(env)):
-            return True
-        from gentle_hooks.policy.delegation import runtime_evidence
-
-        if runtime_evidence(env) is not None:  # an agent makes it: its message says so
             return True
         if ended_blobs_staged(where.common_dir, lambda: staged_blobs(env)):
             return True

@@ -52,12 +52,12 @@ def run(call: HookCall, env: Mapping[str, str]) -> int:
     from gentle_hooks.ledger.location import ledger_path
 
     path = ledger_path(where.common_dir)
-    if not os.path.exists(path):
-        return EXIT_OK  # nothing was ever recorded here
-    if call.name == "prepare-commit-msg":
+    if call.name == "prepare-commit-msg":  # an agent runtime's trailer needs no ledger
         from gentle_hooks.hooks.trailers import prepare_commit_msg
 
         return prepare_commit_msg(call, path, env)
+    if not os.path.exists(path):
+        return EXIT_OK  # nothing was ever recorded here
     if call.name == "post-commit":
         return post_commit(where, path, env)
     return post_rewrite(call, where, path, env)

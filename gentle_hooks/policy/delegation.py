@@ -163,10 +163,26 @@ IDENTITY_ENV = ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME")
 _ROLE = {"GIT_AUTHOR_NAME": "author", "GIT_COMMITTER_NAME": "committer"}
 
 
+#: ``AI_AGENT`` values that say no agent runs (compared without case, blanks stripped).
+NOT_AN_AGENT = ("", "0", "false", "no", "off")
+
+
+def names_agent(value: str) -> bool:
+    """Whether ``AI_AGENT=value`` names an agent. The AI_AGENT standard's value is the
+    tool's name (vercel/vercel packages/detect-agent README, "The AI_AGENT Standard":
+    ``export AI_AGENT="your-tool-name"``; its ``src/index.ts`` trims the value and takes
+    an empty one for none): a blank value, or one of :data:`NOT_AN_AGENT` (a switch set
+    off, never a tool's name), names none."""
+    return value.strip().lower() not in NOT_AN_AGENT
+
+
 def on_path(entry: str, ending: str) -> bool:
     """Whether the ``PATH`` entry ``entry`` is the directory ``ending`` (a relative path
     such as ``.pi/agent/bin``): the entry is it, or ends with ``/`` and it, with at most
-    one trailing slash."""
+    one trailing slash; a run of slashes counts as one (POSIX path resolution:
+    ``.pi/agent//bin`` is the same directory)."""
+    while "//" in entry:
+        entry = entry.replace("//", "/")
     entry = entry[:-1] if entry.endswith("/") else entry
     return entry == ending or entry.endswith("/" + ending)
 
@@ -191,6 +207,8 @@ def runtime_evidence(env: Mapping[str, str]) -> Evidence | None:
         got = env.get(name)
         if got and (value is None or got == value):
             if name == AI_AGENT:
+                if not names_agent(got):
+                    continue
                 agent = _agent_named(got)
             return Evidence(agent, f"{name} is set in the hook's environment")
     for entry in env.get("PATH", "").split(":"):

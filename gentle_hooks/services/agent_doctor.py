@@ -79,7 +79,13 @@ from gentle_hooks.services.agent_install import (
     shadowed,
     user_home,
 )
-from gentle_hooks.services.agent_reach import Reach, Versions, reach, working_program
+from gentle_hooks.services.agent_reach import (
+    Reach,
+    Versions,
+    not_current,
+    reach,
+    working_program,
+)
 from gentle_hooks.services.agent_worktrees import missing_here, missing_line
 from gentle_hooks.values.frozen import frozen, replace
 
@@ -232,6 +238,12 @@ def _file_check(
                     _cannot_run(path, scope, command, got),
                     _install(rt, scope, env, run),
                 )
+                return _marked(check, project)
+            if (now := not_current(got, env)) is not None:  # an earlier install's program
+                said = f"'{command}' runs {got.where}, not the current gentle-hook ({now})"
+                why = "another install's may not record what this text hands over"
+                detail = f"wired in {path} ({scope}), but {said}: {why}; install the recorder again"
+                check = AgentCheck(name, False, detail, _install(rt, scope, env, run))
                 return _marked(check, project)
             where = got.where if got.status == "found" else f"'{got.where}' not checked ({got.why})"
             wired.append(f"{path} ({scope}) -> {where}")

@@ -36,7 +36,7 @@ from gentle_hooks.services.agent_install import (
     program_for,
     scoped_path,
 )
-from gentle_hooks.services.agent_reach import reach
+from gentle_hooks.services.agent_reach import not_current, reach
 
 
 def _advice(rt: Runtime, path: str, command: str) -> str:
@@ -132,8 +132,15 @@ def install_file(rt: Runtime, scope: str, root: str | None, env: Mapping[str, st
             f"changed: remove it (your edits with it) and install again, or keep it as it is"
         )
     written = wiring.program_words(own)[1]
-    keep = written not in ("gentle-hook", installed_path()) and (
-        reach(own, rt, root, env).status != "missing"
+    got = reach(own, rt, root, env)
+    # a former text names the gentle-hook of the install that wrote it, and so may any
+    # other path than the current one: only a current text's own spelling of the current
+    # program (a variable, ~, a path that resolves to it) is kept
+    keep = (
+        ownfile.is_current(content, rt.name)
+        and written not in ("gentle-hook", installed_path())
+        and got.status != "missing"
+        and not_current(got, env) is None
     )
     new = own if keep else wiring.retarget(own, program)
     changes: tuple[str, ...] = ()
@@ -213,15 +220,21 @@ def script_commands(
     if commands and not _runs(path, mode):
         return commands, f"{path} is not executable: the runtime does not run it"
     w = rt.wiring
-    if (
-        own is not None
-        and w is not None
-        and w.shell_event
-        and ownfile.as_written(content, rt.name)
-        and not ownfile.is_current(content, rt.name)
-    ):
+    if own is None or w is None or not w.shell_event:
+        return commands, None
+    lacks = ownfile.FORMER_LACKS.get(rt.name, f"{w.shell_event} handler")
+    if not ownfile.as_written(content, rt.name):
+        if ownfile.hands_shell(content, rt.name):
+            return commands, None
+        # a text of ours edited by hand (a former one, say) that hands the shell tool over
+        # no more: install refuses to write over it, so it is removed first
+        return commands, (
+            f"{path} is a gentle-hooks text edited since it was installed, with no {lacks}: "
+            "what a shell command changes is not recorded; remove it (your edits with it) "
+            "and install the recorder again"
+        )
+    if not ownfile.is_current(content, rt.name):
         # a former text of ours (Pi's before it handled tool_call): its shell tool unrecorded
-        lacks = ownfile.FORMER_LACKS.get(rt.name, f"{w.shell_event} handler")
         return commands, (
             f"{path} is a former gentle-hooks text with no {lacks}: what a shell command "
             "changes is not recorded; install the recorder again"

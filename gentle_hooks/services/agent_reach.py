@@ -306,3 +306,19 @@ def _resolve(command: str, rt: Runtime, root: str | None, env: Mapping[str, str]
             return Reach("unchecked", raw, "a relative path from the agent's working directory")
         program = os.path.join(base, program)
     return Reach("found" if os.access(program, os.X_OK) else "missing", program)
+
+
+def not_current(got: Reach, env: Mapping[str, str]) -> str | None:
+    """The current ``gentle-hook`` (the one ``PATH`` finds in ``env``, else the one beside
+    this interpreter) when ``got``, a found program, is another file than it and than the
+    one beside this interpreter (compared by real path): an earlier install's, which may
+    not record what the current hook text hands over (OpenCode's ``bash`` snapshot); None
+    when it is one of them, or ``got`` is not ``found``. Runs nothing."""
+    if got.status != "found":
+        return None
+    beside = os.path.join(os.path.dirname(sys.executable), "gentle-hook")
+    on_path = shutil.which("gentle-hook", path=env.get("PATH"))
+    current = [p for p in (on_path, beside) if p and os.access(p, os.X_OK)]
+    if not current or os.path.realpath(got.where) in {os.path.realpath(p) for p in current}:
+        return None
+    return current[0]

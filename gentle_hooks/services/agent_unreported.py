@@ -115,4 +115,4 @@ def _settle_one(
     held = said if uid is not None else None
     if why is not None:
         return Moved(done, {}, said, held)
-    return Moved(replace(done, notes=(*done.notes, said)), dict(starts), None, held)
+    return Moved(replace(done, notes=(*done.notes, said)), starts, None, held)

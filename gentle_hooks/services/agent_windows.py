@@ -370,7 +370,7 @@ def _move(
             "later changes are not its"
         )
     done = replace(done, tool_call_id=call, notes=(*done.notes, said) if why is None else ())
-    return Moved(done, dict(starts), why, kept)
+    return Moved(done, starts, why, kept)
 
 
 def _still_running(who: str, root: str, since: object, cwd: object) -> str | None:
@@ -401,7 +401,9 @@ def _by_deadline(
         (kept if max(st.st_mtime, st.st_ctime) <= until else left).append(p)
     if not left:
         return done, starts, []
-    ours = {k: v for k, v in starts.items() if k in kept}
+    ours = agent_shell.Starts({k: v for k, v in starts.items() if k in kept})
+    if isinstance(starts, agent_shell.Starts):  # what it left in commits, of those paths
+        ours.committed = {k: v for k, v in starts.committed.items() if k in kept}
     base = os.path.realpath(done.cwd) + os.sep if done.cwd else None
     shown = [p[len(base) :] if base and p.startswith(base) else p for p in left]
     return replace(done, paths=tuple(kept)), ours, shown

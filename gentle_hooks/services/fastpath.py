@@ -91,9 +91,19 @@ def env_names() -> tuple[str, ...]:
     return tuple(dict.fromkeys([name for name, _, _ in RUNTIME_ENV] + list(ENV_KEYS)))
 
 
+#: ``sh`` lines making each run of slashes in ``$gh_p`` one slash, as
+#: :func:`~gentle_hooks.policy.delegation.on_path` reads an entry (builtins only: no process).
+SQUEEZE = """\
+        while :; do
+            case $gh_p in *//*) gh_p=${gh_p%%//*}/${gh_p#*//} ;; *) break ;; esac
+        done
+"""
+
+
 def path_patterns() -> str:
-    """The ``case`` patterns matching ``:$PATH:`` when an entry is a runtime's tool
-    directory (:data:`~gentle_hooks.policy.delegation.RUNTIME_PATH`, as
+    """The ``case`` patterns matching ``:$PATH:`` (each run of slashes made one first)
+    when an entry is a runtime's tool directory
+    (:data:`~gentle_hooks.policy.delegation.RUNTIME_PATH`, as
     :func:`~gentle_hooks.policy.delegation.on_path` reads an entry): ``|``-joined."""
     return "|".join(
         f"*{sep}{ending}{slash}:*"
@@ -261,7 +271,8 @@ def _no_agent_env(names: str) -> str:
     idents = " ".join(f'"${{{n}-}}"' for n in IDENTITY_ENV)
     return f"""\
         [ -z "{names}" ] || return 1
-        case ":${{PATH-}}:" in {path_patterns()}) return 1 ;; esac
+        gh_p=":${{PATH-}}:"
+{SQUEEZE}        case $gh_p in {path_patterns()}) return 1 ;; esac
         for gh_n in {idents}; do
             case $gh_n in {identity_patterns()}) return 1 ;; esac
         done

@@ -63,8 +63,30 @@ def _pi_path(w: World) -> dict[str, str]:
         (lambda w: {"AI_AGENT": "Devin@1"}, "Gentle-Writer: devin@1 (agent runtime)"),
         (lambda w: {"PATH": f"{w.base}/home/.pi/agent:{os.environ['PATH']}"}, None),
         (lambda w: {"AI_AGENT": ""}, None),
+        # a doubled slash names the same directory (POSIX path resolution)
+        (
+            lambda w: {"PATH": f"{w.base}/home/.pi/agent//bin:{os.environ['PATH']}"},
+            "Gentle-Writer: pi (agent runtime)",
+        ),
+        # the AI_AGENT standard's value is the tool's name (vercel/vercel
+        # packages/detect-agent README "The AI_AGENT Standard"; src/index.ts trims it and
+        # takes an empty name for none): blank, or a word that says no, names no agent
+        (lambda w: {"AI_AGENT": "  "}, None),
+        (lambda w: {"AI_AGENT": "0"}, None),
+        (lambda w: {"AI_AGENT": "false"}, None),
+        (lambda w: {"AI_AGENT": "FALSE"}, None),
     ],
-    ids=["pi-path", "ai-agent", "person-near-pi", "ai-agent-empty"],
+    ids=[
+        "pi-path",
+        "ai-agent",
+        "person-near-pi",
+        "ai-agent-empty",
+        "pi-path-double-slash",
+        "ai-agent-blank",
+        "ai-agent-0",
+        "ai-agent-false",
+        "ai-agent-FALSE",
+    ],
 )
 def test_a_commit_made_in_pi_or_a_declared_agent_carries_its_trailer(
     native: World, env: Callable[[World], dict[str, str]], trailer: str | None
@@ -82,3 +104,23 @@ def test_a_commit_made_in_pi_or_a_declared_agent_carries_its_trailer(
         assert not [t for t in trailers if t.startswith("Gentle-Writer")], trailers
     else:
         assert trailer in trailers, trailers
+
+
+@pytest.mark.parametrize(
+    ("env", "agent"), [({"CLAUDECODE": "1"}, "claude-code"), ({"OPENCODE": "1"}, "opencode")]
+)
+def test_an_agents_no_verify_commit_in_a_clone_with_no_ledger_carries_its_trailer(
+    native: World, env: dict[str, str], agent: str
+) -> None:
+    """No ledger yet (nothing was ever recorded in this clone): prepare-commit-msg still
+    runs under ``--no-verify`` and must add the runtime's trailer, so a person's push of
+    the commit is judged delegated."""
+    w = native
+    assert not (w.work / ".git" / "gentle-hooks" / "ledger.sqlite3").exists()
+    w.write("src/app.py", V2)
+    made = w.git("commit", "-q", "--no-verify", "-am", "agent change", env=env)
+    assert made.code == 0, made
+    trailers = w.ok("log", "-1", "--format=%(trailers)").splitlines()
+    assert f"Gentle-Writer: {agent} (agent runtime)" in trailers, trailers
+    pushed = w.git("push", "-q", "origin", "main")  # the person's push, no agent around
+    assert pushed.code == 1 and f"BLOCKED commit {w.rev('HEAD')[:12]}" in pushed.err, pushed

@@ -183,6 +183,36 @@ def test_a_background_bash_write_before_session_idle_is_recorded_there(
     assert blocked.code == 1, blocked
 
 
+def test_a_background_bash_write_a_person_committed_is_recorded_at_session_idle(
+    native: World, tmp_path: Path
+) -> None:
+    """The process writes and a person commits it (``git commit -a``) before session.idle:
+    session.idle records the write in that commit as the call's, so the commit is delegated
+    and its push is blocked (refuter r17v finding 1: nothing was attributed, the push
+    passed)."""
+    w = native
+    _wired(w)
+    flag = tmp_path / "go"
+    wait = f"for i in $(seq 1 200); do [ -e '{flag}' ] && break; sleep 0.05; done"
+    command = f"( {wait}; {SED}; touch '{flag}.done' ) >/dev/null 2>&1 &"
+    _bash_call(w, tmp_path / "oc", command, "call_bg", open_session=True)
+    flag.touch()
+    done = Path(f"{flag}.done")
+    for _ in range(400):
+        if done.exists():
+            break
+        time.sleep(0.05)
+    assert done.exists()
+    assert w.git("commit", "-qam", "human: tidy").code == 0  # nothing recorded yet
+    commit = w.rev("HEAD")
+    _bash_call(w, tmp_path / "oc", None)
+    assert _pending(w) == [("call_bg@bg1",)]
+    entries = w.ledger("SELECT path, blob FROM writer_entry")
+    assert entries == [("src/calc.py", w.rev(f"{commit}:src/calc.py"))], entries
+    push = w.git("push", "-q", "origin", "main")
+    assert push.code == 1 and f"BLOCKED commit {commit[:12]}" in push.err, push
+
+
 @pytest.mark.parametrize("subagents", [True, False], ids=["with-subagents", "first"])
 def test_a_former_plugin_records_nothing_of_a_bash_call_and_says_why(
     subagents: bool, native: World, tmp_path: Path

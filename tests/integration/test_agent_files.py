@@ -441,3 +441,79 @@ def test_kiro_hooks_file_is_the_documented_v1_shape(repo: Path) -> None:
             }
         ],
     }
+
+
+def _old_program(tmp_path: Path) -> str:
+    """An older install's ``gentle-hook``, at a path of its own: it answers ``--version``
+    and records nothing (it exits 0 on any input), as a former version that ignores the
+    bash snapshot does; its absolute path."""
+    old = tmp_path / "old-venv" / "bin" / "gentle-hook"
+    old.parent.mkdir(parents=True)
+    old.write_text("#!/bin/sh\necho 'gentle-hook, version 0.0.9'\nexit 0\n")
+    old.chmod(0o755)
+    return str(old)
+
+
+@pytest.mark.parametrize("name", ["opencode", "pi"])
+def test_install_over_a_former_text_writes_the_current_gentle_hook(
+    name: str, repo: Path, tmp_path: Path
+) -> None:
+    """A former text (an earlier install's) names that install's gentle-hook: install
+    brings the text current and writes the current gentle-hook too, never the old path."""
+    path = repo / project(name)
+    path.parent.mkdir(parents=True)
+    old = f"{_old_program(tmp_path)} record --from {name}"
+    path.write_text(ownfile.FORMER[name][-1](old))
+    again = gh(repo, "install", "--agent", name, env=WITH_GH)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.splitlines()[:3] == [
+        line(name, "project", "updated", path),
+        f"note: its gentle-hook changed: '{old}' -> '{COMMAND.format(name)}'",
+        "note: it was the text of a former gentle-hooks: it is now the current one",
+    ]
+    assert path.read_text() == ownfile.render(name, COMMAND.format(name))
+    assert doctor(repo, WITH_GH)[1][f"agent: {name}"][0]
+
+
+def test_doctor_fails_a_plugin_that_runs_another_gentle_hook_and_install_retargets_it(
+    repo: Path, tmp_path: Path
+) -> None:
+    """The current text running another install's gentle-hook (one that runs): doctor
+    names both and fails; install writes the current one, and doctor is then ok."""
+    path = repo / project("opencode")
+    path.parent.mkdir(parents=True)
+    program = _old_program(tmp_path)
+    old = f"{program} record --from opencode"
+    path.write_text(ownfile.render("opencode", old))
+    code, checks = doctor(repo, WITH_GH)
+    ok, detail = checks["agent: opencode"]
+    assert code == 2 and not ok
+    assert detail == (
+        f"wired in {path} (project), but '{old}' runs {program}, not the current "
+        f"gentle-hook ({BIN}/gentle-hook): another install's may not record what this "
+        "text hands over; install the recorder again; run: gentle-hook install --agent opencode"
+    )
+    again = gh(repo, "install", "--agent", "opencode", env=WITH_GH)
+    assert again.stdout.splitlines()[:2] == [
+        line("opencode", "project", "updated", path),
+        f"note: its gentle-hook changed: '{old}' -> '{COMMAND.format('opencode')}'",
+    ]
+    assert doctor(repo, WITH_GH)[1]["agent: opencode"][0]
+
+
+@pytest.mark.parametrize("name", ["opencode", "pi"])
+def test_doctor_fails_a_hand_edited_former_text(name: str, repo: Path) -> None:
+    """A former text edited by hand is no longer ours as written, and still hands over no
+    bash snapshot: doctor says so (it said ok)."""
+    path = repo / project(name)
+    path.parent.mkdir(parents=True)
+    former = ownfile.FORMER[name][-1](COMMAND.format(name))
+    path.write_text(former + "// my own line\n")
+    code, checks = doctor(repo, WITH_GH)
+    ok, detail = checks[f"agent: {name}"]
+    assert code == 2 and not ok, detail
+    lacks = ownfile.FORMER_LACKS.get(name, "tool_call handler")
+    assert detail.startswith(
+        f"wired in {path} (project), but {path} is a gentle-hooks text edited since it was "
+        f"installed, with no {lacks}: what a shell command changes is not recorded"
+    ), detail

@@ -149,6 +149,11 @@ def _pi_path(w: World) -> dict[str, str]:
     return {"PATH": f"{Path.home()}/.pi/agent/bin:{os.environ['PATH']}"}
 
 
+def _pi_path_doubled(w: World) -> dict[str, str]:
+    # a run of slashes names the same directory
+    return {"PATH": f"{Path.home()}/.pi/agent//bin:{os.environ['PATH']}"}
+
+
 def _ai_agent(w: World) -> dict[str, str]:
     return {"AI_AGENT": "some-new-agent"}
 
@@ -215,6 +220,7 @@ def _displaced(w: World) -> dict[str, str]:
 CASES: dict[str, tuple[Callable[[World], dict[str, str]], tuple[str, ...], set[str]]] = {
     "agent runtime variable": (_agent_env, ("-m", "m"), {"pre-commit"}),
     "Pi's tool directory on PATH": (_pi_path, ("-m", "m"), {"pre-commit"}),
+    "Pi's tool directory on PATH, a slash doubled": (_pi_path_doubled, ("-m", "m"), {"pre-commit"}),
     "the generic AI_AGENT": (_ai_agent, ("-m", "m"), {"pre-commit"}),
     "applies_to from the environment": (_applies_env, ("-m", "m"), {"pre-commit"}),
     "aider author": (_aider, ("-m", "m"), {"pre-commit"}),

@@ -99,6 +99,11 @@ def test_human_commits_have_no_evidence(message: str, author: str) -> None:
         ({"PATH": "/home/ann/.pi/agent/bin:/usr/bin"}, "pi"),
         ({"PATH": "/usr/bin:/home/ann/.pi/agent/bin/"}, "pi"),
         ({"PATH": ".pi/agent/bin"}, "pi"),
+        # a run of slashes is one (POSIX path resolution)
+        ({"PATH": "/usr/bin:/home/ann/.pi/agent//bin"}, "pi"),
+        ({"PATH": "/home/ann//.pi//agent/bin//"}, "pi"),
+        # an AI_AGENT that names no agent does not hide a runtime's own variable
+        ({"AI_AGENT": "0", "CLAUDECODE": "1"}, "claude-code"),
         ({"GIT_AUTHOR_NAME": "Ann Example (aider) "}, "aider"),
         (
             {"GIT_AUTHOR_NAME": "Ann Example (aider)", "GIT_COMMITTER_NAME": "Ann (aider)"},
@@ -114,7 +119,17 @@ def test_runtime_evidence(env: dict[str, str], agent: str) -> None:
 def test_no_runtime_evidence() -> None:
     assert runtime_evidence({"CLINE_ACTIVE": "false", "CLAUDECODE": "", "HOME": "/x"}) is None
     assert runtime_evidence({"AI_AGENT": "", "PATH": "/usr/bin:/bin"}) is None
-    for path in ("/home/ann/.pi/agent", "/x/.pi/agent/bin/sub", "/x/a.pi/agent/bin", "/x//"):
+    # the AI_AGENT standard's value is the tool's name (vercel/vercel packages/detect-agent
+    # README; src/index.ts trims it): blank, or a word saying no, names none
+    for value in (" ", "\t", "0", "false", "FALSE", " no ", "off"):
+        assert runtime_evidence({"AI_AGENT": value}) is None, value
+    for path in (
+        "/home/ann/.pi/agent",
+        "/x/.pi/agent/bin/sub",
+        "/x/a.pi/agent/bin",
+        "/x//",
+        "/x/.pi/agent//bin//sub",
+    ):
         assert runtime_evidence({"PATH": path}) is None, path
     human = {"GIT_AUTHOR_NAME": "Ann (aider fan)", "GIT_COMMITTER_NAME": "Ann Example"}
     assert runtime_evidence(human) is None

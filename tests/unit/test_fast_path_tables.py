@@ -25,6 +25,7 @@ from gentle_hooks.services.fastpath import (
     FOLDING_LETTERS,
     IDENTITY_WORDS,
     MESSAGE_WORDS,
+    SQUEEZE,
     env_names,
     identity_patterns,
     message_pattern,
@@ -122,7 +123,9 @@ def test_a_message_python_calls_delegated_matches_the_sh_pattern(
 @given(
     st.lists(
         st.one_of(
-            st.sampled_from(["", "/", ".pi", "agent", "bin", ".pi/agent", "/.pi/agent/bin"]),
+            st.sampled_from(
+                ["", "/", "//", ".pi", "agent", "bin", ".pi/agent", "/.pi/agent/bin", "agent//bin"]
+            ),
             st.text(alphabet="/.abinpgt", max_size=20),
         ),
         min_size=0,
@@ -135,7 +138,8 @@ def test_the_path_case_patterns_agree_with_python(entries: list[str]) -> None:
     entry either way."""
     samples = [":".join(entries), "/usr/bin:" + ":".join(entries) + ":/bin"]
     samples += [e + "/.pi/agent/bin" for e in entries] + [e + "/.pi/agent/bin/" for e in entries]
-    script = f'case ":$1:" in {path_patterns()}) exit 0 ;; esac; exit 1'
+    samples += [e + "/.pi//agent///bin//" for e in entries]  # a run of slashes is one
+    script = f'gh_p=":$1:"\n{SQUEEZE}case $gh_p in {path_patterns()}) exit 0 ;; esac; exit 1'
     for path in samples:
         sh = subprocess.run(["sh", "-c", script, "sh", path], check=False).returncode == 0
         assert sh == (runtime_evidence({"PATH": path}) is not None), path
