@@ -7,7 +7,7 @@ Room ``services``. Used by :mod:`gentle_hooks.services.spotcheck`; never prints.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import IO
 
 from gentle_hooks.bounded import scratch_dir
@@ -16,21 +16,24 @@ from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import Receipt
 from gentle_hooks.policy.loadenv import without_loading
 from gentle_hooks.policy.runnerfiles import is_runner_loaded
-from gentle_hooks.services.receipt_guard import candidate_changes
+from gentle_hooks.services.receipt_guard import candidate_changes, reports_only
 from gentle_hooks.services.runner import Observation, run_observed
 from gentle_hooks.values.frozen import frozen
 
 
-def holds_tree(repo: Repository, tree: str) -> bool:
-    """True when the work tree, as ``git add -A`` would stage it, is exactly ``tree``, and
-    no ignored file a test runner or the interpreter loads by name is there (an ignored
-    ``conftest.py``, ``pytest.ini``, ``*.pth``:
+def holds_tree(repo: Repository, tree: str, outputs: Sequence[str] = ()) -> bool:
+    """True when the work tree, as ``git add -A`` would stage it, is exactly ``tree`` but
+    for files at ``outputs`` (the reports the receipt's command names,
+    :func:`~gentle_hooks.policy.outputs.declared_outputs`: the re-run writes them again
+    before anything reads them), and no ignored file a test runner or the interpreter
+    loads by name is there (an ignored ``conftest.py``, ``pytest.ini``, ``*.pth``:
     :func:`~gentle_hooks.policy.runnerfiles.is_runner_loaded`; an ignored directory, such
     as a virtual environment, is linked into the checkout too). A work tree git cannot
     stage (a nested repository without a commit) is not known to hold it: the re-run goes
     to a checkout."""
     try:
-        if repo.snapshot_tree() != tree:
+        here = repo.snapshot_tree()
+        if here != tree and not (outputs and reports_only(repo, tree, here, outputs)):
             return False
         return not any(is_runner_loaded(p) for p in repo.ignored_files() if not p.endswith("/"))
     except GitError:

@@ -12,9 +12,11 @@ one is refused and what to run instead). The re-run runs on
 the bound candidate's exact tree:
 
 * in the work tree, when it holds exactly that tree (always for the default ``snapshot``
-  binding; for ``--staged`` / ``--committed`` when nothing else is changed). Ignored files
-  never count as a difference, but one a test runner loads by name (an ignored
-  ``conftest.py``, ``pytest.ini``, ``*.pth``) sends the re-run to the checkout;
+  binding; for ``--staged`` / ``--committed`` when nothing else is changed, the reports
+  the receipt's command names aside: an earlier run rewrote them, the re-run writes them
+  again, and its spot check binds also the work tree as it left it, what ``git commit -a``
+  stages). Ignored files never count as a difference, but one a test runner loads by name
+  (an ignored ``conftest.py``, ``pytest.ini``, ``*.pth``) sends the re-run to the checkout;
 * else in a temporary linked checkout of the tree, with the project's ignored dependency
   folders linked in, removed afterwards. Nothing is stashed, and the user's index and work
   tree are never written.
@@ -251,6 +253,10 @@ def run_spot_check(
         # and the reports its command names (--junitxml report.xml), tracked or not: written
         # after the re-run tested the tree, its output, not what it tested
         named = declared_outputs(receipt.command)
+        if not in_place and named and holds_tree(bound.repo, cand.tree, named):
+            # the work tree differs only in the report an earlier run rewrote: the re-run
+            # writes it there again, and its spot check binds the state commit -a stages
+            in_place = refusal_of(bound, receipt, env, False) is None
         said: list[str] = []
         if in_place:
             sweep(bound.repo)  # what killed spot checks left (a checkout sweeps it too)
@@ -324,10 +330,11 @@ def run_spot_check(
 
 
 def _outputs_aside(bound: Bound, receipt: Receipt, rerun: Rerun) -> tuple[str, ...]:
-    """The other candidates an agreeing re-run of a snapshot receipt whose run created
-    files (``receipt.created``) satisfies too: the work tree without those files (what the
-    writer produced: a commit that leaves them out) and, when the re-run changed nothing
-    else, the state it left (it wrote them again: a commit of the work tree as it is now).
+    """The other candidates an agreeing re-run in the work tree satisfies too, when the
+    receipt's run created files (``receipt.created``, a snapshot's) or its command names
+    reports: the work tree without the created files (what the writer produced: a commit
+    that leaves them out) and, when the re-run changed nothing else, the state it left (it
+    wrote them again: a commit of the work tree as it is now, ``commit -a``).
     A re-run rewriting its own report never leaves the candidate it checked behind."""
     cand = bound.candidate
     found = [
