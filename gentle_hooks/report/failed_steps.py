@@ -48,6 +48,8 @@ def failed_steps(
         else lacked or f"fix the change (its report{where} is a failure)"
     )
     way: list[Step] = [("do", f"{fix}, then report it again")]
+    if lacked and not why and binding.top is not None and not on_server():
+        way = _copy_steps(binding.top, failed.observed, fix) or way
     way.append(("run", f"{gh} receipt run{report_flags(binding)(rel)} -- {command}"))
     if top:
         return way
@@ -72,3 +74,22 @@ def report_flags(binding: Binding) -> Callable[[str], str]:
         return binding_flags(binding.for_report(rel, away, on_server()))
 
     return flags
+
+
+def _copy_steps(top: str, observed: str | None, fix: str) -> list[Step]:
+    """For a report whose run lacked a file git ignores (``observed``,
+    :func:`~gentle_hooks.policy.toolmissing.lacked_ignored`) that another work tree holds
+    and the work tree ``top`` does not: ``fix`` naming that work tree, then the line that
+    copies the file here (:func:`~gentle_hooks.services.room_lacks.copy_line`); empty when
+    no other work tree holds it now."""
+    from gentle_hooks.policy.toolmissing import lacked_ignored
+    from gentle_hooks.services.room_lacks import copy_line, holder_of
+
+    rel = lacked_ignored(observed)
+    other = None if rel is None else holder_of(top, rel)
+    if rel is None or other is None:
+        return []
+    return [
+        ("do", f"{fix} (the work tree {other} holds it), then report it again"),
+        ("run", copy_line(other, top, rel)),
+    ]

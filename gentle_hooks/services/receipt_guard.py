@@ -24,7 +24,7 @@ from gentle_hooks.policy.loadenv import without_loading
 from gentle_hooks.policy.outputs import is_output
 from gentle_hooks.policy.toolmissing import LACKED_IGNORED
 from gentle_hooks.services.checkout import candidate_checkout, run_env
-from gentle_hooks.services.room_lacks import lacked_here
+from gentle_hooks.services.room_lacks import copy_line, lacked_here
 from gentle_hooks.services.runner import Observation, stopped_cleanly
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Candidate, Projection
@@ -133,9 +133,7 @@ def lacked_note(
     if found is None:
         return obs, ()
     rel, other = found
-    from gentle_hooks.policy.shellwords import join
-
-    copy = join(("cp", "--", os.path.join(other, rel), os.path.join(root, rel)))
+    copy = copy_line(other, root, rel)
     return replace(obs, observed=f"{obs.observed}, {LACKED_IGNORED.format(rel)}"), (
         f"the run lacks the file {rel}, which git ignores: the work tree {other} holds it, "
         "this one does not (git shares no ignored file between worktrees), so the failure "
