@@ -57,10 +57,11 @@ class RunPlace:
     room: str | None = None
     unseen: str = ""
 
-    def notes(self, exit_code: int) -> tuple[str, ...]:
+    def notes(self, exit_code: int, lacked: bool = False) -> tuple[str, ...]:
         """The lines said after a run that exited ``exit_code``: :attr:`note`, and
-        :attr:`unseen` when the run failed."""
-        failed = exit_code != 0 and self.unseen
+        :attr:`unseen` when the run failed, unless it ``lacked`` a file git ignores (then
+        that file is why: :func:`lacked_note`)."""
+        failed = exit_code != 0 and not lacked and self.unseen
         return tuple(n for n in (self.note, self.unseen if failed else "") if n)
 
 
@@ -119,17 +120,18 @@ def report_words(reports: Sequence[str], before: int, after: int | None) -> str:
 
 
 def lacked_note(
-    repo: Repository, root: str, obs: Observation, room: str | None
+    repo: Repository, root: str, obs: Observation
 ) -> tuple[Observation, tuple[str, ...]]:
-    """For a ``receipt run`` that failed in the work tree ``root`` of ``repo`` (``room``
-    None: not in a temporary checkout) because it lacked a file git ignores that another
-    work tree of the repository holds (:func:`~gentle_hooks.services.room_lacks.
-    lacked_here`; issue 14: a linked worktree lacking a local ``localcfg.py`` was told to
-    fix the change): ``obs`` with its observed result saying so
-    (:data:`~gentle_hooks.policy.toolmissing.LACKED_IGNORED`, which a block reads back)
-    and the note naming the file, where it is and the ``cp`` that copies it here; else
-    ``obs`` as it is and no note."""
-    found = None if obs.exit_code == 0 or room is not None else lacked_here(repo, root, obs.tail)
+    """For a ``receipt run`` that failed in the work tree ``root`` of ``repo``, or in a
+    temporary checkout of its candidate (which links in ``root``'s ignored files: it lacks
+    what ``root`` lacks), because it lacked a file git ignores that ``root`` lacks and
+    another work tree of the repository holds
+    (:func:`~gentle_hooks.services.room_lacks.lacked_here`; issue 14: a linked worktree
+    lacking a local ``localcfg.py`` was told to fix the change): ``obs`` with its observed
+    result saying so (:data:`~gentle_hooks.policy.toolmissing.LACKED_IGNORED`, which a
+    block reads back) and the note naming the file, where it is and the copy that brings
+    it here; else ``obs`` as it is and no note."""
+    found = None if obs.exit_code == 0 else lacked_here(repo, root, obs.tail)
     if found is None:
         return obs, ()
     rel, other = found

@@ -103,7 +103,8 @@ def refusal_of(
             "it again",
             report_command(bound, rec.command, rec.cwd),
         )
-        first, words = _unseen(bound, words)
+        if lacked_words(rec.observed) is None:  # else the file it lacked is why
+            first, words = _unseen(bound, words)
     elif remedy is not None and _may_count(bound, remedy):
         words, fix = (
             "the writer reports the same command without the part that hides a failure",

@@ -124,3 +124,35 @@ def test_a_lacked_file_in_a_folder_the_worktree_lacks_is_copied_as_the_block_pri
     w.spot_check("--staged", cwd=wt)
     done = w.git("commit", "-qm", "writer", cwd=wt)
     assert done.code == 0, done
+
+
+def test_a_staged_report_in_a_temporary_checkout_names_the_lacked_file_not_an_untracked_one(
+    native: World,
+) -> None:
+    """``--staged`` with an untracked ``notes.txt`` beside: the report runs in a temporary
+    checkout of the staged tree (the worktree's ignored files linked in, and it has no
+    ``localcfg.py``); its failure names the file it lacked and the work tree holding it,
+    not ``notes.txt`` to stage, and so does the block, whose first way pasted as printed,
+    then the spot check, ends it (issue 14, refuter r14v MED 3)."""
+    w = native
+    wt = _linked(w)
+    w.write("src/app.py", GOOD, cwd=wt)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low", cwd=wt).code == 0
+    w.ok("add", "src/app.py", cwd=wt)
+    w.write("notes.txt", "a person's notes\n", cwd=wt)  # untracked, not the change's
+    ran = w.gh("receipt", "run", "--staged", "--", *TESTS, cwd=wt)
+    assert ran.code != 0, ran
+    said = " ".join(ran.lines)
+    assert "the run lacks the file localcfg.py, which git ignores" in said, ran
+    assert f"the work tree {w.work} holds it" in said, ran
+    assert "notes.txt the run did not see" not in said and "git add" not in said, ran
+    blocked = w.git("commit", "-qm", "writer", cwd=wt)
+    assert blocked.code == 1, blocked
+    printed = "\n".join(blocked.said)
+    assert "its run lacked the file localcfg.py, which git ignores" in printed, blocked
+    assert "notes.txt" not in printed and "git add" not in printed, blocked
+    paste_first_way(w, blocked.said, wt, None)
+    w.spot_check("--staged", cwd=wt)
+    done = w.git("commit", "-qm", "writer", cwd=wt)
+    assert done.code == 0, done
+    assert (wt / "notes.txt").exists()
