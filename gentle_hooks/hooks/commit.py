@@ -245,18 +245,22 @@ def failed_report_words(repo: Repository, result: AssessResult) -> str:
     from gentle_hooks.policy.shortfall import SpotCheckShortfall
     from gentle_hooks.policy.toolmissing import lacked_ignored
 
-    failed = any(
+    failed = [
         # a run that lacked a file git ignores says so itself (its way out copies it)
-        r.standing.row == "S-failed" and lacked_ignored(r.observed) is None
+        r
         for s in result.decision.shortfalls
         if isinstance(s, SpotCheckShortfall) and s.no_receipt
         for r in s.refused
-    )
+        if r.standing.row == "S-failed" and lacked_ignored(r.observed) is None
+    ]
     if not failed:
         return ""
+    from gentle_hooks.policy.outputs import declared_outputs
     from gentle_hooks.services.receipt_guard import unseen_words
 
-    return unseen_words(repo, result.candidate.tree, result.binding.projection)
+    top = repo.paths.toplevel
+    wrote = tuple(p for r in failed for p in declared_outputs(r.command, top))
+    return unseen_words(repo, result.candidate.tree, result.binding.projection, wrote)
 
 
 def merged_work(

@@ -148,12 +148,13 @@ def lacked_note(
 _NAMED = 3
 
 
-def _differs(repo: Repository, tree: str, snapshot: str) -> str:
+def _differs(repo: Repository, tree: str, snapshot: str, outputs: Sequence[str] = ()) -> str:
     """``notes.txt, src/app.py``: the paths where the work tree's ``snapshot`` (its tree as
     ``git add -A`` would stage it) differs from ``tree`` (at most :data:`_NAMED`, then
     ``…``), or ``""`` when git cannot say."""
     try:
-        paths = sorted({c.path for c in repo.tree_delta(tree, snapshot)})
+        delta = repo.tree_delta(tree, snapshot)
+        paths = sorted({c.path for c in delta if not is_output(c.path, tuple(outputs))})
     except GitError:
         return ""
     more = ", …" if len(paths) > _NAMED else ""
@@ -164,13 +165,16 @@ def _differs(repo: Repository, tree: str, snapshot: str) -> str:
 _MAX_ADDED = 10
 
 
-def unseen_add(repo: Repository, tree: str, projection: Projection) -> Command | None:
+def unseen_add(
+    repo: Repository, tree: str, projection: Projection, outputs: Sequence[str] = ()
+) -> Command | None:
     """The ``git add`` that stages the files the work tree holds and a ``projection``
     candidate of ``tree`` lacks (untracked, not ignored), for a failed report whose run did
     not see them (issue 14: the hint was words only, and a spot check's way out looped):
     literal pathspecs from the root, runnable as printed anywhere in the work tree; Python
-    bytecode left out. None for a candidate other than the staged one, when there is no
-    such file, more than :data:`_MAX_ADDED` of them, or git cannot say."""
+    bytecode and ``outputs`` (the reports the failed command names: its run wrote them)
+    left out. None for a candidate other than the staged one, when there is no such file,
+    more than :data:`_MAX_ADDED` of them, or git cannot say."""
     if projection is not Projection.STAGED:
         return None
     snapshot = _snapshot(repo)
@@ -181,7 +185,9 @@ def unseen_add(repo: Repository, tree: str, projection: Projection) -> Command |
             {
                 c.path
                 for c in repo.tree_delta(tree, snapshot)
-                if c.old_blob is None and not _bytecode(c.path)
+                if c.old_blob is None
+                and not _bytecode(c.path)
+                and not is_output(c.path, tuple(outputs))
             }
         )
     except GitError:
@@ -265,32 +271,39 @@ def run_place(
         )
 
 
-def _add_words(repo: Repository, tree: str, projection: Projection) -> str:
+def _add_words(
+    repo: Repository, tree: str, projection: Projection, outputs: Sequence[str] = ()
+) -> str:
     """``; to stage the untracked ones, run: git add -- ...`` (:func:`unseen_add`, written
     as the shell reads it), or ``""``."""
     from gentle_hooks.policy.shellwords import join
 
-    add = unseen_add(repo, tree, projection)
+    add = unseen_add(repo, tree, projection, outputs)
     return "" if add is None else f"; to stage the untracked ones, run: git {join(add.words)}"
 
 
-def unseen_words(repo: Repository, tree: str, projection: Projection) -> str:
+def unseen_words(
+    repo: Repository, tree: str, projection: Projection, outputs: Sequence[str] = ()
+) -> str:
     """What a block over a failed report of a ``projection`` candidate of ``tree`` says
     when the work tree does not hold that tree (a ``receipt run`` of it then ran in a
     temporary checkout, :func:`run_place`): the paths the work tree differs from it in, and
-    how a file the command needed gets in; ``""`` when the work tree holds the tree, for a
-    snapshot candidate, or when git cannot say (a work tree it cannot stage)."""
+    how a file the command needed gets in; ``""`` when the work tree holds the tree but
+    for ``outputs`` (the reports the failed command names), for a snapshot candidate, or
+    when git cannot say (a work tree it cannot stage)."""
     if projection not in _OTHER_CHANGES:
         return ""
     snapshot = _snapshot(repo)
     if snapshot is None or snapshot == tree:
         return ""
-    named = _differs(repo, tree, snapshot)
+    named = _differs(repo, tree, snapshot, outputs)
+    if not named:  # it differs only in the reports the failed run wrote: it saw the rest
+        return ""
     return (
         f"its report ran in a temporary linked checkout of the {projection.value} tree; the "
         f"work tree differs from it in {named or 'files'} the run did not see: if the "
         f"command needed one, {_WANT[projection]} or list it in .gitignore (ignored files "
-        "are linked in), then report again" + _add_words(repo, tree, projection)
+        "are linked in), then report again" + _add_words(repo, tree, projection, outputs)
     )
 
 
