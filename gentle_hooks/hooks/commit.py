@@ -240,20 +240,27 @@ def failed_report_words(repo: Repository, result: AssessResult) -> str:
     """Why the writer's failed report of the staged candidate may have failed, when its
     binding runs a report in a temporary checkout (the work tree holds more): the paths it
     did not see (:func:`gentle_hooks.services.receipt_guard.unseen_words`); ``""`` when
-    no failed report stands against it, or the work tree holds the candidate."""
+    no failed report stands against it but one whose run lacked a file git ignores, or the
+    work tree holds the candidate."""
     from gentle_hooks.policy.shortfall import SpotCheckShortfall
+    from gentle_hooks.policy.toolmissing import lacked_ignored
 
-    failed = any(
-        r.standing.row == "S-failed"
+    failed = [
+        # a run that lacked a file git ignores says so itself (its way out copies it)
+        r
         for s in result.decision.shortfalls
         if isinstance(s, SpotCheckShortfall) and s.no_receipt
         for r in s.refused
-    )
+        if r.standing.row == "S-failed" and lacked_ignored(r.observed) is None
+    ]
     if not failed:
         return ""
+    from gentle_hooks.policy.outputs import declared_outputs
     from gentle_hooks.services.receipt_guard import unseen_words
 
-    return unseen_words(repo, result.candidate.tree, result.binding.projection)
+    top = repo.paths.toplevel
+    wrote = tuple(p for r in failed for p in declared_outputs(r.command, top))
+    return unseen_words(repo, result.candidate.tree, result.binding.projection, wrote)
 
 
 def merged_work(

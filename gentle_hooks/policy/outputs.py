@@ -4,9 +4,10 @@ the check's outputs, not a change of the artifact it judges (SPEC §9; seed 001
 
 Room ``policy`` (pure). :data:`OUTPUT_OPTIONS` is the table of report options; a path one
 names, relative to where the check runs (the candidate's top), inside it (no ``..``, not
-absolute), is an output: a file there, or under it when it is a directory
-(``--cov-report=html:htmlcov``). A file a check writes any other way (``> out.xml``, a
-script's ``open()``) is not: that is how a check patches what it judges.
+absolute but under the work tree's root when the caller gives it), is an output: a file
+there, or under it when it is a directory (``--cov-report=html:htmlcov``). A file a check
+writes any other way (``> out.xml``, a script's ``open()``) is not: that is how a check
+patches what it judges.
 """
 
 from __future__ import annotations
@@ -59,9 +60,11 @@ OUTPUT_OPTIONS: tuple[OutputOption, ...] = (
 )
 
 
-def declared_outputs(command: str) -> tuple[str, ...]:
+def declared_outputs(command: str, top: str | None = None) -> tuple[str, ...]:
     """The paths ``command`` (a shell line) names as where it writes its reports, through
-    :data:`OUTPUT_OPTIONS`, normalized, each once; a path outside the top is left out."""
+    :data:`OUTPUT_OPTIONS`, normalized, each once; a path outside the top is left out.
+    ``top``: the work tree's absolute root, when known: an absolute path under it is that
+    path relative to it (``--junitxml /repo/report.xml`` with top ``/repo``)."""
     try:
         words = shlex.split(command)
     except ValueError:
@@ -74,7 +77,7 @@ def declared_outputs(command: str) -> tuple[str, ...]:
                 continue
             if row.kind_prefix:
                 value = value.partition(":")[2] if ":" in value else ""
-            path = _inside(value)
+            path = _inside(_below(value, top))
             if path is not None and path not in found:
                 found.append(path)
     return tuple(found)
@@ -87,6 +90,14 @@ def _value(word: str, following: list[str], names: tuple[str, ...]) -> str | Non
         if word == name and following:
             return following[0]
     return None
+
+
+def _below(value: str, top: str | None) -> str:
+    """``value`` relative to ``top`` when it is an absolute path under it, else as it is."""
+    if top is None or not value.startswith("/") or not top.startswith("/"):
+        return value
+    path, root = posixpath.normpath(value), posixpath.normpath(top)
+    return path[len(root) + 1 :] if path.startswith(root.rstrip("/") + "/") else value
 
 
 def _inside(value: str) -> str | None:

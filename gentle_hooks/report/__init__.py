@@ -3,6 +3,8 @@
 Room ``report``. Only this room turns policy values into words and shell commands.
 
 * :mod:`.fixes` — what is missing, in words, and the exact command that supplies it
+* :mod:`.failed_steps` — the way out of a failed report, and the bindings a printed
+  ``receipt run`` carries
 * :mod:`.shell_text` — a command as the user types it: quoted words, the binding's flags,
   labelled lines
 * :mod:`.shortfall_text` — what a shortfall misses, in words: a block's headline and

@@ -8,10 +8,9 @@ or serialise the strings they return. Pure string building; nothing here parses 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from gentle_hooks.errors import Command
-from gentle_hooks.policy.selfcheck import RefusedReceipt
 from gentle_hooks.policy.shortfall import (
     NoValidNote,
     Shortfall,
@@ -19,6 +18,12 @@ from gentle_hooks.policy.shortfall import (
     VerifierShortfall,
 )
 from gentle_hooks.report.brief_fault_text import brief_fault_words, mixed_fault_words
+from gentle_hooks.report.failed_steps import (
+    at_top_binding,
+    failed_steps,
+    on_server,
+    report_flags,
+)
 from gentle_hooks.report.program_text import WRITER_CLI
 from gentle_hooks.report.program_text import program as program
 from gentle_hooks.report.range_text import UNSHALLOW
@@ -88,7 +93,8 @@ def steps(
     commands that run first (they make ``binding`` reach the candidate); ``after``: commands
     every way ends with (they put back what ``prepare`` set aside), after a ``then`` line.
     ``at_top``: a hook printed the block (git ran it at :attr:`Binding.top`, wherever the
-    user is): the writer's report is named with ``--cwd`` that top (:func:`_at_top`).
+    user is): the writer's report is named with ``--cwd`` that top
+    (:func:`~gentle_hooks.report.failed_steps.at_top_binding`).
     ``writer`` (implied by ``share``): the writer's lines name :data:`WRITER_CLI`; a line
     for here (the fetch of a note already on the remote) keeps :func:`program`. ``remote``:
     the remote a pre-push judged the push to (:func:`to_remote`). A re-run that disagreed
@@ -110,7 +116,7 @@ def steps(
         tail = [*(["either way"] if has_ways(fix) else [])]
         tail += once if isinstance(s, VerifierShortfall) else []
         last.insert(0, ("then", ", ".join([*tail, "put back the staged changes set aside above"])))
-    words = SERVER_REMOTE if _on_server() else RANGE_REMOTE if share else ""
+    words = SERVER_REMOTE if on_server() else RANGE_REMOTE if share else ""
     return first + to_remote(fix, remote, words) + last
 
 
@@ -186,7 +192,7 @@ def _steps(
         return [
             # under a server's pre-receive the notes are the server's: fetching in the
             # pusher's clone changes nothing there
-            *(fetch if not _on_server() else [("where", share_it)]),
+            *(fetch if not on_server() else [("where", share_it)]),
             ("run", f"{gh} sync push"),
             ("or", GIT_SHARE_NOTES),
             ("otherwise", "not verified yet: in the writer's clone, verify it and share the note"),
@@ -216,13 +222,6 @@ def _verifier_worktree_steps(
     return [*worktree_add(commit, kind, elsewhere=share), *core, *ending]
 
 
-def _on_server() -> bool:
-    """True under a server's pre-receive (:func:`gentle_hooks.git.location.is_on_server`)."""
-    from gentle_hooks.git.location import is_on_server
-
-    return is_on_server()
-
-
 def _candidate_steps(
     s: VerifierShortfall | SpotCheckShortfall,
     binding: Binding,
@@ -235,7 +234,7 @@ def _candidate_steps(
     worktree's ``--cwd`` as a shell word)."""
     flags = binding_flags(binding) if flags is None else flags
     out: list[Step] = []
-    here = _report_flags(binding)  # a report's command is relative to where it ran
+    here = report_flags(binding)  # a report's command is relative to where it ran
     if isinstance(s, VerifierShortfall):
         if s.brief_faults:
             out.append(("do", brief_fault_words(s.brief_faults)))
@@ -300,7 +299,7 @@ def _candidate_steps(
             out.append(("run", f"{gh} receipt run{here('.')} -- {runnable(s.declared[0])}"))
         elif failed:
             last = failed[-1]
-            out.extend(_failed_steps(last.cwd, runnable(last.command), binding, gh, at_top, last))
+            out.extend(failed_steps(last.cwd, runnable(last.command), binding, gh, at_top, last))
         elif s.earlier:
             # the writer's report is bound to another candidate (files added or left since,
             # a temporary index): the same command, reported again, binds to this one
@@ -313,7 +312,7 @@ def _candidate_steps(
             )
             out.append(("run", f"{gh} receipt run{here('.')} -- {runnable(s.earlier[-1])}"))
         else:
-            top = _at_top(binding) if at_top else binding.for_prefix()
+            top = at_top_binding(binding) if at_top else binding.for_prefix()
             where = (
                 f"; it runs in {top.cwd}, the repository top (another directory after --cwd "
                 "runs it there)"
@@ -326,59 +325,6 @@ def _candidate_steps(
     if s.readback:
         out.append(("or", f"{gh} spot-check --readback{flags}"))
     return out
-
-
-def _at_top(binding: Binding) -> Binding:
-    """The binding a gate's ``prefix:`` line carries: ``--cwd`` naming the repository top
-    (:attr:`Binding.top`, where git runs hooks) when the binding names no ``--cwd``, so the
-    writer's command runs there wherever the line is pasted; the binding itself under a
-    server's pre-receive (its paths mean nothing to the pusher) or when the top is unknown."""
-    return binding.for_report(".", True, _on_server()).for_prefix()
-
-
-def _failed_steps(
-    rel: str, command: str, binding: Binding, gh: str, at_top: bool, failed: RefusedReceipt
-) -> list[Step]:
-    """The way out of the ``failed`` report of ``command`` (shell words) run in ``rel``
-    (relative to the top): fix the change (one that never started: make it runnable; one
-    that lacked a file git ignores: get it here, :mod:`gentle_hooks.policy.toolmissing`)
-    and report it again there; when it ran below the top and a hook printed the block
-    (``at_top``), another way reports it at the top."""
-    from gentle_hooks.policy.toolmissing import lacked_words, not_run
-
-    why, lacked = not_run(failed.exit_code), lacked_words(failed.observed)
-    top = not at_top or rel in ("", ".") or binding.top is None or _on_server()
-    where = "" if top else f", run in {rel}/,"
-    fix = (
-        f"its command could not run ({why}): make it runnable there, not the change"
-        if why
-        else lacked or f"fix the change (its report{where} is a failure)"
-    )
-    way: list[Step] = [("do", f"{fix}, then report it again")]
-    way.append(("run", f"{gh} receipt run{_report_flags(binding)(rel)} -- {command}"))
-    if top:
-        return way
-    return [
-        *way,
-        ("run", f"{gh} spot-check{binding_flags(binding)}"),
-        (
-            "otherwise",
-            f"when the command is meant for the repository top, not {rel}/: report it there",
-        ),
-        ("run", f"{gh} receipt run{binding_flags(_at_top(binding))} -- {command}"),
-    ]
-
-
-def _report_flags(binding: Binding) -> Callable[[str], str]:
-    """The binding's flags for a printed ``receipt run`` of a command that ran in ``rel``
-    (relative to the work tree root): :meth:`Binding.for_report` where the user is."""
-    from gentle_hooks.git.location import is_away_from
-
-    def flags(rel: str) -> str:
-        away = binding.top is not None and is_away_from(binding.top)
-        return binding_flags(binding.for_report(rel, away, _on_server()))
-
-    return flags
 
 
 def way_one(items: Sequence[Step]) -> list[Step]:

@@ -35,6 +35,8 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.discard` — abandon pending writer work on purpose
 * :mod:`.discard_refusals` — the one-line refusals of a discard, with the honest ways out
 * :mod:`.spotcheck` — the parent's spot check (a re-run, or a readback)
+* :mod:`.spot_rerun` — where a spot check re-runs a receipt (the work tree when it holds the
+  candidate), and one re-run there
 * :mod:`.spot_refusal` — why a spot check will not re-run a receipt, and what to run instead
 * :mod:`.own_receipts` — a receipt whose command runs a file the change writes: the gate and
   ``receipt run`` judge it as the spot check does (it does not count)

@@ -24,7 +24,7 @@ from gentle_hooks.policy.loadenv import without_loading
 from gentle_hooks.policy.outputs import is_output
 from gentle_hooks.policy.toolmissing import LACKED_IGNORED
 from gentle_hooks.services.checkout import candidate_checkout, run_env
-from gentle_hooks.services.room_lacks import lacked_here
+from gentle_hooks.services.room_lacks import copy_line, lacked_here
 from gentle_hooks.services.runner import Observation, stopped_cleanly
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Candidate, Projection
@@ -57,10 +57,11 @@ class RunPlace:
     room: str | None = None
     unseen: str = ""
 
-    def notes(self, exit_code: int) -> tuple[str, ...]:
+    def notes(self, exit_code: int, lacked: bool = False) -> tuple[str, ...]:
         """The lines said after a run that exited ``exit_code``: :attr:`note`, and
-        :attr:`unseen` when the run failed."""
-        failed = exit_code != 0 and self.unseen
+        :attr:`unseen` when the run failed, unless it ``lacked`` a file git ignores (then
+        that file is why: :func:`lacked_note`)."""
+        failed = exit_code != 0 and not lacked and self.unseen
         return tuple(n for n in (self.note, self.unseen if failed else "") if n)
 
 
@@ -119,23 +120,22 @@ def report_words(reports: Sequence[str], before: int, after: int | None) -> str:
 
 
 def lacked_note(
-    repo: Repository, root: str, obs: Observation, room: str | None
+    repo: Repository, root: str, obs: Observation
 ) -> tuple[Observation, tuple[str, ...]]:
-    """For a ``receipt run`` that failed in the work tree ``root`` of ``repo`` (``room``
-    None: not in a temporary checkout) because it lacked a file git ignores that another
-    work tree of the repository holds (:func:`~gentle_hooks.services.room_lacks.
-    lacked_here`; issue 14: a linked worktree lacking a local ``localcfg.py`` was told to
-    fix the change): ``obs`` with its observed result saying so
-    (:data:`~gentle_hooks.policy.toolmissing.LACKED_IGNORED`, which a block reads back)
-    and the note naming the file, where it is and the ``cp`` that copies it here; else
-    ``obs`` as it is and no note."""
-    found = None if obs.exit_code == 0 or room is not None else lacked_here(repo, root, obs.tail)
+    """For a ``receipt run`` that failed in the work tree ``root`` of ``repo``, or in a
+    temporary checkout of its candidate (which links in ``root``'s ignored files: it lacks
+    what ``root`` lacks), because it lacked a file git ignores that ``root`` lacks and
+    another work tree of the repository holds
+    (:func:`~gentle_hooks.services.room_lacks.lacked_here`; issue 14: a linked worktree
+    lacking a local ``localcfg.py`` was told to fix the change): ``obs`` with its observed
+    result saying so (:data:`~gentle_hooks.policy.toolmissing.LACKED_IGNORED`, which a
+    block reads back) and the note naming the file, where it is and the copy that brings
+    it here; else ``obs`` as it is and no note."""
+    found = None if obs.exit_code == 0 else lacked_here(repo, root, obs.tail)
     if found is None:
         return obs, ()
     rel, other = found
-    from gentle_hooks.policy.shellwords import join
-
-    copy = join(("cp", "--", os.path.join(other, rel), os.path.join(root, rel)))
+    copy = copy_line(other, root, rel)
     return replace(obs, observed=f"{obs.observed}, {LACKED_IGNORED.format(rel)}"), (
         f"the run lacks the file {rel}, which git ignores: the work tree {other} holds it, "
         "this one does not (git shares no ignored file between worktrees), so the failure "
@@ -148,12 +148,13 @@ def lacked_note(
 _NAMED = 3
 
 
-def _differs(repo: Repository, tree: str, snapshot: str) -> str:
+def _differs(repo: Repository, tree: str, snapshot: str, outputs: Sequence[str] = ()) -> str:
     """``notes.txt, src/app.py``: the paths where the work tree's ``snapshot`` (its tree as
     ``git add -A`` would stage it) differs from ``tree`` (at most :data:`_NAMED`, then
     ``…``), or ``""`` when git cannot say."""
     try:
-        paths = sorted({c.path for c in repo.tree_delta(tree, snapshot)})
+        delta = repo.tree_delta(tree, snapshot)
+        paths = sorted({c.path for c in delta if not is_output(c.path, tuple(outputs))})
     except GitError:
         return ""
     more = ", …" if len(paths) > _NAMED else ""
@@ -164,13 +165,16 @@ def _differs(repo: Repository, tree: str, snapshot: str) -> str:
 _MAX_ADDED = 10
 
 
-def unseen_add(repo: Repository, tree: str, projection: Projection) -> Command | None:
+def unseen_add(
+    repo: Repository, tree: str, projection: Projection, outputs: Sequence[str] = ()
+) -> Command | None:
     """The ``git add`` that stages the files the work tree holds and a ``projection``
     candidate of ``tree`` lacks (untracked, not ignored), for a failed report whose run did
     not see them (issue 14: the hint was words only, and a spot check's way out looped):
     literal pathspecs from the root, runnable as printed anywhere in the work tree; Python
-    bytecode left out. None for a candidate other than the staged one, when there is no
-    such file, more than :data:`_MAX_ADDED` of them, or git cannot say."""
+    bytecode and ``outputs`` (the reports the failed command names: its run wrote them)
+    left out. None for a candidate other than the staged one, when there is no such file,
+    more than :data:`_MAX_ADDED` of them, or git cannot say."""
     if projection is not Projection.STAGED:
         return None
     snapshot = _snapshot(repo)
@@ -181,7 +185,9 @@ def unseen_add(repo: Repository, tree: str, projection: Projection) -> Command |
             {
                 c.path
                 for c in repo.tree_delta(tree, snapshot)
-                if c.old_blob is None and not _bytecode(c.path)
+                if c.old_blob is None
+                and not _bytecode(c.path)
+                and not is_output(c.path, tuple(outputs))
             }
         )
     except GitError:
@@ -265,32 +271,39 @@ def run_place(
         )
 
 
-def _add_words(repo: Repository, tree: str, projection: Projection) -> str:
+def _add_words(
+    repo: Repository, tree: str, projection: Projection, outputs: Sequence[str] = ()
+) -> str:
     """``; to stage the untracked ones, run: git add -- ...`` (:func:`unseen_add`, written
     as the shell reads it), or ``""``."""
     from gentle_hooks.policy.shellwords import join
 
-    add = unseen_add(repo, tree, projection)
+    add = unseen_add(repo, tree, projection, outputs)
     return "" if add is None else f"; to stage the untracked ones, run: git {join(add.words)}"
 
 
-def unseen_words(repo: Repository, tree: str, projection: Projection) -> str:
+def unseen_words(
+    repo: Repository, tree: str, projection: Projection, outputs: Sequence[str] = ()
+) -> str:
     """What a block over a failed report of a ``projection`` candidate of ``tree`` says
     when the work tree does not hold that tree (a ``receipt run`` of it then ran in a
     temporary checkout, :func:`run_place`): the paths the work tree differs from it in, and
-    how a file the command needed gets in; ``""`` when the work tree holds the tree, for a
-    snapshot candidate, or when git cannot say (a work tree it cannot stage)."""
+    how a file the command needed gets in; ``""`` when the work tree holds the tree but
+    for ``outputs`` (the reports the failed command names), for a snapshot candidate, or
+    when git cannot say (a work tree it cannot stage)."""
     if projection not in _OTHER_CHANGES:
         return ""
     snapshot = _snapshot(repo)
     if snapshot is None or snapshot == tree:
         return ""
-    named = _differs(repo, tree, snapshot)
+    named = _differs(repo, tree, snapshot, outputs)
+    if not named:  # it differs only in the reports the failed run wrote: it saw the rest
+        return ""
     return (
         f"its report ran in a temporary linked checkout of the {projection.value} tree; the "
         f"work tree differs from it in {named or 'files'} the run did not see: if the "
         f"command needed one, {_WANT[projection]} or list it in .gitignore (ignored files "
-        "are linked in), then report again" + _add_words(repo, tree, projection)
+        "are linked in), then report again" + _add_words(repo, tree, projection, outputs)
     )
 
 

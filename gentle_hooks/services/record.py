@@ -417,14 +417,14 @@ def run_receipt(
         deps = bound.settings.verification.dependency_dirs
         with run_place(bound.repo, bound.root, bound.candidate, cwd, deps, env) as place:
             obs = run_observed(argv, cwd=place.cwd, stdout=stdout, stderr=stderr, env=place.env)
-            obs, lacked = lacked_note(bound.repo, bound.root, obs, place.room)
+            obs, lacked = lacked_note(bound.repo, bound.root, obs)
             where = bound.repo if place.room is None else open_checkout(place.room)
             changed = candidate_changes(where, bound.candidate.tree).touched
             tracked = where.blobs_staged(changed)  # files the run made or git does not track aside
             touched = [p for p in changed if p in tracked]
         # a tracked file the command names as its report (--junitxml report.xml) is written
         # after the run tested the candidate: its output, not what it tested
-        outputs = declared_outputs(shlex.join(argv))
+        outputs = declared_outputs(shlex.join(argv), bound.root)
         reports = [p for p in touched if is_output(p, outputs)]
         if len(reports) < len(touched):
             held = bound.candidate.tree if place.room is None else None
@@ -456,7 +456,7 @@ def run_receipt(
             else [receipt]
         )
         stored, *again = led.add_all(both)
-        notes = standing_notes(stored, bound) + place.notes(obs.exit_code) + lacked
+        notes = standing_notes(stored, bound) + place.notes(obs.exit_code, bool(lacked)) + lacked
         notes += refresh_notes_kept(bound.repo, led, bound.candidate)
         if reports:
             notes += (report_words(reports, stored.id, again[0].id if again else None),)

@@ -8,8 +8,9 @@ could not import (``No module named 'localcfg'``) or a file it could not open
 tree holds and git ignores: no brief can fix that, and no option passes such a file into
 the room. :func:`lacked_here` does the same for a ``receipt run`` in a work tree that
 lacks the file another work tree of the repository holds (git shares no ignored file
-between worktrees). ``gate --reverify`` says the same of a CI clone in the same words
-(:func:`gentle_hooks.services.reverify._ignored_absent`).
+between worktrees), :func:`holder_of` finds that work tree again for a block, and
+:func:`copy_line` is the copy they print. ``gate --reverify`` says the same of a CI
+clone in the same words (:func:`gentle_hooks.services.reverify._ignored_absent`).
 """
 
 from __future__ import annotations
@@ -68,6 +69,36 @@ def lacked_here(repo: Repository, root: str, output: str) -> tuple[str, str] | N
     except GitError:
         return None
     return None
+
+
+def holder_of(root: str, rel: str) -> str | None:
+    """The root of another work tree of the repository at ``root`` that holds ``rel``
+    (relative to the top) and ignores it, while ``root`` does not hold it; None when there
+    is none (or git cannot say). What a block re-reads of a report whose run lacked ``rel``
+    (:data:`~gentle_hooks.policy.toolmissing.LACKED_IGNORED`): the holder is not recorded,
+    a note shared with a remote names no local path."""
+    if os.path.lexists(os.path.join(root, rel)):
+        return None
+    try:
+        for other in other_worktrees(Repository.open(root)):
+            top = other.paths.toplevel or ""
+            if os.path.lexists(os.path.join(top, rel)) and other.is_ignored(rel):
+                return top
+    except GitError:
+        return None
+    return None
+
+
+def copy_line(other: str, root: str, rel: str) -> str:
+    """The shell line that copies ``rel`` from the work tree ``other`` into ``root``,
+    runnable as printed from anywhere: its directory made first when ``root`` lacks it
+    (``cp`` makes none)."""
+    from gentle_hooks.policy.shellwords import join
+
+    dest = os.path.join(root, rel)
+    copy = join(("cp", "--", os.path.join(other, rel), dest))
+    folder = os.path.dirname(dest)
+    return copy if os.path.isdir(folder) else f"{join(('mkdir', '-p', '--', folder))} && {copy}"
 
 
 def _module_file(ignored: list[str], module: str) -> str | None:

@@ -25,6 +25,7 @@ from gentle_hooks.errors import Command, GentleError, UsageError, cli
 from gentle_hooks.git.location import is_away_from, is_on_server
 from gentle_hooks.ledger.records import Receipt
 from gentle_hooks.policy.nocheck import unhidden
+from gentle_hooks.policy.outputs import declared_outputs
 from gentle_hooks.policy.selfcheck import is_declared, report_argv
 from gentle_hooks.policy.shellwords import shown as one_line_command
 from gentle_hooks.policy.toolmissing import lacked_words, not_run
@@ -103,7 +104,8 @@ def refusal_of(
             "it again",
             report_command(bound, rec.command, rec.cwd),
         )
-        first, words = _unseen(bound, words)
+        if lacked_words(rec.observed) is None:  # else the file it lacked is why
+            first, words = _unseen(bound, words, declared_outputs(rec.command, bound.root))
     elif remedy is not None and _may_count(bound, remedy):
         words, fix = (
             "the writer reports the same command without the part that hides a failure",
@@ -117,14 +119,15 @@ def refusal_of(
     )
 
 
-def _unseen(bound: Bound, words: str) -> tuple[tuple[Command, ...], str]:
+def _unseen(bound: Bound, words: str, outputs: tuple[str, ...]) -> tuple[tuple[Command, ...], str]:
     """The ``git add`` of the untracked files a failed staged report's run did not see
-    (:func:`~gentle_hooks.services.receipt_guard.unseen_add`), to run before the report
-    again, and ``words`` saying so; ``((), words)`` when there is none."""
+    (:func:`~gentle_hooks.services.receipt_guard.unseen_add`; ``outputs``, the reports its
+    command names, it wrote), to run before the report again, and ``words`` saying so;
+    ``((), words)`` when there is none."""
     from gentle_hooks.services.receipt_guard import unseen_add
 
     try:
-        add = unseen_add(bound.repo, bound.candidate.tree, bound.binding.projection)
+        add = unseen_add(bound.repo, bound.candidate.tree, bound.binding.projection, outputs)
     except GentleError:
         add = None
     if add is None:

@@ -12,9 +12,11 @@ one is refused and what to run instead). The re-run runs on
 the bound candidate's exact tree:
 
 * in the work tree, when it holds exactly that tree (always for the default ``snapshot``
-  binding; for ``--staged`` / ``--committed`` when nothing else is changed). Ignored files
-  never count as a difference, but one a test runner loads by name (an ignored
-  ``conftest.py``, ``pytest.ini``, ``*.pth``) sends the re-run to the checkout;
+  binding; for ``--staged`` / ``--committed`` when nothing else is changed, the reports
+  the receipt's command names aside: an earlier run rewrote them, the re-run writes them
+  again, and its spot check binds also the work tree as it left it, what ``git commit -a``
+  stages). Ignored files never count as a difference, but one a test runner loads by name
+  (an ignored ``conftest.py``, ``pytest.ini``, ``*.pth``) sends the re-run to the checkout;
 * else in a temporary linked checkout of the tree, with the project's ignored dependency
   folders linked in, removed afterwards. Nothing is stashed, and the user's index and work
   tree are never written.
@@ -30,25 +32,19 @@ re-ran, and no other, naming both results.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
 from typing import IO
 
-from gentle_hooks.bounded import scratch_dir
-from gentle_hooks.errors import Command, GitError, UsageError, cli
+from gentle_hooks.errors import Command, UsageError, cli
 from gentle_hooks.git.checkout import open_checkout
 from gentle_hooks.git.process import scrubbed_env
-from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import Receipt, SpotCheck
 from gentle_hooks.ledger.store import Ledger
-from gentle_hooks.policy.loadenv import without_loading
 from gentle_hooks.policy.outputs import declared_outputs
-from gentle_hooks.policy.runnerfiles import is_runner_loaded
 from gentle_hooks.policy.selfcheck import rerun_agrees
 from gentle_hooks.policy.shellwords import shown as one_line_command
 from gentle_hooks.services.checkout import candidate_checkout, run_env, sweep
 from gentle_hooks.services.delivered import refresh_notes_kept
-from gentle_hooks.services.receipt_guard import candidate_changes
 from gentle_hooks.services.record import (
     Binding,
     Bound,
@@ -57,7 +53,7 @@ from gentle_hooks.services.record import (
     open_store,
     refuse_unsignable,
 )
-from gentle_hooks.services.runner import Observation, run_observed, stopped_cleanly
+from gentle_hooks.services.runner import Observation, stopped_cleanly
 from gentle_hooks.services.spot_refusal import (
     checkout_refusal,
     refusal_of,
@@ -65,6 +61,7 @@ from gentle_hooks.services.spot_refusal import (
     report_command,
     what_to_report,
 )
+from gentle_hooks.services.spot_rerun import Rerun, holds_tree, rerun_in
 from gentle_hooks.values.candidate import PathChange, Projection, candidate_identity
 from gentle_hooks.values.frozen import frozen, replace
 
@@ -203,79 +200,6 @@ def choose_receipt(
     raise refused
 
 
-def _holds(repo: Repository, tree: str) -> bool:
-    """True when the work tree, as ``git add -A`` would stage it, is exactly ``tree``, and
-    no ignored file a test runner or the interpreter loads by name is there (an ignored
-    ``conftest.py``, ``pytest.ini``, ``*.pth``:
-    :func:`~gentle_hooks.policy.runnerfiles.is_runner_loaded`; an ignored directory, such
-    as a virtual environment, is linked into the checkout too). A work tree git cannot
-    stage (a nested repository without a commit) is not known to hold it: the re-run goes
-    to a checkout."""
-    try:
-        if repo.snapshot_tree() != tree:
-            return False
-        return not any(is_runner_loaded(p) for p in repo.ignored_files() if not p.endswith("/"))
-    except GitError:
-        return False
-
-
-@frozen
-class _Rerun:
-    """One re-run: what it observed, the tree left behind (None when git could not read
-    it: then ``problem`` says why), the candidate's paths it changed, and whether it
-    changed nothing but the run's own outputs (``outputs_only``)."""
-
-    observation: Observation
-    after_tree: str | None
-    touched: tuple[str, ...]
-    problem: str | None = None
-    outputs_only: bool = False
-
-
-def _rerun(
-    repo: Repository,
-    root: str,
-    receipt: Receipt,
-    tree: str,
-    env: Mapping[str, str] | None,
-    stdout: IO[bytes] | None,
-    stderr: IO[bytes] | None,
-    outputs: tuple[str, ...] = (),
-) -> _Rerun:
-    """Run the receipt in the work tree ``root`` of ``repo``, which holds ``tree``, with
-    ``env`` (default: ours) and ``PYTHONDONTWRITEBYTECODE=1``. ``outputs``: files of
-    ``tree`` the reported run itself created (its report, written again by the re-run):
-    rewriting them is no change of the candidate.
-
-    Raises:
-        UsageError: the receipt's directory is not there; the command cannot start.
-    """
-    run_dir = os.path.normpath(os.path.join(root, receipt.cwd))
-    if not os.path.isdir(run_dir):
-        raise UsageError(
-            f"receipt #{receipt.id} ran in {receipt.cwd!r}, which the candidate's tree does "
-            "not hold"
-        )
-    argv = receipt.argv if receipt.argv is not None else ("sh", "-c", receipt.command)
-    # Python's bytecode cache is no part of what the command checks, yet writing it into a
-    # __pycache__/ the candidate holds (a writer's ``add -A`` commits one) would change the
-    # candidate's files, and the re-run could not count
-    # nor under the writer's PYTEST_ADDOPTS=--co & co.: a re-run runs what its command says
-    quiet = {**without_loading(os.environ if env is None else env)[0]}
-    quiet["PYTHONDONTWRITEBYTECODE"] = "1"
-    # nor read from one: with a bytecode cache of its own (empty), Python never runs a
-    # __pycache__/*.pyc of the tree in place of its source (an UNCHECKED_HASH one is stale)
-    with scratch_dir("gentle-hooks-pycache-") as pycache:
-        quiet["PYTHONPYCACHEPREFIX"] = pycache
-        obs = run_observed(argv, cwd=run_dir, stdout=stdout, stderr=stderr, env=quiet)
-    try:
-        changed = candidate_changes(repo, tree, outputs)
-    except GitError as exc:
-        # what the re-run left cannot be read, so whether it tested the candidate neither
-        return _Rerun(obs, None, (), f"git could not read the tree after the re-run: {exc}")
-    return _Rerun(obs, changed.after, changed.touched, outputs_only=changed.outputs_only)
-
-
 def run_spot_check(
     binding: Binding,
     env: Mapping[str, str],
@@ -309,7 +233,7 @@ def run_spot_check(
     bound = bind(binding, env)
     cand = bound.candidate
     with open_store(bound.repo) as led:
-        in_place = binding.projection is Projection.SNAPSHOT or _holds(bound.repo, cand.tree)
+        in_place = binding.projection is Projection.SNAPSHOT or holds_tree(bound.repo, cand.tree)
         receipt = choose_receipt(led, bound, receipt_id, command, env, in_checkout=not in_place)
         if sign_key is not None:
             refuse_unsignable(
@@ -328,14 +252,18 @@ def run_spot_check(
         outputs = receipt.created or () if binding.projection is Projection.SNAPSHOT else ()
         # and the reports its command names (--junitxml report.xml), tracked or not: written
         # after the re-run tested the tree, its output, not what it tested
-        named = declared_outputs(receipt.command)
+        named = declared_outputs(receipt.command, bound.root)
+        if not in_place and named and holds_tree(bound.repo, cand.tree, named):
+            # the work tree differs only in the report an earlier run rewrote: the re-run
+            # writes it there again, and its spot check binds the state commit -a stages
+            in_place = refusal_of(bound, receipt, env, False) is None
         said: list[str] = []
         if in_place:
             sweep(bound.repo)  # what killed spot checks left (a checkout sweeps it too)
             if announce is not None:
                 what = one_line_command(receipt.command)
                 announce(f"re-running receipt #{receipt.id} ({what}) in the work tree")
-            rerun = _rerun(
+            rerun = rerun_in(
                 bound.repo,
                 bound.root,
                 receipt,
@@ -367,7 +295,7 @@ def run_spot_check(
                         f"{co.root}{linked}: the work tree has other changes"
                     )
                 repo = open_checkout(co.root)
-                rerun = _rerun(repo, co.root, receipt, cand.tree, env, stdout, stderr, named)
+                rerun = rerun_in(repo, co.root, receipt, cand.tree, env, stdout, stderr, named)
         obs = rerun.observation
         after = candidate_identity(cand.base.tree, rerun.after_tree) if rerun.after_tree else None
         if rerun.problem:
@@ -401,11 +329,12 @@ def run_spot_check(
         return SpotOutcome(Recorded(led.path, stored, cand, kept), receipt, obs, not in_place)
 
 
-def _outputs_aside(bound: Bound, receipt: Receipt, rerun: _Rerun) -> tuple[str, ...]:
-    """The other candidates an agreeing re-run of a snapshot receipt whose run created
-    files (``receipt.created``) satisfies too: the work tree without those files (what the
-    writer produced: a commit that leaves them out) and, when the re-run changed nothing
-    else, the state it left (it wrote them again: a commit of the work tree as it is now).
+def _outputs_aside(bound: Bound, receipt: Receipt, rerun: Rerun) -> tuple[str, ...]:
+    """The other candidates an agreeing re-run in the work tree satisfies too, when the
+    receipt's run created files (``receipt.created``, a snapshot's) or its command names
+    reports: the work tree without the created files (what the writer produced: a commit
+    that leaves them out) and, when the re-run changed nothing else, the state it left (it
+    wrote them again: a commit of the work tree as it is now, ``commit -a``).
     A re-run rewriting its own report never leaves the candidate it checked behind."""
     cand = bound.candidate
     found = [

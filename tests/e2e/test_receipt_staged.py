@@ -52,3 +52,33 @@ def test_a_staged_report_of_a_clean_tree_runs_in_the_work_tree(native: World) ->
     r = w.gh("receipt", "run", "--staged", "--", *TEST)
     assert r.code == 0, r
     assert "temporary linked checkout" not in r.err + r.out
+
+
+def test_a_failed_staged_report_does_not_call_its_own_report_a_file_it_did_not_see(
+    native: World,
+) -> None:
+    """A failing ``receipt run --staged`` of ``pytest --junitxml report.xml`` ran in the work
+    tree (it held the staged tree) and left ``report.xml`` there, untracked: the block
+    names no file "the run did not see" and no ``git add`` of the report it wrote
+    (issue 14, refuter r14v LOW)."""
+    import sys
+
+    w = native
+    w.write("src/app.py", BROKEN)
+    w.write(
+        "tests/test_add.py",
+        "import sys\n\nsys.path.insert(0, 'src')\n\nimport app  # noqa: E402\n\n\n"
+        "def test_add():\n    assert app.add(2, 3) == 5\n",
+    )
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "src/app.py", "tests/test_add.py")
+    pytest = (sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
+    ran = w.gh("receipt", "run", "--staged", "--", *pytest, "--junitxml", "report.xml")
+    assert ran.code != 0 and (w.work / "report.xml").exists(), ran
+    blocked = w.git("commit", "-qm", "writer")
+    assert blocked.code == 1, blocked
+    printed = "\n".join(blocked.said)
+    assert "fix the change" in printed, blocked
+    assert "did not see" not in printed and "git add" not in printed, blocked
+    spot = w.gh("spot-check", "--staged")
+    assert spot.code == 2 and "did not see" not in spot.err and "git add" not in spot.err, spot

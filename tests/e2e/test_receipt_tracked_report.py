@@ -86,3 +86,18 @@ def test_a_run_that_rewrites_a_source_besides_its_report_is_still_refused(
     assert "not recorded: the command changed the candidate's tracked files" in ran.err, ran
     assert "src/app.py" in ran.err, ran
     assert w.gh("receipt", "list").out.startswith("no receipts for "), "recorded"
+
+
+def test_a_report_named_by_its_absolute_path_in_the_work_tree_counts_too(native: World) -> None:
+    """``--junitxml /abs/work/report.xml``: the same tracked report, named by its absolute
+    path inside the work tree, is the run's output as well (issue 14, refuter r14v LOW)."""
+    w = native
+    _declared_with_report(w)
+    absolute = (*DECLARED[:-1], str(w.work / "report.xml"))
+    ran = w.gh("receipt", "run", "--", *absolute)
+    assert ran.code == 0, ran
+    assert "the run rewrote report.xml, the report its command names" in " ".join(ran.lines), ran
+    w.spot_check()
+    w.ok("add", "-A")
+    done = w.git("commit", "-qm", "writer: add")
+    assert done.code == 0, done

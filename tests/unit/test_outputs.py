@@ -29,6 +29,22 @@ def test_declared_outputs(command: str, paths: tuple[str, ...]) -> None:
     assert declared_outputs(command) == paths
 
 
+#: An absolute path, with the work tree's root ``/w/repo`` given.
+UNDER_TOP = [
+    pytest.param("pytest --junitxml /w/repo/report.xml", ("report.xml",), id="absolute-under"),
+    pytest.param("pytest --junitxml=/w/repo/a/../r/o.xml", ("r/o.xml",), id="absolute-normed"),
+    pytest.param("pytest --junitxml /w/repox/o.xml", (), id="absolute-beside-the-top"),
+    pytest.param("pytest --junitxml /w/repo", (), id="the-top-itself"),
+    pytest.param("pytest --junitxml /tmp/o.xml", (), id="absolute-outside"),
+    pytest.param("pytest --junitxml out.xml", ("out.xml",), id="relative-as-before"),
+]
+
+
+@pytest.mark.parametrize(("command", "paths"), UNDER_TOP)
+def test_declared_outputs_under_the_top(command: str, paths: tuple[str, ...]) -> None:
+    assert declared_outputs(command, "/w/repo") == paths
+
+
 @pytest.mark.parametrize("row", OUTPUT_OPTIONS, ids=[r.id for r in OUTPUT_OPTIONS])
 def test_every_option_of_every_row_names_an_output(row: OutputOption) -> None:
     for name in row.names:
