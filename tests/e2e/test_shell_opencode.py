@@ -18,12 +18,12 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from gentle_hooks.agents import ownfile
+from tests.e2e.background_write import held_in_background, release
 from tests.e2e.conftest import PREFIX, World
 
 pytestmark = pytest.mark.skipif(not shutil.which("node"), reason="no node")
@@ -165,17 +165,9 @@ def test_a_background_bash_write_before_session_idle_is_recorded_there(
     w = native
     _wired(w)
     flag = tmp_path / "go"
-    # bounded: the process writes after 10 s whatever happens (no process outlives a run)
-    wait = f"for i in $(seq 1 200); do [ -e '{flag}' ] && break; sleep 0.05; done"
-    command = f"( {wait}; {SED}; touch '{flag}.done' ) >/dev/null 2>&1 &"
+    command = held_in_background(flag, SED)
     _bash_call(w, tmp_path / "oc", command, "call_bg", open_session=True)
-    flag.touch()
-    done = Path(f"{flag}.done")
-    for _ in range(400):
-        if done.exists():
-            break
-        time.sleep(0.05)
-    assert done.exists()
+    release(flag)
     _bash_call(w, tmp_path / "oc", None)
     assert _pending(w) == [("call_bg@bg1",)]
     w.ok("add", "-A")
@@ -193,16 +185,9 @@ def test_a_background_bash_write_a_person_committed_is_recorded_at_session_idle(
     w = native
     _wired(w)
     flag = tmp_path / "go"
-    wait = f"for i in $(seq 1 200); do [ -e '{flag}' ] && break; sleep 0.05; done"
-    command = f"( {wait}; {SED}; touch '{flag}.done' ) >/dev/null 2>&1 &"
+    command = held_in_background(flag, SED)
     _bash_call(w, tmp_path / "oc", command, "call_bg", open_session=True)
-    flag.touch()
-    done = Path(f"{flag}.done")
-    for _ in range(400):
-        if done.exists():
-            break
-        time.sleep(0.05)
-    assert done.exists()
+    release(flag)
     assert w.git("commit", "-qam", "human: tidy").code == 0  # nothing recorded yet
     commit = w.rev("HEAD")
     _bash_call(w, tmp_path / "oc", None)
