@@ -49,8 +49,12 @@ def record_from_runtime(
         echo_recorded(rec, as_json, err=not as_json)
     else:
         why = done.skipped if rec is None else "; ".join(rec.notes)
+        # the event itself wrote nothing, but what earlier calls left may be recorded at it
+        # (the end of a turn closing a background window): never "nothing recorded" then
+        late = any(not other.replayed for other in done.also)
+        said = "nothing of this event's own recorded" if late else "nothing recorded"
         # one line: the reason may quote the payload (its event or tool name), never a line
-        click.echo(f"nothing recorded: {shown_field(str(why))}", err=True)
+        click.echo(f"{said}: {shown_field(str(why))}", err=True)
     for other in done.also:  # stdout holds one answer: the others are reported on stderr
         if not other.replayed:
             echo_recorded(other, False, err=True)

@@ -71,6 +71,7 @@ def _gated_at_push(w: World, said: str, commit: str) -> None:
     delegated, and its push is blocked."""
     assert f"{IN_COMMITS}{PATH}" in said, said
     assert "no content is attributed to the writer" not in said, said
+    assert "recorded: pending mutation #1" in said and "nothing recorded" not in said, said
     entries = w.ledger("SELECT path, blob FROM writer_entry")
     assert entries == [(PATH, w.rev(f"{commit}:{PATH}"))], entries
     assessed = json.loads(w.gh("assess", "--json", "--committed-only").out)
