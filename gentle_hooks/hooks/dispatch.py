@@ -251,10 +251,9 @@ def _shows_agent(commit: str) -> bool:
 
 
 def _commit_gate(call: HookCall, env: Mapping[str, str]) -> int:
-    from gentle_hooks.hooks.commit import commit_gate
-    from gentle_hooks.policy.delegation import runtime_evidence
+    from gentle_hooks.hooks.commit_early import commit_gate_early
 
-    return commit_gate(call, env, runtime_evidence(env))
+    return commit_gate_early(call, env)  # git answers its first questions while it imports
 
 
 def _commit_msg_gate(call: HookCall, env: Mapping[str, str]) -> int:
