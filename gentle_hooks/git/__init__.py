@@ -8,8 +8,6 @@ index is never written. :class:`~.repository.Repository` composes one module per
 * :mod:`.parse` — plumbing output parsed
 * :mod:`.location` — where the repository lives
 * :mod:`.core` — running git there
-* :mod:`.ahead` — git processes started before the modules that ask them are imported, and
-  the commit gate's first questions
 * :mod:`.gitconfig` — config reads and writes, the committer identity
 * :mod:`.refs` — revisions, merge-bases, new commits, ancestor trees, HEAD's reflog
 * :mod:`.logwalk` — one ``git log`` for a push's commits, started ahead of the imports
@@ -21,7 +19,6 @@ index is never written. :class:`~.repository.Repository` composes one module per
 * :mod:`.remote` — single refs fetched from and pushed to a remote
 * :mod:`.destination` — the remote the work goes to, and the commits it holds
 * :mod:`.index` — staged and snapshot projections
-* :mod:`.index_copy` — private copies of an index (no ``subprocess``)
 * :mod:`.diff` — diff stats and scans
 * :mod:`.pairtrees` — some changes' sides as trees of their own, in a private object directory
 * :mod:`.delta` — what a change did to each path, by blob id

@@ -10,12 +10,6 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 
-from gentle_hooks.git.ahead import (
-    DEFAULT_BASE_ARGS,
-    DEFAULT_BASE_CHAIN,
-    DEFAULT_BASE_REFS,
-    head_exprs,
-)
 from gentle_hooks.git.index import Index
 from gentle_hooks.git.location import RepoPaths
 from gentle_hooks.git.objects import CommitInfo, Objects
@@ -27,6 +21,8 @@ from gentle_hooks.values.candidate import (
     candidate_identity,
 )
 
+#: Refs tried, in order, when neither the flag nor the config names a base ref.
+DEFAULT_BASE_CHAIN = ("origin/main", "origin/master", "main", "master")
 #: Where a base ref came from, in the words a note says it (the code stays in ``source``).
 SOURCE_WORDS = {
     "flag": "named by --base-ref",
@@ -105,8 +101,13 @@ class Bases(Objects, Index):
             return self._held_base
 
     def _read_default_base(self) -> tuple[str | None, str, str | None]:
-        names = DEFAULT_BASE_REFS
-        out = self.out(DEFAULT_BASE_ARGS)
+        names = ["refs/remotes/origin/HEAD"] + [
+            ("refs/remotes/" if r.startswith("origin/") else "refs/heads/") + r
+            for r in DEFAULT_BASE_CHAIN
+        ]
+        out = self.out(
+            ["for-each-ref", "--format=%(refname)%00%(objectname)%00%(symref)%00%(tree)", *names]
+        )
         found: dict[str, tuple[str, str]] = {}
         for line in out.split("\n"):
             if not line:
@@ -259,7 +260,10 @@ class Bases(Objects, Index):
                 check_ref_name(value, what)
         # Fast path: HEAD (or the commit), its tree and the named base in one process; on
         # any failure fall back to one call each, which names exactly what is wrong.
-        got = self.rev_parse_many(head_exprs(commit or "HEAD", named))
+        exprs = [f"{commit or 'HEAD'}^{{commit}}", f"{commit or 'HEAD'}^{{tree}}"]
+        if named:
+            exprs += [f"{named}^{{commit}}", f"{named}^{{tree}}"]
+        got = self.rev_parse_many(exprs)
         head: str | None
         if got is not None:
             head, head_tree = got[0], got[1]
@@ -274,8 +278,7 @@ class Bases(Objects, Index):
         # the index is written as a tree while the base is resolved (git writes meanwhile);
         # a failure to start is raised where the tree is asked for, as without the overlap
         started, failed = None, None
-        written = self.known_staged_tree() if projection is Projection.STAGED else None
-        if projection is Projection.STAGED and written is None:
+        if projection is Projection.STAGED:
             try:
                 started = self.start_staged_tree()
             except Exception as exc:
@@ -291,8 +294,6 @@ class Bases(Objects, Index):
             raise
         if projection is Projection.COMMITTED:
             tree = head_tree
-        elif written is not None:  # written ahead, from the same index
-            tree = written
         elif projection is Projection.STAGED:
             if failed is not None:
                 raise failed

@@ -53,8 +53,6 @@ class RepositoryCore:
         self._logged_walks: dict[tuple[object, ...], list[Logged]] = {}
         self._logged_changes: list[Logged] = []
         self._present: set[str] = set()
-        #: answers of git processes run ahead (:meth:`know_answer`), by their arguments.
-        self._answers: dict[tuple[str, ...], tuple[int, bytes]] = {}
 
     def run(
         self,
@@ -80,27 +78,15 @@ class RepositoryCore:
         """
         full_env = self.env if env is None else {**self.env, **env}
         cwd = self.paths.toplevel or self.paths.git_dir
-        accepted = tuple(ok)
         self._will_run(args)
-        known = self._answers.pop(tuple(args), None) if env is None and input is None else None
-        if known is not None and known[0] in accepted:
-            return subprocess.CompletedProcess(list(args), known[0], known[1], b"")
         proc = run_git(args, cwd, full_env, input, timeout)
-        if proc.returncode not in accepted:
+        if proc.returncode not in tuple(ok):
             err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
             last = err[-1] if err else f"exit {proc.returncode}"
             if any(reason in line for line in err for reason in _SYSTEM_REFUSALS):
                 last = self._write_refusal() or last
             raise GitError(f"git {args[0]} failed: {last}")
         return proc
-
-    def know_answer(self, args: Sequence[str], returncode: int, stdout: bytes) -> None:
-        """Keep what ``git <args>`` answered, run ahead in this repository's directory with
-        its environment, no input and standard error discarded: the next :meth:`run` of
-        exactly ``args`` (no input, no extra variables) answers from it once, with an empty
-        standard error, when ``returncode`` is among those it accepts; else it asks git as
-        before (whose standard error then says why)."""
-        self._answers[tuple(args)] = (returncode, stdout)
 
     def _write_refusal(self) -> str | None:
         """Which of the directories git writes (the object database, the git dirs) the

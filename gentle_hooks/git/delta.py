@@ -211,12 +211,6 @@ class Deltas(Refs):
             self._staged = (raw,)
         return None if raw is None else parse_raw(raw)
 
-    def know_staged_delta(self, returncode: int, stdout: bytes) -> None:
-        """Keep the answer of :meth:`staged_delta`'s ``git diff-index``, run ahead here with
-        this environment: exit 0 or 128 (``HEAD`` unborn) as it reads them; else it asks."""
-        if self._staged is None and returncode in (0, 128):
-            self._staged = (stdout if returncode == 0 else None,)
-
     def start_staged_delta(self) -> None:
         """Start the ``git diff-index`` :meth:`staged_delta` runs (unless the probe or this
         object asked already), so that git compares while the caller does other work; the

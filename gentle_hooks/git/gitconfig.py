@@ -12,10 +12,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from gentle_hooks.git.ahead import CONFIG_ARGS
 from gentle_hooks.git.core import RepositoryCore
 from gentle_hooks.values.lazy_pattern import lazy_pattern
 
+#: What :meth:`GitConfig.gentle_config` reads in its one ``git config`` process.
+_PRELOAD_REGEXP = (
+    r"^(gentle\.|diff\.(algorithm|submodule|orderfile)$|remote\..*\.(url|push)$"
+    r"|gentle-hooks\.sharewith$|branch\..+\.(remote|pushremote)$|remote\.pushdefault$"
+    r"|url\..+\.insteadof$)"
+)
 #: The keys among those that :meth:`GitConfig.config_get` answers from it.
 _PRELOADED = lazy_pattern(r"^(diff\.(algorithm|submodule|orderfile)|remote\..*\.url)$")
 #: The multi-valued keys among them that :meth:`GitConfig.config_get_all` answers from it
@@ -133,7 +138,7 @@ class GitConfig(RepositoryCore):
         to: :mod:`gentle_hooks.git.destination`). Any ``git config`` or ``git remote`` run
         through :meth:`run` forgets them.
         """
-        out = self.run(CONFIG_ARGS, ok=(0, 1)).stdout
+        out = self.run(["config", "-z", "--get-regexp", _PRELOAD_REGEXP], ok=(0, 1)).stdout
         gentle: list[bytes] = []
         other: dict[str, list[str]] = {}
         entries: list[tuple[str, str]] = []

@@ -11,10 +11,14 @@ import os
 from collections import namedtuple
 from collections.abc import Mapping, Sequence
 
+from gentle_hooks.bounded import WriteError, remove_files, residue, sweep
 from gentle_hooks.errors import GitError, quoted, shown_field
 from gentle_hooks.git.core import RepositoryCore
-from gentle_hooks.git.index_copy import private_copy, remove_copy
 from gentle_hooks.git.process import popen_git
+
+#: The name of a hook's private index copy, up to its owner's process id.
+INDEX_PREFIX = "gentle-hooks-index-"
+
 
 TYPE_CHECKING = False  # typing's NamedTuple costs ~10 ms to import on every gate
 if TYPE_CHECKING:
@@ -68,7 +72,7 @@ class Index(RepositoryCore):
         the git dir, as git's own temporary indexes do, else in the temporary directory.
         ``unhide``: first clear the copy's flags that hide edits (:meth:`_unhide`).
         """
-        tmp = private_copy(self.paths.index_file, self.paths.git_dir)
+        tmp = _private_copy(self.paths.index_file, self.paths.git_dir)
         try:
             if unhide:
                 self._unhide({"GIT_INDEX_FILE": tmp})
@@ -119,7 +123,7 @@ class Index(RepositoryCore):
         Raises:
             GitError: the own index has unmerged entries (its tree cannot be written).
         """
-        tmp = private_copy(os.path.join(self.paths.git_dir, "index"), self.paths.git_dir)
+        tmp = _private_copy(os.path.join(self.paths.git_dir, "index"), self.paths.git_dir)
         env = {"GIT_INDEX_FILE": tmp, "GIT_LITERAL_PATHSPECS": "1"}
 
         def names(args: list[str]) -> tuple[str, ...]:
@@ -161,22 +165,6 @@ class Index(RepositoryCore):
         rm = ["rm", "--cached", "-f", "-q", "--ignore-unmatch", "--", *literal]
         return self._with_index_copy([["read-tree", tree], rm, ["write-tree"]])
 
-    #: :meth:`know_staged_tree`'s answer, until :meth:`known_staged_tree` takes it.
-    _staged_tree: tuple[str, str] | None = None
-
-    def know_staged_tree(self, index_file: str, tree: str) -> None:
-        """Keep the tree ``git write-tree`` wrote of a private copy of ``index_file``, run
-        ahead in this repository's directory with its environment: the answer
-        :meth:`known_staged_tree` gives once, when ``index_file`` is the index git hands
-        us (the one :meth:`staged_tree` copies)."""
-        self._staged_tree = (index_file, tree)
-
-    def known_staged_tree(self) -> str | None:
-        """The tree :meth:`know_staged_tree` kept for the index git hands us (once); None
-        when there is none: :meth:`staged_tree` asks git."""
-        known, self._staged_tree = self._staged_tree, None
-        return known[1] if known is not None and known[0] == self.paths.index_file else None
-
     def staged_tree(self) -> str:
         """The index git hands us (``GIT_INDEX_FILE`` in a hook) written as a tree.
 
@@ -196,15 +184,15 @@ class Index(RepositoryCore):
 
         Raises:
             GitError: git is not on PATH (the copy removed); WriteError: as
-                :func:`~.index_copy.private_copy`.
+                :func:`_private_copy`.
         """
-        tmp = private_copy(self.paths.index_file, self.paths.git_dir)
+        tmp = _private_copy(self.paths.index_file, self.paths.git_dir)
         try:
             env = {**self.env, "GIT_INDEX_FILE": tmp}
             self._will_run(["write-tree"])
             proc = popen_git(["write-tree"], self.paths.toplevel or self.paths.git_dir, env)
         except BaseException:
-            remove_copy(tmp)
+            _remove_copy(tmp)
             raise
         return tmp, proc
 
@@ -216,7 +204,7 @@ class Index(RepositoryCore):
             proc.kill()
             proc.communicate()
         finally:
-            remove_copy(tmp)
+            _remove_copy(tmp)
 
     def finish_staged_tree(self, started: StagedTree) -> str:
         """The tree :meth:`start_staged_tree` started writing (see :meth:`staged_tree`,
@@ -229,7 +217,7 @@ class Index(RepositoryCore):
             env = {"GIT_INDEX_FILE": tmp}
             unmerged = self.run(["ls-files", "--unmerged", "-z"], env=env, ok=range(256))
         finally:
-            remove_copy(tmp)
+            _remove_copy(tmp)
         if unmerged.returncode == 0 and unmerged.stdout:
             raise GitError(
                 "the index has unmerged paths (a conflict in progress): resolve each and "
@@ -270,3 +258,91 @@ class Index(RepositoryCore):
             ],
         ).stdout
         return bool(out.strip(b"\0"))
+
+
+def _private_copy(src: str, directory: str) -> str:
+    """A new file holding ``src``'s bytes with its access and modification times, or a
+    path where none exists yet when ``src`` does not exist; its path.
+
+    Created exclusively (``O_EXCL``, mode 0600) in ``directory``, else in the temporary
+    directory. Plain ``os`` calls: :mod:`shutil` and :mod:`tempfile` cost ≈ 5 ms to import
+    on the hook path.
+
+    Raises:
+        OSError: neither directory takes a file.
+        WriteError: ``src`` cannot be read or the copy cannot be written (a full disk);
+            the message names the copy and ``src``.
+    """
+    # A hook killed before it removed its copy left one here; the next one removes it.
+    sweep(directory, INDEX_PREFIX)
+    try:
+        fd, path = _exclusive_file(directory)
+    except OSError:
+        import tempfile
+
+        # named with the pid as in the git directory, so the next run (or doctor) can
+        # tell a killed run's copy, and git's .lock beside it, from a live one's
+        remove_files(temp_index_residue())
+        fd, path = _exclusive_file(tempfile.gettempdir())
+    try:
+        try:
+            src_fd = os.open(src, os.O_RDONLY)
+        except FileNotFoundError:
+            os.close(fd)
+            os.unlink(path)  # git creates the index it needs
+            return path
+        try:
+            st = os.fstat(src_fd)
+            done = 0
+            while done < st.st_size:
+                sent = os.sendfile(fd, src_fd, done, st.st_size - done)
+                if sent == 0:
+                    break
+                done += sent
+        finally:
+            os.close(src_fd)
+        os.close(fd)
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    except BaseException as exc:
+        if os.path.exists(path):
+            os.unlink(path)
+        if isinstance(exc, OSError):
+            # os.sendfile's error names no file: say which copy could not be written
+            reason = exc.strerror or str(exc)
+            raise WriteError(f"{path}: cannot copy the index {src}: {reason}") from None
+        raise
+    return path
+
+
+def _remove_copy(tmp: str) -> None:
+    """Remove a private index copy and the ``.lock`` git may have left beside it."""
+    for path in (tmp, tmp + ".lock"):
+        if os.path.exists(path):
+            os.unlink(path)
+
+
+def temp_index_residue() -> list[str]:
+    """This user's index copies (and git's ``.lock`` beside them) that killed runs left in
+    the system's temporary directory, where a copy goes when the git directory refuses
+    it (:func:`gentle_hooks.bounded.residue`); never another user's."""
+    import tempfile
+
+    out = []
+    for path in residue(tempfile.gettempdir(), INDEX_PREFIX):
+        try:
+            if os.lstat(path).st_uid == os.getuid():
+                out.append(path)
+        except OSError:
+            continue
+    return out
+
+
+def _exclusive_file(directory: str) -> tuple[int, str]:
+    for _ in range(16):
+        path = os.path.join(directory, f"{INDEX_PREFIX}{os.getpid()}-{os.urandom(6).hex()}")
+        try:
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+            return os.open(path, flags, 0o600), path
+        except FileExistsError:
+            continue
+    raise FileExistsError(directory)

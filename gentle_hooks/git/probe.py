@@ -17,15 +17,12 @@ if TYPE_CHECKING:
 
 
 class Where:
-    """Where a hook runs: the work tree root (None when bare), the common git dir, this
-    worktree's git dir and the index git uses there (absolute, honouring
-    ``GIT_INDEX_FILE``), as :class:`~gentle_hooks.git.location.RepoPaths` has them."""
+    """Where a hook runs: the work tree root (None when bare) and the common git dir."""
 
-    __slots__ = ("common_dir", "git_dir", "index_file", "root")
+    __slots__ = ("common_dir", "root")
 
-    def __init__(self, root: str | None, common_dir: str, git_dir: str, index_file: str) -> None:
+    def __init__(self, root: str | None, common_dir: str) -> None:
         self.root, self.common_dir = root, common_dir
-        self.git_dir, self.index_file = git_dir, index_file
 
 
 def capture(argv: Sequence[str], env: Mapping[str, str]) -> tuple[int, bytes]:
@@ -183,7 +180,7 @@ def locate(env: Mapping[str, str]) -> Where | None:
     if fields is None:
         return None
     root = fields[6] if fields[0] == "false" and fields[6] else None
-    return Where(root, os.path.normpath(fields[4]), fields[3], fields[5])
+    return Where(root, os.path.normpath(fields[4]))
 
 
 #: ``diff-index --cached --raw`` output per (directory, index, git dir): the commit gate's

@@ -11,7 +11,6 @@ import subprocess
 from collections.abc import Sequence
 
 from gentle_hooks.errors import GitError, quoted
-from gentle_hooks.git.ahead import REV_PARSE_ARGS
 from gentle_hooks.git.core import RepositoryCore, is_full_id
 from gentle_hooks.git.location import RepoPaths
 from gentle_hooks.git.process import popen_git
@@ -262,7 +261,7 @@ class Refs(RepositoryCore):
         """
         if all(e in self._peeled for e in exprs):
             return [self._peeled[e] for e in exprs]
-        proc = self.run([*REV_PARSE_ARGS, *exprs], ok=(0, 128))
+        proc = self.run(["rev-parse", "--end-of-options", *exprs], ok=(0, 128))
         # Older git (2.39) echoes --end-of-options here instead of consuming it; no
         # expression can print it (check_ref_name refuses names starting with "-").
         lines = [

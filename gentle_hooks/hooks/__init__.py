@@ -7,7 +7,6 @@ only then is the handler imported.
 * :mod:`.call` — one invocation (name, arguments, stdin, chaining)
 * :mod:`.dispatch` — the table, chaining of a foreign hook, the pass path
 * :mod:`.commit` — the commit gate, and how a fix binds the staged change
-* :mod:`.commit_early` — the commit gate's first git questions, started before its imports
 * :mod:`.commit_msg` — the commit-msg gate: judges only what the commit gate did not
 * :mod:`.push_gate` — the push gate: the commits of every update, judged as a batch
 * :mod:`.push_record` — the push gate records a writer's commit no hook recorded (hooks off)

@@ -14,7 +14,7 @@ them to this candidate, or why none does; :mod:`gentle_hooks.hooks.outcome` prin
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 from gentle_hooks.config.load import LoadedConfig
 from gentle_hooks.errors import Command, GitError
@@ -67,19 +67,12 @@ KEPT_NOTE = (
 )
 
 
-def commit_gate(
-    call: HookCall,
-    env: Mapping[str, str],
-    runtime: Evidence | None,
-    given: Callable[[Repository], None] | None = None,
-) -> int:
+def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None) -> int:
     """Judge the staged candidate (pre-commit, pre-merge-commit).
 
     Args:
         call: the hook call; env: the environment; runtime: an agent runtime detected in
-            the environment, or None; given: hands the repository the answers of git
-            questions the hook's entry started before this module was imported
-            (:mod:`gentle_hooks.hooks.commit_early`), None for none.
+            the environment, or None.
 
     Returns:
         0 allowed (or overridden / warn mode), 1 blocked.
@@ -87,7 +80,7 @@ def commit_gate(
     Raises:
         GentleError: git, config or store failures (the hook fails closed, exit 2).
     """
-    repo, config = open_gate(env, given)
+    repo, config = open_gate(env)
     if repo.paths.toplevel is not None:
         # a background call's process may have written within its grace since its
         # session's last hook event: that is the writer's before the commit is judged

@@ -251,9 +251,10 @@ def _shows_agent(commit: str) -> bool:
 
 
 def _commit_gate(call: HookCall, env: Mapping[str, str]) -> int:
-    from gentle_hooks.hooks.commit_early import commit_gate_early
+    from gentle_hooks.hooks.commit import commit_gate
+    from gentle_hooks.policy.delegation import runtime_evidence
 
-    return commit_gate_early(call, env)  # git answers its first questions while it imports
+    return commit_gate(call, env, runtime_evidence(env))
 
 
 def _commit_msg_gate(call: HookCall, env: Mapping[str, str]) -> int:

@@ -119,19 +119,13 @@ class Told:
             say(line)
 
 
-def open_gate(
-    env: Mapping[str, str], given: Callable[[Repository], None] | None = None
-) -> tuple[Repository, LoadedConfig]:
-    """The repository the hook runs in and its compiled configuration; ``given`` is
-    handed the repository first (answers of git questions run ahead,
-    :mod:`gentle_hooks.hooks.commit_early`), before any of them is asked.
+def open_gate(env: Mapping[str, str]) -> tuple[Repository, LoadedConfig]:
+    """The repository the hook runs in and its compiled configuration.
 
     Raises:
         GitError / ConfigError: not a repository, or a configuration that does not compile.
     """
     repo = Repository.open()
-    if given is not None:
-        given(repo)
     return repo, load_config(repo.paths.toplevel, repo.gentle_config(), env)
 
 

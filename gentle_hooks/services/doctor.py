@@ -276,7 +276,7 @@ def residue_files(repo: Repository) -> list[str]:
     (:func:`gentle_hooks.services.agent_subagents.stale`).
     The next run that owns them removes them as well."""
     from gentle_hooks.bounded import residue, scratch_residue
-    from gentle_hooks.git.index_copy import INDEX_PREFIX, temp_index_residue
+    from gentle_hooks.git.index import INDEX_PREFIX, temp_index_residue
     from gentle_hooks.ledger.sqlite_file import new_file_prefix
 
     ledger = ledger_path(repo.paths.common_dir)

@@ -441,7 +441,7 @@ def test_index_copies_in_the_temporary_directory_are_named_swept_and_reported(
     the pid, so the next such copy sweeps a killed run's, and doctor reports and removes it."""
     import tempfile
 
-    from gentle_hooks.git.index_copy import INDEX_PREFIX, private_copy
+    from gentle_hooks.git.index import INDEX_PREFIX, _private_copy
 
     tmp = tmp_path / "tmpdir"
     tmp.mkdir()
@@ -458,7 +458,7 @@ def test_index_copies_in_the_temporary_directory_are_named_swept_and_reported(
     stale[0].write_bytes(b"DIRC")
     monkeypatch.setattr(tempfile, "tempdir", str(tmp))
     # a directory that takes no file (it does not exist) sends the copy to $TMPDIR
-    copy = private_copy(str(recorded / ".git" / "index"), str(tmp_path / "gone"))
+    copy = _private_copy(str(recorded / ".git" / "index"), str(tmp_path / "gone"))
     assert Path(copy).parent == tmp
     assert Path(copy).name.startswith(f"{INDEX_PREFIX}{os.getpid()}-")
     assert not stale[0].exists()
