@@ -148,7 +148,7 @@ def brought_content(
                 lists.setdefault((w.path, w.blob), []).append((noted, note))
         in_time()
     judged: dict[str, bool] = {}  # noted commit -> its note verified
-    telling = _telling_blobs(
+    telling = telling_blobs(
         repo, {b for pairs in wanted.values() for p, b in pairs if (p, b) in lists}
     )
     out: dict[str, Brought] = {}
@@ -175,7 +175,7 @@ def brought_content(
     return out
 
 
-def _telling_blobs(repo: Repository, blobs: set[str]) -> frozenset[str]:
+def telling_blobs(repo: Repository, blobs: set[str]) -> frozenset[str]:
     """The blobs of ``blobs`` whose content tells who wrote it
     (:func:`~gentle_hooks.policy.wholefile.identifies_writer`); one ``cat-file --batch``.
     A blob git does not hold (a shallow or partial clone) counts: not known to be anyone's.

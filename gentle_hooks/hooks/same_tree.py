@@ -15,6 +15,9 @@ empty commit, a ``--no-ff`` merge of a branch already judged) brings back conten
 history holds already, which was judged when it arrived: no note is borrowed for it.
 Nor for a commit whose first parent's tree is not the noted candidate's base: on
 another parent its own change differs (a rebase onto the writer's delivered part).
+A commit whose own change tells no writer (every path it changes holds a new blob too
+short or common to tell its writer by: a person's ``.gitignore`` of ``__pycache__/`` on the
+base the writer's note names makes its very tree) borrows nothing either.
 A commit whose own note records a person's discard claim (an override line of hook
 ``discard``: who, why, what was claimed) is not searched for: the claim is listed with it,
 as for any claimed commit (SPEC §5).
@@ -124,4 +127,35 @@ def borrowed_notes(
         # a commit's notes in several sources (this clone's, a remote's) name it once
         named = tuple(dict.fromkeys(n for n, _ in hits_of))
         out[info.id] = Borrowed(named, ParsedNote(lines))
-    return out
+    return _telling_only(repo, out, {i.id: i for i in plain}) if out else out
+
+
+def _telling_only(
+    repo: Repository, borrowed: dict[str, Borrowed], infos: Mapping[str, CommitInfo]
+) -> dict[str, Borrowed]:
+    """``borrowed`` less the commits whose own change tells no writer: against their one
+    parent, every changed path holds a new blob and none of those blobs is the writer's
+    evidence (:func:`~gentle_hooks.hooks.changed_tree.telling_blobs`: a ``.gitignore`` of
+    ``__pycache__/``, a template's settings). A person making that file on the same base
+    makes the noted candidate's very tree. A deletion, a mode change, a submodule or a
+    merge keeps the borrowed note (nothing there can be read as common). One
+    ``diff-tree --stdin`` and one ``cat-file --batch``, only for commits that borrow.
+
+    Raises:
+        GitError: git failed.
+    """
+    from gentle_hooks.hooks.changed_tree import telling_blobs
+
+    deltas = repo.commit_deltas(list(borrowed))
+    news: dict[str, set[str]] = {}
+    for cid in borrowed:
+        per_parent = deltas.get(cid) or [[]]
+        first = per_parent[0]
+        if (
+            len(infos[cid].parents) == 1
+            and first
+            and all(c.new_blob and c.new_blob != c.old_blob and not c.mode_changed for c in first)
+        ):
+            news[cid] = {c.new_blob for c in first if c.new_blob}
+    telling = telling_blobs(repo, set().union(*news.values())) if news else frozenset()
+    return {c: b for c, b in borrowed.items() if c not in news or news[c] & telling}

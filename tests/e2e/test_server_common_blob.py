@@ -78,11 +78,41 @@ def test_a_persons_boilerplate_with_a_writers_blob_passes(
     _a_persons_copy_passes(served, rel, text)
 
 
-def _a_persons_copy_passes(w: World, rel: str, text: str) -> None:
-    """The writer's noted commit holds ``rel`` (``text``) and its own ``src/app.py``;
-    another person, in a clone of their own, commits the same ``rel``: CI's range gate and
-    the server read it as the person's."""
-    first = _noted(w, {rel: text, "src/app.py": NEW})
+@pytest.mark.parametrize(
+    ("rel", "text"),
+    [(".gitignore", IGNORE), *BOILERPLATE.values()],
+    ids=["gitignore", *BOILERPLATE.keys()],
+)
+def test_a_persons_common_file_making_the_writers_very_tree_passes(
+    served: World, rel: str, text: str
+) -> None:
+    """The writer's noted commit holds that one file alone: the person's commit of it on the
+    same base is the noted candidate's very tree, and still the person's (refuter r13v
+    HIGH 2: rejected, "records writer work for this tree")."""
+    _a_persons_copy_passes(served, rel, text, alone=True)
+
+
+def test_the_writers_very_tree_of_a_telling_file_is_still_rejected(served: World) -> None:
+    """The control: the writer's one-line security setting, its tree committed again with
+    hooks off (``reset --soft``), is still delegated by the note of that tree."""
+    w = served
+    first = _noted(w, {"site/settings.py": HOSTS})
+    w.ok("reset", "-q", "--soft", "HEAD~1")
+    w.ok(*OFF, "commit", "-q", "-n", "-m", "tidy")
+    again = w.rev("HEAD")
+    push = w.git("push", "--no-verify", "origin", "main")
+    assert push.code == 1, push
+    assert (
+        f"remote: gentle-hooks: BLOCKED {again[:12]} on refs/heads/main: delegated "
+        f"(a gentle-hooks note of {first[:12]} records writer work for this tree)" in push.err
+    ), push
+
+
+def _a_persons_copy_passes(w: World, rel: str, text: str, *, alone: bool = False) -> None:
+    """The writer's noted commit holds ``rel`` (``text``) and its own ``src/app.py`` (or,
+    ``alone``, that file only); another person, in a clone of their own, commits the same
+    ``rel``: CI's range gate and the server read it as the person's."""
+    first = _noted(w, {rel: text} if alone else {rel: text, "src/app.py": NEW})
     other = w.base / "other"
     w.ok("clone", "-q", str(w.remote), str(other), cwd=w.base)
     w.write(rel, text, cwd=other)
