@@ -136,11 +136,12 @@ def lacked_note(
         return obs, ()
     rel, other = found
     copy = copy_line(other, root, rel)
+    kind = "directory" if os.path.isdir(os.path.join(other, rel)) else "file"
     return replace(obs, observed=f"{obs.observed}, {LACKED_IGNORED.format(rel)}"), (
-        f"the run lacks the file {rel}, which git ignores: the work tree {other} holds it, "
+        f"the run lacks the {kind} {rel}, which git ignores: the work tree {other} holds it, "
         "this one does not (git shares no ignored file between worktrees), so the failure "
-        "is this work tree's, not the change's: copy the file here, then report again; to "
-        f"copy it, run: {copy}",
+        f"is this work tree's, not the change's: copy the {kind} here, then report again; "
+        f"to copy it, run: {copy}",
     )
 
 

@@ -92,11 +92,12 @@ def holder_of(root: str, rel: str) -> str | None:
 def copy_line(other: str, root: str, rel: str) -> str:
     """The shell line that copies ``rel`` from the work tree ``other`` into ``root``,
     runnable as printed from anywhere: its directory made first when ``root`` lacks it
-    (``cp`` makes none)."""
+    (``cp`` makes none); ``rel`` a directory (an ignored package) is copied whole."""
     from gentle_hooks.policy.shellwords import join
 
-    dest = os.path.join(root, rel)
-    copy = join(("cp", "--", os.path.join(other, rel), dest))
+    dest, source = os.path.join(root, rel), os.path.join(other, rel)
+    # -R only for a directory: on a file it would copy a symbolic link as a link
+    copy = join(("cp", *(("-R",) if os.path.isdir(source) else ()), "--", source, dest))
     folder = os.path.dirname(dest)
     return copy if os.path.isdir(folder) else f"{join(('mkdir', '-p', '--', folder))} && {copy}"
 
