@@ -259,7 +259,7 @@ def failed_report_words(repo: Repository, result: AssessResult) -> str:
     from gentle_hooks.services.receipt_guard import unseen_words
 
     top = repo.paths.toplevel
-    wrote = tuple(p for r in failed for p in declared_outputs(r.command, top))
+    wrote = tuple(p for r in failed for p in declared_outputs(r.command, top, r.cwd))
     return unseen_words(repo, result.candidate.tree, result.binding.projection, wrote)
 
 

@@ -60,11 +60,13 @@ OUTPUT_OPTIONS: tuple[OutputOption, ...] = (
 )
 
 
-def declared_outputs(command: str, top: str | None = None) -> tuple[str, ...]:
+def declared_outputs(command: str, top: str | None = None, where: str = ".") -> tuple[str, ...]:
     """The paths ``command`` (a shell line) names as where it writes its reports, through
-    :data:`OUTPUT_OPTIONS`, normalized, each once; a path outside the top is left out.
-    ``top``: the work tree's absolute root, when known: an absolute path under it is that
-    path relative to it (``--junitxml /repo/report.xml`` with top ``/repo``)."""
+    :data:`OUTPUT_OPTIONS`, relative to the top, normalized, each once; a path outside the
+    top is left out. ``top``: the work tree's absolute root, when known: an absolute path
+    under it is that path relative to it (``--junitxml /repo/report.xml`` with top
+    ``/repo``). ``where``: the directory the command runs in, relative to the top (a
+    receipt's ``cwd``): a relative path is below it."""
     try:
         words = shlex.split(command)
     except ValueError:
@@ -77,7 +79,8 @@ def declared_outputs(command: str, top: str | None = None) -> tuple[str, ...]:
                 continue
             if row.kind_prefix:
                 value = value.partition(":")[2] if ":" in value else ""
-            path = _inside(_below(value, top))
+            absolute = value.startswith("/")
+            path = _inside(_below(value, top) if absolute else posixpath.join(where, value))
             if path is not None and path not in found:
                 found.append(path)
     return tuple(found)

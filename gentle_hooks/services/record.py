@@ -424,7 +424,7 @@ def run_receipt(
             touched = [p for p in changed if p in tracked]
         # a tracked file the command names as its report (--junitxml report.xml) is written
         # after the run tested the candidate: its output, not what it tested
-        outputs = declared_outputs(shlex.join(argv), bound.root)
+        outputs = declared_outputs(shlex.join(argv), bound.root, os.path.relpath(cwd, bound.root))
         reports = [p for p in touched if is_output(p, outputs)]
         if len(reports) < len(touched):
             held = bound.candidate.tree if place.room is None else None

@@ -105,7 +105,7 @@ def refusal_of(
             report_command(bound, rec.command, rec.cwd),
         )
         if lacked_words(rec.observed) is None:  # else the file it lacked is why
-            first, words = _unseen(bound, words, declared_outputs(rec.command, bound.root))
+            first, words = _unseen(bound, words, declared_outputs(rec.command, bound.root, rec.cwd))
     elif remedy is not None and _may_count(bound, remedy):
         words, fix = (
             "the writer reports the same command without the part that hides a failure",

@@ -252,7 +252,7 @@ def run_spot_check(
         outputs = receipt.created or () if binding.projection is Projection.SNAPSHOT else ()
         # and the reports its command names (--junitxml report.xml), tracked or not: written
         # after the re-run tested the tree, its output, not what it tested
-        named = declared_outputs(receipt.command, bound.root)
+        named = declared_outputs(receipt.command, bound.root, receipt.cwd)
         if not in_place and named and holds_tree(bound.repo, cand.tree, named):
             # the work tree differs only in the report an earlier run rewrote: the re-run
             # writes it there again, and its spot check binds the state commit -a stages

@@ -23,6 +23,8 @@ DECLARED = (
     sys.executable,
     *("-m", "pytest", "-q", "-p", "no:cacheprovider", "tests", "--junitxml", "report.xml"),
 )
+#: A test of ``add`` beside it (a package's own tests, run from its directory).
+TEST_ADD = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
 #: A test the writer adds that rewrites the source the change is judged on.
 PATCHING_TEST = (
     "def test_patches():\n    with open('src/app.py', 'a') as f:\n        f.write('# patched\\n')\n"
@@ -97,6 +99,32 @@ def test_a_report_named_by_its_absolute_path_in_the_work_tree_counts_too(native:
     ran = w.gh("receipt", "run", "--", *absolute)
     assert ran.code == 0, ran
     assert "the run rewrote report.xml, the report its command names" in " ".join(ran.lines), ran
+    w.spot_check()
+    w.ok("add", "-A")
+    done = w.git("commit", "-qm", "writer: add")
+    assert done.code == 0, done
+
+
+def test_a_report_named_from_a_subdirectory_counts_too(native: World) -> None:
+    """``receipt run`` from ``pkg/`` with ``--junitxml out/report.xml``: the tracked
+    ``pkg/out/report.xml`` is the run's output, named relative to where it ran (issue 14,
+    refuter r14w F4: "the command changed the candidate's tracked files
+    (pkg/out/report.xml)")."""
+    w = native
+    w.human_base(
+        {
+            "pkg/calc.py": "def add(a, b):\n    return a - b\n",
+            "pkg/test_app.py": TEST_ADD,
+            "pkg/out/report.xml": "<testsuites/>\n",
+        }
+    )
+    w.write("pkg/calc.py", "def add(a, b):\n    return a + b\n")
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    run = (sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider")
+    ran = w.gh("receipt", "run", "--", *run, "--junitxml", "out/report.xml", cwd=w.work / "pkg")
+    assert ran.code == 0, ran
+    said = " ".join(ran.lines)
+    assert "the run rewrote pkg/out/report.xml, the report its command names" in said, ran
     w.spot_check()
     w.ok("add", "-A")
     done = w.git("commit", "-qm", "writer: add")

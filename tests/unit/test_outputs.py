@@ -45,6 +45,21 @@ def test_declared_outputs_under_the_top(command: str, paths: tuple[str, ...]) ->
     assert declared_outputs(command, "/w/repo") == paths
 
 
+#: Run from the subdirectory ``pkg`` of the top ``/w/repo`` (``receipt run`` from there, or
+#: ``--cwd pkg``; a receipt's ``cwd``): a relative report path is below it (refuter r14w F4).
+FROM_PKG = [
+    pytest.param("pytest --junitxml out/r.xml", ("pkg/out/r.xml",), id="relative-below-cwd"),
+    pytest.param("pytest --junitxml ../r.xml", ("r.xml",), id="up-to-the-top"),
+    pytest.param("pytest --junitxml ../../r.xml", (), id="above-the-top"),
+    pytest.param("pytest --junitxml /w/repo/pkg/r.xml", ("pkg/r.xml",), id="absolute-as-before"),
+]
+
+
+@pytest.mark.parametrize(("command", "paths"), FROM_PKG)
+def test_declared_outputs_from_a_subdirectory(command: str, paths: tuple[str, ...]) -> None:
+    assert declared_outputs(command, "/w/repo", "pkg") == paths
+
+
 @pytest.mark.parametrize("row", OUTPUT_OPTIONS, ids=[r.id for r in OUTPUT_OPTIONS])
 def test_every_option_of_every_row_names_an_output(row: OutputOption) -> None:
     for name in row.names:
