@@ -35,9 +35,21 @@ def holds_tree(repo: Repository, tree: str, outputs: Sequence[str] = ()) -> bool
         here = repo.snapshot_tree()
         if here != tree and not (outputs and reports_only(repo, tree, here, outputs)):
             return False
-        return not any(is_runner_loaded(p) for p in repo.ignored_files() if not p.endswith("/"))
+        return not runner_files_here(repo)
     except GitError:
         return False
+
+
+def runner_files_here(repo: Repository) -> bool:
+    """Whether the work tree holds an ignored file a test runner or the interpreter loads by
+    name (:func:`~gentle_hooks.policy.runnerfiles.is_runner_loaded`: an ignored
+    ``conftest.py`` can turn a failure into a pass): a re-run there would not test the
+    candidate alone.
+
+    Raises:
+        GitError: git failed.
+    """
+    return any(is_runner_loaded(p) for p in repo.ignored_files() if not p.endswith("/"))
 
 
 @frozen

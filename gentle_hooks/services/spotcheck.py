@@ -61,7 +61,7 @@ from gentle_hooks.services.spot_refusal import (
     report_command,
     what_to_report,
 )
-from gentle_hooks.services.spot_rerun import Rerun, holds_tree, rerun_in
+from gentle_hooks.services.spot_rerun import Rerun, holds_tree, rerun_in, runner_files_here
 from gentle_hooks.values.candidate import PathChange, Projection, candidate_identity
 from gentle_hooks.values.frozen import frozen, replace
 
@@ -233,7 +233,12 @@ def run_spot_check(
     bound = bind(binding, env)
     cand = bound.candidate
     with open_store(bound.repo) as led:
-        in_place = binding.projection is Projection.SNAPSHOT or holds_tree(bound.repo, cand.tree)
+        # the work tree is the snapshot's candidate, but an ignored runner file there (a
+        # conftest.py) would be run with it: then a checkout of the candidate's tree
+        snapshot = binding.projection is Projection.SNAPSHOT
+        in_place = (snapshot and not runner_files_here(bound.repo)) or holds_tree(
+            bound.repo, cand.tree
+        )
         receipt = choose_receipt(led, bound, receipt_id, command, env, in_checkout=not in_place)
         if sign_key is not None:
             refuse_unsignable(

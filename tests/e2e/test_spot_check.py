@@ -407,6 +407,28 @@ def test_an_ignored_conftest_does_not_decide_the_re_run(native: World) -> None:
     assert w.git("commit", "-m", "writer").code == 1
 
 
+def test_an_ignored_conftest_does_not_decide_the_default_re_run(native: World) -> None:
+    """The same without ``--staged`` (the work tree's snapshot, the default): the work tree
+    is the candidate, but the ignored ``conftest.py`` it holds is run with it, so the re-run
+    goes to a checkout of the snapshot's tree, disagrees, and the commit is blocked
+    (refuter r14w F3: it re-ran in the work tree and agreed; the broken change was pushed)."""
+    w = native
+    w.write("tests/test_app.py", PYTEST_TEST)
+    w.ok("add", "tests/test_app.py")
+    w.ok("commit", "-q", "-m", "a test")
+    with open(w.work / ".git" / "info" / "exclude", "a", encoding="utf-8") as fh:
+        fh.write("tests/conftest.py\n")
+    w.write("tests/conftest.py", FIXING_CONFTEST)
+    w.write("src/app.py", BROKEN)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    assert w.gh("receipt", "run", "--", *PYTEST).code == 0  # passes here
+    r = w.gh("spot-check")
+    assert r.code == 1, r
+    assert "in a temporary linked checkout" in r.out, r
+    assert r.err.splitlines()[-1].endswith("reported exit 0, observed exit 1: DISAGREED")
+    assert w.git("commit", "-qam", "writer").code == 1
+
+
 def test_files_the_run_creates_never_make_it_refuse(native: World) -> None:
     """No ignore rules: the writer's run leaves a file of its own untracked (a log beside
     the sources); the staged spot check re-runs in a checkout of the staged tree and the
