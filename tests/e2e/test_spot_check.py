@@ -383,12 +383,9 @@ FIXING_CONFTEST = (
 PYTEST = (sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_app.py")
 
 
-def test_an_ignored_conftest_does_not_decide_the_re_run(native: World) -> None:
-    """An ignored ``tests/conftest.py`` (in ``.git/info/exclude``, in no candidate's tree)
-    makes the broken change's tests pass in the work tree: the work tree does not hold
-    exactly the candidate, so the spot check re-runs in a checkout of it, disagrees, and
-    the commit is blocked."""
-    w = native
+def _broken_behind_an_ignored_conftest(w: World) -> World:
+    """``w`` with a committed pytest test of ``src/app.py``, an ignored ``tests/conftest.py``
+    (in ``.git/info/exclude``) that makes it pass, and the writer's recorded broken change."""
     w.write("tests/test_app.py", PYTEST_TEST)
     w.ok("add", "tests/test_app.py")
     w.ok("commit", "-q", "-m", "a test")
@@ -397,6 +394,15 @@ def test_an_ignored_conftest_does_not_decide_the_re_run(native: World) -> None:
     w.write("tests/conftest.py", FIXING_CONFTEST)
     w.write("src/app.py", BROKEN)
     assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    return w
+
+
+def test_an_ignored_conftest_does_not_decide_the_re_run(native: World) -> None:
+    """An ignored ``tests/conftest.py`` (in ``.git/info/exclude``, in no candidate's tree)
+    makes the broken change's tests pass in the work tree: the work tree does not hold
+    exactly the candidate, so the spot check re-runs in a checkout of it, disagrees, and
+    the commit is blocked."""
+    w = _broken_behind_an_ignored_conftest(native)
     w.ok("add", "-A")
     assert w.ok("status", "--porcelain") == "M  src/app.py\n"  # the conftest is ignored
     assert w.gh("receipt", "run", "--staged", "--", *PYTEST).code == 0  # passes here
@@ -412,15 +418,7 @@ def test_an_ignored_conftest_does_not_decide_the_default_re_run(native: World) -
     is the candidate, but the ignored ``conftest.py`` it holds is run with it, so the re-run
     goes to a checkout of the snapshot's tree, disagrees, and the commit is blocked
     (refuter r14w F3: it re-ran in the work tree and agreed; the broken change was pushed)."""
-    w = native
-    w.write("tests/test_app.py", PYTEST_TEST)
-    w.ok("add", "tests/test_app.py")
-    w.ok("commit", "-q", "-m", "a test")
-    with open(w.work / ".git" / "info" / "exclude", "a", encoding="utf-8") as fh:
-        fh.write("tests/conftest.py\n")
-    w.write("tests/conftest.py", FIXING_CONFTEST)
-    w.write("src/app.py", BROKEN)
-    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w = _broken_behind_an_ignored_conftest(native)
     assert w.gh("receipt", "run", "--", *PYTEST).code == 0  # passes here
     r = w.gh("spot-check")
     assert r.code == 1, r
