@@ -82,8 +82,8 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
     """
     repo, config = open_gate(env)
     if repo.paths.toplevel is not None:
-        # a background call's process may have written within its grace since its
-        # session's last hook event: that is the writer's before the commit is judged
+        # a background call's process may have written since its session's last hook
+        # event (its turn open, or within its grace): the writer's before the commit is judged
         from gentle_hooks.services.agent_window_settle import settle
 
         settle(repo.paths.toplevel, repo.paths.common_dir, env)
