@@ -24,6 +24,7 @@ from gentle_hooks.hooks.call import HookCall
 from gentle_hooks.hooks.outcome import Judged, Told, conclude, open_gate
 from gentle_hooks.ledger.facts import LedgerFacts
 from gentle_hooks.ledger.location import ledger_path
+from gentle_hooks.ledger.probe import calls_open
 from gentle_hooks.policy.delegation import (
     Evidence,
 )
@@ -87,6 +88,10 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
         from gentle_hooks.services.agent_window_settle import settle
 
         settle(repo.paths.toplevel, repo.paths.common_dir, env)
+        if calls_open(repo.paths.common_dir):  # a shell call still running wrote too
+            from gentle_hooks.services.agent_inflight_settle import settle as move_calls
+
+            move_calls(repo.paths.toplevel, repo.paths.common_dir, env)
     amend = bool(amend_flag())
     if not amend and os.path.lexists(ledger_path(repo.paths.common_dir)):
         # what the index changes against HEAD, which the ledger's facts read below: git
