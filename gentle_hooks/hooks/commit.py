@@ -24,6 +24,7 @@ from gentle_hooks.hooks.call import HookCall
 from gentle_hooks.hooks.outcome import Judged, Told, conclude, open_gate
 from gentle_hooks.ledger.facts import LedgerFacts
 from gentle_hooks.ledger.location import ledger_path
+from gentle_hooks.ledger.probe import calls_open
 from gentle_hooks.policy.delegation import (
     Evidence,
 )
@@ -82,11 +83,15 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
     """
     repo, config = open_gate(env)
     if repo.paths.toplevel is not None:
-        # a background call's process may have written within its grace since its
-        # session's last hook event: that is the writer's before the commit is judged
+        # a background call's process may have written since its session's last hook
+        # event (its turn open, or within its grace): the writer's before the commit is judged
         from gentle_hooks.services.agent_window_settle import settle
 
         settle(repo.paths.toplevel, repo.paths.common_dir, env)
+        if calls_open(repo.paths.common_dir):  # a shell call still running wrote too
+            from gentle_hooks.services.agent_inflight_settle import settle as move_calls
+
+            move_calls(repo.paths.toplevel, repo.paths.common_dir, env)
     amend = bool(amend_flag())
     if not amend and os.path.lexists(ledger_path(repo.paths.common_dir)):
         # what the index changes against HEAD, which the ledger's facts read below: git

@@ -65,15 +65,15 @@ class HookRow:
 
 def _commit_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
     """The commit gate applies, or may: an agent runtime in the environment, a background
-    call's window kept in the repository (the gate settles it first), a staged path
-    a writer wrote, a staged blob an ended writer entry wrote or a staged path of an expired
-    or discarded one (whether the change carries the writer's content is the gate's to
-    decide), or ``gate.applies_to = all``."""
+    call's window or a running shell call kept in the repository (the gate moves it), a
+    staged path a writer wrote, a staged blob an ended writer entry wrote or a staged path of
+    an expired or discarded one (whether the change carries the writer's content is the
+    gate's to decide), or ``gate.applies_to = all``."""
     from gentle_hooks.git.probe import commit_paths, config_value, locate, staged_blobs
     from gentle_hooks.ledger.probe import (
         ended_blobs_staged,
         ended_paths_in,
-        windows_open,
+        moves_waiting,
         writer_paths_touched,
     )
     from gentle_hooks.policy.delegation import runtime_evidence
@@ -83,7 +83,7 @@ def _commit_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
     where = locate(env)
     if where is None:
         raise UsageError("hook: not inside a git repository")
-    if windows_open(where.common_dir):  # a background call's window: the gate settles it
+    if moves_waiting(where.common_dir):  # the gate moves them before it judges
         return True
     if writer_paths_touched(where.common_dir, lambda: commit_paths(env)):
         return True

@@ -37,6 +37,7 @@ from gentle_hooks.hooks.pushed_commits import (
 )
 from gentle_hooks.ledger.facts import LedgerFacts
 from gentle_hooks.ledger.location import ledger_path
+from gentle_hooks.ledger.probe import calls_open, windows_open
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.native.builtin import prefetch_builtin
 from gentle_hooks.native.provider import BUILTIN
@@ -87,6 +88,17 @@ def push_gate(call: HookCall, env: Mapping[str, str], early: EarlyWalks | None =
     remote = call.args[0] if call.args else env.get("PRE_COMMIT_REMOTE_NAME")
     updates = push_updates(call, env)
     repo, config = open_gate(env)
+    top, common = repo.paths.toplevel, repo.paths.common_dir
+    if top is not None and windows_open(common):
+        # an agent's call still open may have written what a person commits and pushes
+        # before its session's next hook event: that is the writer's before the push is judged
+        from gentle_hooks.services.agent_window_settle import settle
+
+        settle(top, common, env)
+    if top is not None and calls_open(common):  # so may a shell call still running
+        from gentle_hooks.services.agent_inflight_settle import settle as move_calls
+
+        move_calls(top, common, env)
     if early is not None:
         early.give(repo)
     repo.hold_refs()  # every candidate of this push is based on the refs as they are now

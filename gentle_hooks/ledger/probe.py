@@ -302,6 +302,27 @@ def windows_open(common_dir: str) -> bool:
     return any(n.endswith(".json") for n in names)
 
 
+#: Where the running shell calls' files are kept under the state directory
+#: (:mod:`gentle_hooks.services.agent_inflight`).
+CALLS_DIR = ("shell", "calls")
+
+
+def calls_open(common_dir: str) -> bool:
+    """Whether a running shell call's file is kept in the repository (a ``.json`` file in
+    :data:`CALLS_DIR`): one directory listing, none when the directory is absent."""
+    try:
+        names = os.listdir(os.path.join(common_dir, STATE_DIR, *CALLS_DIR))
+    except OSError:
+        return False
+    return any(n.endswith(".json") for n in names)
+
+
+def moves_waiting(common_dir: str) -> bool:
+    """Whether a gate has a background window (:func:`windows_open`) or a running shell
+    call (:func:`calls_open`) to move before it judges: at most two directory listings."""
+    return windows_open(common_dir) or calls_open(common_dir)
+
+
 def ledger_exists(common_dir: str) -> bool:
     """Whether a ledger file exists under ``common_dir``, or something displaced the state
     directory (the store then says what; nothing is opened here)."""

@@ -132,8 +132,12 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.agent_window_links` — a background call's windows in every repository its command
   names (a submodule, a nested one, the one below a session above it), linked so the
   session's later events move and close them
-* :mod:`.agent_window_settle` — the windows kept past the end of a turn, moved by the commit
-  gate, ``status`` and ``assess`` before they judge
+* :mod:`.agent_window_settle` — the open windows, moved by the commit gate, the push gate,
+  ``status`` and ``assess`` before they judge
+* :mod:`.agent_inflight` — the shell calls still running (pre-tool event come, post-tool
+  not yet): their call files, kept and removed by the recorder
+* :mod:`.agent_inflight_settle` — those calls moved by the commit and push gates before
+  they judge
 * :mod:`.agent_unreported` — the shell calls whose post-tool event never came (Codex),
   settled at the end of the agent's turn: recorded, their window kept for a short grace or
   closed

@@ -47,13 +47,12 @@ from gentle_hooks.errors import GitError, UsageError, shown_field
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.policy.inputs import label_problem
 from gentle_hooks.services import (
-    agent_above,
+    agent_inflight,
     agent_leftover,
     agent_patched,
     agent_prewrite,
     agent_shell,
     agent_stop_patches,
-    agent_unreported,
     agent_window_links,
     agent_windows,
 )
@@ -126,7 +125,7 @@ def record_from_runtime(
     )
     kept = tuple(m.kept + (f" ({bad})" if bad else "") for m in moved if m.kept)
     # then the shell calls whose post-tool event never came (Codex's), a window kept or not
-    settled = agent_unreported.settle(rt.name, rt.title, event, root, env)
+    settled = agent_inflight.unreported(rt, event, root, env)
     windows = (len(moved) - len(kept), len(kept) + sum(1 for m in settled if m.kept))
     moved += [m for m in settled if not m.why]
     event = replace(event, notes=(*event.notes, *kept, *(m.why for m in settled if m.why)))
@@ -168,7 +167,7 @@ def _one(
     if event.lifecycle is not None:
         return _bracket(rt.name, rt.title, rt.ack, event, cwd)
     if event.shell == SHELL_BEFORE:  # a shell call about to run: the work tree is kept
-        why = agent_above.before(rt.name, rt.title, event, root, cwd)
+        why = agent_inflight.before(rt, event, root, cwd, model, effort, env)
         return RuntimeRecorded(event, None, why, rt.ack)
     if event.shell == WRITE_BEFORE:  # a writing call about to run: the files it names are kept
         why = agent_prewrite.keep(rt.title, rt.name, event, root, cwd)
@@ -200,7 +199,7 @@ def _one(
             if event.background
             else []
         )
-        event, starts, no = agent_above.after(rt.name, rt.title, event, root, cwd)
+        event, starts, no = agent_inflight.after(rt, event, root, cwd)
         if opened:
             ends = rt.wiring is not None and rt.wiring.turn_end is not None
             said = agent_window_links.register(rt.name, opened, event, root, env, turn_end=ends)

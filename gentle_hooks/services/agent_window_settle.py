@@ -1,18 +1,18 @@
 """Open background windows settled by a gate before it judges (SPEC §3 "Attribution follows
 content", §7 "Hooks"; docs/agents/claude-code.md, "A command that runs in the background").
 
-Room ``services``. A background shell call whose process still runs when the agent's turn
-ends keeps its window open for a grace (:mod:`.agent_windows`); what the process writes
-within it was recorded only at the session's next hook event, so a commit made before that
-event took the process's write for a person's. The commit gate, ``status`` and ``assess``
-call :func:`settle` first: every window of the repository that the end of a turn kept open
-(a deadline in its file) is moved as the session's next event would move it
-(:func:`.agent_windows.tick`, the session read from the window file): what changed within
-the grace is recorded as the background call's write (under its ``@bg<n>`` id: a later move
-or replay records once), and a window whose grace is over closes, keeping only the paths
-that changed by its deadline (a person's later edit stays the person's). A window whose
-turn has not ended (no deadline) is left to the session's own events. A repository with no
-window file costs one directory listing
+Room ``services``. A background shell call keeps its window open until the agent's turn ends,
+and past it for a grace while a process it left still runs (:mod:`.agent_windows`); what the
+process writes was recorded only at the session's next hook event, so a commit, or a commit
+and its push, made before that event took the process's write for a person's. The commit
+gate, the push gate, ``status`` and ``assess`` call :func:`settle` first: every window of the
+repository is moved as the session's next event (not its end of turn) would move it
+(:func:`.agent_windows.tick`, the session read from the window file): what changed since the
+last move is recorded as the background call's write (under its ``@bg<n>`` id: a later move
+or replay records once; what a person committed meanwhile too, as the session's next event
+records it), and the window stays open for the session's own events, unless its grace is
+over: then it closes, keeping only the paths that changed by its deadline (a person's later
+edit stays the person's). A repository with no window file costs one directory listing
 (:func:`gentle_hooks.ledger.probe.windows_open`) and no git process.
 """
 
@@ -31,10 +31,9 @@ _WRITER_VARS = ("GENTLE_WRITER_MODEL", "GENTLE_WRITER_EFFORT")
 
 
 def settle(root: str, common: str, env: Mapping[str, str]) -> list[str]:
-    """Move every window of the repository (work tree ``root``, common directory
-    ``common``) that the end of a turn kept open (see the module docstring); one line per
-    window moved. Failures are not the gate's: a window that cannot be moved is left as it
-    was, and its line says so."""
+    """Move every open window of the repository (work tree ``root``, common directory
+    ``common``; see the module docstring); one line per window moved. Failures are not the
+    gate's: a window that cannot be moved is left as it was, and its line says so."""
     if not windows_open(common):
         return []
     from gentle_hooks.agents.event import RuntimeEvent
@@ -72,9 +71,9 @@ def settle(root: str, common: str, env: Mapping[str, str]) -> list[str]:
 
 
 def _sessions(where: str) -> list[tuple[str, str]]:
-    """``(runtime, session)`` of each window file in ``where`` kept past the end of its turn
-    (a deadline), each once, in name order; a file that names no session (written before
-    sessions were kept) or no runtime of ours is left out."""
+    """``(runtime, session)`` of each window file in ``where``, each once, in name order; a
+    file that names no session (written before sessions were kept) or no runtime of ours is
+    left out."""
     import json  # only where a window is kept: a passing gate reads no JSON
 
     from gentle_hooks.agents.runtimes import NAMES
@@ -94,6 +93,6 @@ def _sessions(where: str) -> list[tuple[str, str]]:
         except (OSError, ValueError):
             continue
         session = doc.get("session") if isinstance(doc, dict) else None
-        if isinstance(session, str) and session and doc.get("until") is not None:
+        if isinstance(session, str) and session:
             out[(kind, session)] = None
     return list(out)

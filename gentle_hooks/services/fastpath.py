@@ -43,7 +43,7 @@ from gentle_hooks.config.keys import ENV_KEYS, git_key
 from gentle_hooks.git.probe import SEQUENCERS
 from gentle_hooks.ledger.kept import DAMAGED_KEPT, SPOOL_KEPT
 from gentle_hooks.ledger.location import IDLE_FILE, LEDGER_FILE, SPOOL_FILE, STATE_DIR
-from gentle_hooks.ledger.probe import IDLE_LAST, IDLE_ROWS, WINDOWS_DIR
+from gentle_hooks.ledger.probe import CALLS_DIR, IDLE_LAST, IDLE_ROWS, WINDOWS_DIR
 from gentle_hooks.policy.decision_form import ENV as FORMAT_ENV
 from gentle_hooks.policy.decision_form import SPEAKS_FOR_EVERY_COMMIT, allowed_line
 from gentle_hooks.policy.delegation import IDENTITY_ENV, RUNTIME_ENV, RUNTIME_PATH
@@ -295,6 +295,7 @@ def _commit_check() -> str:
         gh_i=
         gh_ledger_idle "$gh_common" || return 1
         ! gh_any "$gh_common"/{"/".join((STATE_DIR, *WINDOWS_DIR))}/*.json || return 1
+        ! gh_any "$gh_common"/{"/".join((STATE_DIR, *CALLS_DIR))}/*.json || return 1
         gh_ended "$gh_i" || return 1
         gh_t=$gh_top/.gentle-hooks.toml
         [ ! -e "$gh_t" ] && [ ! -L "$gh_t" ] || return 1

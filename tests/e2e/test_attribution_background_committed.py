@@ -15,8 +15,8 @@ Codex's (a response saying the command still runs; a call that sent no ``PostToo
 a flag the test makes once the post-tool hook returned. OpenCode's ``session.idle`` row is in
 tests/e2e/test_shell_opencode.py.
 
-* the process writes, a person commits it with ``git commit -a`` before the end of the turn,
-  the turn ends: the end of the turn records the write in that commit as the writer's,
+* the process writes, a person commits it with ``git commit --no-verify -a`` before the end
+  of the turn, the turn ends: the end of the turn records the write in that commit as the writer's,
   ``assess --committed-only`` finds the commit delegated and the push of it is blocked;
 * a window kept past ``Stop`` (a watcher Codex left running): the watcher writes within the
   grace, a person edits another file after it and commits both with ``--no-verify`` (no
@@ -59,9 +59,10 @@ IN_COMMITS = "left content of its own in commits it made (a branch, tag or stash
 
 
 def _person_commits_it(w: World) -> str:
-    """A person's ``git commit -qam`` of the process's write, which passes (no pending work
-    yet: the session sent no hook event since the write); the commit's id."""
-    r = w.git("commit", "-qam", "human: tidy")
+    """A person's ``git commit --no-verify -qam`` of the process's write (no commit gate
+    moves the window: tests/e2e/test_attribution_open_window_gates.py has the gate's rows);
+    the commit's id."""
+    r = w.git("commit", "--no-verify", "-qam", "human: tidy")
     assert r.code == 0, r
     return w.rev("HEAD")
 

@@ -178,17 +178,18 @@ def test_a_background_bash_write_before_session_idle_is_recorded_there(
 def test_a_background_bash_write_a_person_committed_is_recorded_at_session_idle(
     native: World, tmp_path: Path
 ) -> None:
-    """The process writes and a person commits it (``git commit -a``) before session.idle:
-    session.idle records the write in that commit as the call's, so the commit is delegated
-    and its push is blocked (refuter r17v finding 1: nothing was attributed, the push
-    passed)."""
+    """The process writes and a person commits it (``git commit --no-verify -a``: no commit
+    gate moves the window, tests/e2e/test_attribution_open_window_gates.py has the gate's
+    rows) before session.idle: session.idle records the write in that commit as the call's,
+    so the commit is delegated and its push is blocked (refuter r17v finding 1: nothing was
+    attributed, the push passed)."""
     w = native
     _wired(w)
     flag = tmp_path / "go"
     command = held_in_background(flag, SED)
     _bash_call(w, tmp_path / "oc", command, "call_bg", open_session=True)
     release(flag)
-    assert w.git("commit", "-qam", "human: tidy").code == 0  # nothing recorded yet
+    assert w.git("commit", "--no-verify", "-qam", "human: tidy").code == 0
     commit = w.rev("HEAD")
     _bash_call(w, tmp_path / "oc", None)
     assert _pending(w) == [("call_bg@bg1",)]

@@ -191,3 +191,13 @@ def test_the_probes_windows_dir_is_where_the_windows_are_kept() -> None:
     from gentle_hooks.services.agent_windows import WINDOW_DIR
 
     assert (SHELL_DIR, WINDOW_DIR) == WINDOWS_DIR
+
+
+def test_the_probes_calls_dir_is_below_the_shell_snapshots() -> None:
+    """:func:`gentle_hooks.ledger.probe.calls_open` (and the commit fast path) look below
+    the directory :mod:`gentle_hooks.services.agent_shell` keeps its snapshots in, where
+    :mod:`gentle_hooks.services.agent_inflight` keeps its call files."""
+    from gentle_hooks.ledger.probe import CALLS_DIR
+    from gentle_hooks.services.agent_shell import SHELL_DIR
+
+    assert CALLS_DIR[0] == SHELL_DIR
