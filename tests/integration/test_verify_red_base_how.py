@@ -114,6 +114,42 @@ def test_a_deselect_hiding_a_test_that_does_not_fail_the_same_way_is_not_the_ful
     assert _last(out)[0] == "blocked" and _last(out)[3] == "C1-suite-part", out["outcomes"]
 
 
+#: r18v HIGH 1: an assert helper every failure of ``test_f`` crashes in, reached from two
+#: lines of the same text; the base's ``f(1)`` is wrong, the change's ``f(2)``, the message
+#: the same (``assert 5 == 2``).
+HELPED = (
+    "import sys\nfrom pathlib import Path\n\n"
+    "sys.path.insert(0, str(Path(__file__).resolve().parent.parent / 'src'))\n\n"
+    "from calc import f\n\n\n"
+    "def check(x):\n    assert x == 2\n\n\n"
+    "def test_f():\n    x = f(1)\n    check(x)\n    x = f(2)\n    check(x)\n"
+)
+F_BASE = "def f(x):\n    return 5 if x == 1 else 2\n"
+F_SWAPPED = "def f(x):\n    return 2 if x == 1 else 5\n"
+
+
+@pytest.mark.parametrize("deselect", ["", " --deselect tests/test_f.py::test_f"])
+def test_a_helper_failing_at_its_line_from_another_test_line_is_the_changes(
+    repo: Path, tmp_path: Path, deselect: str
+) -> None:
+    """r18v HIGH 1: ``test_f`` fails on the base in ``check`` from its first ``check(x)``;
+    the change fixes ``f(1)``, breaks ``f(2)``, and it fails at the same helper line with
+    the same message from its second: another failure, row C5 with no way out printed;
+    deselected, it is not excused (C1-suite-part)."""
+    _base(repo, {"src/calc.py": F_BASE, "tests/test_f.py": HELPED})
+    env = make_env(repo, tmp_path)
+    write(repo / "src" / "calc.py", F_SWAPPED)
+    if deselect:
+        out = _run(env, SUITE + deselect, {}, 1)
+        assert _last(out)[0] == "blocked" and _last(out)[3] == "C1-suite-part", out["outcomes"]
+        return
+    out = _run(env, SUITE, {}, 1)
+    assert _last(out) == ("fail", True, "fail", "C5"), out["outcomes"]
+    text = env.gh("verify", "run", "--brief", str(env.brief_path)).stdout
+    assert "red base" not in text and "the brief is at fault" not in text, text
+    assert not any(ln.startswith("suite: ") for ln in text.splitlines()), text
+
+
 # --- finding 2: --deselect is a prefix ---------------------------------------------------------
 
 EDGE = "def test_broken():\n    assert 2 * 3 == 5\n\n\ndef test_broken_edge():\n    assert True\n"
