@@ -186,10 +186,38 @@ def test_a_parameter_id_is_no_prefix_of_another(repo: Path, tmp_path: Path) -> N
     env.brief({**BRIEF, "fullSuite": SUITE})
     ran = env.gh("verify", "run", "--brief", str(env.brief_path))
     lines = ran.stdout.splitlines()
-    suite = next(ln for ln in lines if ln.startswith("suite: ")).removeprefix("suite: ")
+    suite = json.loads(next(ln for ln in lines if ln.startswith("suite: ")).removeprefix("suite: "))
     assert suite == f"{SUITE} --deselect 'tests/test_p.py::test_p[1]'", ran.stdout
     corrected = tmp_path / "corrected.json"
     corrected.write_text(json.dumps({**BRIEF, "id": "add-2", "fullSuite": suite}))
+    again = env.json("verify", "run", "--brief", str(corrected))
+    assert _last(again) == ("pass", True, "pass", "C4"), again["outcomes"]
+
+
+QUOTED = (
+    "import pytest\n\n\n@pytest.mark.parametrize('s', ['a\"b', 'c'])\n"
+    "def test_q(s):\n    assert s == 'c'\n"
+)
+
+
+def test_the_way_out_pastes_into_a_brief_as_json(repo: Path, tmp_path: Path) -> None:
+    """r18v LOW 3: the ``suite:`` line is a JSON string, pasted as is after
+    ``"fullSuite": `` into a brief: a failing id holding a quote (``test_q[a"b]``) once made
+    the pasted brief invalid JSON. Pasted, it passes."""
+    _base(repo, {"tests/test_q.py": QUOTED})
+    env = make_env(repo, tmp_path)
+    env.brief({**BRIEF, "fullSuite": SUITE})
+    ran = env.gh("verify", "run", "--brief", str(env.brief_path))
+    lines = ran.stdout.splitlines()
+    pasted = next(ln for ln in lines if ln.startswith("suite: ")).removeprefix("suite: ")
+    brief = {k: v for k, v in BRIEF.items() if k != "fullSuite"}
+    corrected = tmp_path / "corrected.json"
+    corrected.write_text(
+        json.dumps({**brief, "id": "add-2"})[:-1] + ', "fullSuite": ' + pasted + "}"
+    )
+    assert json.loads(corrected.read_text())["fullSuite"] == (
+        f"{SUITE} --deselect 'tests/test_q.py::test_q[a\"b]'"
+    ), ran.stdout
     again = env.json("verify", "run", "--brief", str(corrected))
     assert _last(again) == ("pass", True, "pass", "C4"), again["outcomes"]
 
