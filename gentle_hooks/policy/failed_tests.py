@@ -21,8 +21,11 @@ A test failing on both trees is the base's failure only when it fails the same w
 of the change. How each failed is a digest: for pytest, the observer's (the failing line's
 file and text, its message, the test function's own source, addresses ``0x...`` masked);
 for unittest, :func:`unittest_how` (its report's traceback, line numbers and addresses
-masked: a test moved in its file fails the same way). A failure whose message differs from
-one run to the next (a time, a random value) reads as another failure: fail closed.
+masked: a test moved in its file fails the same way). Both also hold the test's own
+failing line, counted from the test function's first line (issue 18, refuter r18v HIGH
+1): a helper failing at its one line, with the same message, from another line of the
+test is another failure. A failure whose message differs from one run to the next (a
+time, a random value) reads as another failure: fail closed.
 
 :func:`adds_failures` compares the two: None when either side's ids, or how they failed,
 were not read (the caller fails closed: it does not claim "the same way").
@@ -30,9 +33,10 @@ were not read (the caller fails closed: it does not claim "the same way").
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 #: A unittest report's heading of one failed test (after a line of ``=``).
 _UNITTEST_HEADING = re.compile(r"^(?:FAIL|ERROR|UNEXPECTED SUCCESS): (.+?)\s*$")
@@ -69,10 +73,16 @@ def unittest_failed(text: str) -> tuple[str, ...] | None:
 _MOVING = re.compile(r"(?<=, line )\d+|0x[0-9a-fA-F]+")
 
 
-def unittest_how(text: str) -> dict[str, str] | None:
+#: A traceback's frame line: its file, line number and function.
+_FRAME = re.compile(r'^  File "(.+)", line (\d+), in (\S+)\s*$')
+
+
+def unittest_how(text: str, read: Callable[[str], str | None]) -> dict[str, str] | None:
     """Each test ``python -m unittest``'s output ``text`` reports failed (as
     :func:`unittest_failed` names it) to a digest of its report's block: the traceback
-    after its heading, line numbers and addresses masked (:data:`_MOVING`); None when
+    after its heading, line numbers and addresses masked (:data:`_MOVING`), and the
+    test's own failing line (:func:`_own_line`, its file's text from ``read``: a path as
+    the traceback names it to the file's text, None when not read); None when
     :func:`unittest_failed` reads none."""
     if unittest_failed(text) is None:
         return None
@@ -88,8 +98,46 @@ def unittest_how(text: str) -> dict[str, str] | None:
         elif after_rule or _UNITTEST_RAN.match(line):  # the next block, or the summary
             current = None
         elif current is not None:
-            current.append(_MOVING.sub("#", line))
-    return {k: _digest(v) for k, v in found.items()}
+            current.append(line)
+    return {
+        k: _digest([*(_MOVING.sub("#", ln) for ln in v), _own_line(k, v, read)])
+        for k, v in found.items()
+    }
+
+
+def _own_line(heading: str, block: Sequence[str], read: Callable[[str], str | None]) -> str:
+    """Where the test of ``heading`` (``test_a (m.T.test_a)``) failed in its own method:
+    the first frame of its traceback ``block`` in a function of its name, as the line
+    counted from that function's ``def`` (:func:`_def_line` in the text ``read`` gives);
+    its line number itself when that is not read (a test moved in its file then reads
+    as another failure: fail closed); empty when no frame is the test's (a module that
+    failed to import)."""
+    name = heading.split(" ", 1)[0]
+    for line in block:
+        frame = _FRAME.match(line)
+        if frame and frame.group(3) == name:
+            at = int(frame.group(2))
+            source = read(frame.group(1))
+            start = None if source is None else _def_line(source, name, at)
+            return f"test line +{at - start}" if start is not None else f"test line {at}"
+    return ""
+
+
+def _def_line(source: str, name: str, at: int) -> int | None:
+    """The ``def`` line of the innermost function ``name`` of ``source`` holding line
+    ``at``; None when none does or ``source`` is no Python."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    found = [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.name == name
+        and node.lineno <= at <= (node.end_lineno or node.lineno)
+    ]
+    return max(found, default=None)
 
 
 def _digest(lines: Sequence[str]) -> str:

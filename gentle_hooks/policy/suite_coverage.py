@@ -56,7 +56,8 @@ class Session:
         errors: the ids of collectors that failed; marked: for a collect-only session,
         the ids its skip markers skip in its environment (``skipif`` evaluated there);
         failures: (id, digest) of how each failed test or collector failed (the failing
-        line, its message, the test's own source: :func:`failure_hows`).
+        line, its message, the test's own source and its own failing line, counted from
+        its first: :func:`failure_hows`).
     """
 
     rootpath: str

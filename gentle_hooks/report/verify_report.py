@@ -12,6 +12,7 @@ logs). ``verify prepare`` bounds its list of checks the same way, naming the roo
 
 from __future__ import annotations
 
+import json
 from typing import Final, Literal
 
 from pydantic import JsonValue
@@ -178,13 +179,15 @@ def render_verified(v: Verified, held: VerdictRecord | None = None) -> str:
         lines.append(
             f"note: the brief's full suite `{_line(suites[0], 100)}` fails on the base tree "
             "too, and the change fails no test the base does not: a red base, not the "
-            "change; write a brief under a new brief id whose fullSuite is the suite line "
-            "below (it deselects only tests verify run sees failing on the base tree; seed "
+            "change; write a brief under a new brief id whose fullSuite is the JSON string "
+            "on the suite line below (it deselects only tests verify run sees failing on the "
+            "base tree; seed "
             '001 "Rules": "A pass verdict requires the full suite to have run") with every '
             "other check, outside the work tree, and run verify run again: its path after "
             "the prefix"
         )
-        lines.append(f"suite: {narrowed[0]}")
+        # a JSON string, pasted as is into the brief (a test id may hold a quote or a \\)
+        lines.append(f"suite: {json.dumps(narrowed[0], ensure_ascii=False)}")
         lines.append(f"prefix: {program()} verify run{binding_flags(v.bound.binding)} --brief")
         return "\n".join(lines)
     reach = [o for o in faults if check_row(o).id == SUITE_FAILS_ON_BASE and o.deselect_reach]

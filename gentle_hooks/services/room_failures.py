@@ -4,15 +4,18 @@
 Room ``services``. :func:`failure_line` is a check's failure in one line (a criterion's
 "the same way" on every tree, row C4-nothing-failed); :func:`failed_tests` the tests a
 failing full suite failed, each with how it failed (row C5-base judges "the same way" by
-them: :mod:`gentle_hooks.policy.failed_tests`); :func:`deselect_reach` the passing tests
-a ``--deselect`` of those would hide too (pytest's ``--deselect`` matches by prefix).
+them: :mod:`gentle_hooks.policy.failed_tests`; for unittest, the failing test's file is
+read in the tree to count its own failing line from its ``def``); :func:`deselect_reach`
+the passing tests a ``--deselect`` of those would hide too (pytest's ``--deselect``
+matches by prefix).
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Collection, Sequence
+import stat
+from collections.abc import Callable, Collection, Sequence
 
 from gentle_hooks.artifacts.outcome import Check
 from gentle_hooks.policy.failed_tests import unittest_failed, unittest_how
@@ -49,7 +52,8 @@ def failed_tests(
     """For a full suite that failed, the ids of the tests it failed, sorted, and each
     one's failure as ``(id, digest)``
     (:mod:`gentle_hooks.policy.failed_tests`): a pytest run's observed ``run`` (ids from
-    ``tree``'s top), else unittest's report in ``text``; ``(None, None)`` when it passed or
+    ``tree``'s top), else unittest's report in ``text`` (the failing tests' files read in
+    ``tree``: :func:`_reader`); ``(None, None)`` when it passed or
     they were not read; the failures None when the ids were read but not how each failed."""
     if check.kind != "suite" or exit_code == 0:
         return None, None
@@ -60,8 +64,36 @@ def failed_tests(
     runner = runner_of(check.command)
     if runner is None or runner.id != "T-unittest":
         return None, None
-    ids, hows_u = unittest_failed(text), unittest_how(text)
+    ids, hows_u = unittest_failed(text), unittest_how(text, _reader(tree))
     return ids, None if ids is None or hows_u is None else tuple(sorted(hows_u.items()))
+
+
+#: The most bytes of a test file read to find a failing test's ``def`` line.
+_MAX_SOURCE = 2 * 1024 * 1024
+
+
+def _reader(tree: str) -> Callable[[str], str | None]:
+    """A reader of the files a traceback names, for
+    :func:`~gentle_hooks.policy.failed_tests.unittest_how`: a regular file inside
+    ``tree`` (resolved; a relative path from its top), at most :data:`_MAX_SOURCE`
+    bytes, as text; None for any other (outside, a FIFO, too large, unreadable)."""
+    top = os.path.realpath(tree)
+
+    def read(path: str) -> str | None:
+        real = os.path.realpath(os.path.join(top, path))
+        if not real.startswith(top.rstrip(os.sep) + os.sep):
+            return None
+        try:
+            # O_NONBLOCK: a FIFO the candidate put at a traceback's path never blocks
+            with os.fdopen(os.open(real, os.O_RDONLY | os.O_NONBLOCK), "rb") as fh:
+                st = os.fstat(fh.fileno())
+                if not stat.S_ISREG(st.st_mode) or st.st_size > _MAX_SOURCE:
+                    return None
+                return fh.read(_MAX_SOURCE).decode("utf-8", "replace")
+        except OSError:
+            return None
+
+    return read
 
 
 def suite_ran(check: Check, run: Sequence[Session], tree: str) -> frozenset[str] | None:

@@ -75,11 +75,36 @@ _errors = []
 _marked = []
 _items = {}
 _failures = {}
+_own = {}
 _ADDRESS = re.compile("0x[0-9a-fA-F]+")
+
+
+# The test function's own failing line (its outermost frame in the traceback), counted from
+# its first line: the crash frame alone is one line of a helper many lines of a test reach,
+# and a test moved in its file still fails the same way.
+def _own_line(item, excinfo):
+    obj = getattr(item, "obj", None)
+    code = getattr(inspect.unwrap(getattr(obj, "__func__", obj)), "__code__", None)
+    tb = excinfo.tb
+    while code is not None and tb is not None:
+        if tb.tb_frame.f_code is code:
+            return tb.tb_lineno - code.co_firstlineno
+        tb = tb.tb_next
+    return None
+
+
+def pytest_runtest_makereport(item, call):
+    if call.excinfo is not None:
+        try:
+            _own[(item.nodeid, call.when)] = _own_line(item, call.excinfo)
+        except Exception:
+            _own.pop((item.nodeid, call.when), None)
+    return None
 
 
 def _how(report):
     try:
+        own = _own.pop((report.nodeid, getattr(report, "when", None)), None)
         source = ""
         item = _items.get(report.nodeid)
         if item is not None:
@@ -95,7 +120,7 @@ def _how(report):
         else:
             lines = [ln for ln in str(longrepr).splitlines() if ln.strip()]
             said = lines[-1:]
-        body = _ADDRESS.sub("0x#", json.dumps([source] + said))
+        body = _ADDRESS.sub("0x#", json.dumps([source] + said + [own]))
         how = hashlib.sha256(body.encode("utf-8", "replace")).hexdigest()
     except Exception:
         return

@@ -108,7 +108,7 @@ def test_a_red_base_prints_a_way_out_that_passes(repo: Path, tmp_path: Path) -> 
     assert ran.returncode == 1, ran.stderr
     lines = ran.stdout.splitlines()
     assert any(ln.startswith("note: the brief's full suite `") for ln in lines), ran.stdout
-    suite = next(ln for ln in lines if ln.startswith("suite: ")).removeprefix("suite: ")
+    suite = json.loads(next(ln for ln in lines if ln.startswith("suite: ")).removeprefix("suite: "))
     assert suite == f"{SUITE} --deselect tests/test_k.py::test_known", ran.stdout
     prefix = lines[-1]
     assert prefix == "prefix: gentle-hook verify run --brief", ran.stdout

@@ -114,6 +114,42 @@ def test_a_deselect_hiding_a_test_that_does_not_fail_the_same_way_is_not_the_ful
     assert _last(out)[0] == "blocked" and _last(out)[3] == "C1-suite-part", out["outcomes"]
 
 
+#: r18v HIGH 1: an assert helper every failure of ``test_f`` crashes in, reached from two
+#: lines of the same text; the base's ``f(1)`` is wrong, the change's ``f(2)``, the message
+#: the same (``assert 5 == 2``).
+HELPED = (
+    "import sys\nfrom pathlib import Path\n\n"
+    "sys.path.insert(0, str(Path(__file__).resolve().parent.parent / 'src'))\n\n"
+    "from calc import f\n\n\n"
+    "def check(x):\n    assert x == 2\n\n\n"
+    "def test_f():\n    x = f(1)\n    check(x)\n    x = f(2)\n    check(x)\n"
+)
+F_BASE = "def f(x):\n    return 5 if x == 1 else 2\n"
+F_SWAPPED = "def f(x):\n    return 2 if x == 1 else 5\n"
+
+
+@pytest.mark.parametrize("deselect", ["", " --deselect tests/test_f.py::test_f"])
+def test_a_helper_failing_at_its_line_from_another_test_line_is_the_changes(
+    repo: Path, tmp_path: Path, deselect: str
+) -> None:
+    """r18v HIGH 1: ``test_f`` fails on the base in ``check`` from its first ``check(x)``;
+    the change fixes ``f(1)``, breaks ``f(2)``, and it fails at the same helper line with
+    the same message from its second: another failure, row C5 with no way out printed;
+    deselected, it is not excused (C1-suite-part)."""
+    _base(repo, {"src/calc.py": F_BASE, "tests/test_f.py": HELPED})
+    env = make_env(repo, tmp_path)
+    write(repo / "src" / "calc.py", F_SWAPPED)
+    if deselect:
+        out = _run(env, SUITE + deselect, {}, 1)
+        assert _last(out)[0] == "blocked" and _last(out)[3] == "C1-suite-part", out["outcomes"]
+        return
+    out = _run(env, SUITE, {}, 1)
+    assert _last(out) == ("fail", True, "fail", "C5"), out["outcomes"]
+    text = env.gh("verify", "run", "--brief", str(env.brief_path)).stdout
+    assert "red base" not in text and "the brief is at fault" not in text, text
+    assert not any(ln.startswith("suite: ") for ln in text.splitlines()), text
+
+
 # --- finding 2: --deselect is a prefix ---------------------------------------------------------
 
 EDGE = "def test_broken():\n    assert 2 * 3 == 5\n\n\ndef test_broken_edge():\n    assert True\n"
@@ -150,10 +186,38 @@ def test_a_parameter_id_is_no_prefix_of_another(repo: Path, tmp_path: Path) -> N
     env.brief({**BRIEF, "fullSuite": SUITE})
     ran = env.gh("verify", "run", "--brief", str(env.brief_path))
     lines = ran.stdout.splitlines()
-    suite = next(ln for ln in lines if ln.startswith("suite: ")).removeprefix("suite: ")
+    suite = json.loads(next(ln for ln in lines if ln.startswith("suite: ")).removeprefix("suite: "))
     assert suite == f"{SUITE} --deselect 'tests/test_p.py::test_p[1]'", ran.stdout
     corrected = tmp_path / "corrected.json"
     corrected.write_text(json.dumps({**BRIEF, "id": "add-2", "fullSuite": suite}))
+    again = env.json("verify", "run", "--brief", str(corrected))
+    assert _last(again) == ("pass", True, "pass", "C4"), again["outcomes"]
+
+
+QUOTED = (
+    "import pytest\n\n\n@pytest.mark.parametrize('s', ['a\"b', 'c'])\n"
+    "def test_q(s):\n    assert s == 'c'\n"
+)
+
+
+def test_the_way_out_pastes_into_a_brief_as_json(repo: Path, tmp_path: Path) -> None:
+    """r18v LOW 3: the ``suite:`` line is a JSON string, pasted as is after
+    ``"fullSuite": `` into a brief: a failing id holding a quote (``test_q[a"b]``) once made
+    the pasted brief invalid JSON. Pasted, it passes."""
+    _base(repo, {"tests/test_q.py": QUOTED})
+    env = make_env(repo, tmp_path)
+    env.brief({**BRIEF, "fullSuite": SUITE})
+    ran = env.gh("verify", "run", "--brief", str(env.brief_path))
+    lines = ran.stdout.splitlines()
+    pasted = next(ln for ln in lines if ln.startswith("suite: ")).removeprefix("suite: ")
+    brief = {k: v for k, v in BRIEF.items() if k != "fullSuite"}
+    corrected = tmp_path / "corrected.json"
+    corrected.write_text(
+        json.dumps({**brief, "id": "add-2"})[:-1] + ', "fullSuite": ' + pasted + "}"
+    )
+    assert json.loads(corrected.read_text())["fullSuite"] == (
+        f"{SUITE} --deselect 'tests/test_q.py::test_q[a\"b]'"
+    ), ran.stdout
     again = env.json("verify", "run", "--brief", str(corrected))
     assert _last(again) == ("pass", True, "pass", "C4"), again["outcomes"]
 

@@ -141,17 +141,44 @@ def _unittest(tmp_path: Path, body: str) -> str:
 def test_unittest_how_reads_the_failure_itself(tmp_path: Path, body: str, same: bool) -> None:
     """:func:`unittest_how`: the base fails ``assertEqual(1, 2)``; the candidate's test,
     two lines lower (another test above it), fails the same way or another."""
-    base = _unittest(tmp_path, "        self.assertEqual(1, 2)\n")
+    theirs = unittest_how(_unittest(tmp_path, "        self.assertEqual(1, 2)\n"), _read)
     moved = _T.replace("class T", "X = 1\n\n\nclass T")
     (tmp_path / "test_v.py").write_text(moved + body)
     here = subprocess.run(
         [sys.executable, "-m", "unittest"], cwd=tmp_path, capture_output=True, text=True
     )
-    mine, theirs = unittest_how(here.stdout + here.stderr), unittest_how(base)
-    assert mine is not None and theirs is not None, base
+    mine = unittest_how(here.stdout + here.stderr, _read)
+    assert mine is not None and theirs is not None, here.stderr
     assert set(mine) == set(theirs) == {"test_a (test_v.T.test_a)"}, mine
     assert (mine == theirs) is same
 
 
 def test_unittest_how_is_none_when_the_report_is_not_read() -> None:
-    assert unittest_how("FAIL: test_a (m.T.test_a)\nFAILED (failures=1)\n") is None
+    assert unittest_how("FAIL: test_a (m.T.test_a)\nFAILED (failures=1)\n", _read) is None
+
+
+def _read(path: str) -> str | None:
+    return Path(path).read_text()
+
+
+@pytest.mark.parametrize(("moved", "same"), [(False, True), (True, False)], ids=["same", "moved"])
+def test_unittest_how_unread_file_keeps_the_line_number(
+    tmp_path: Path, moved: bool, same: bool
+) -> None:
+    """Fail closed: when the test's file is not read, its own failing line is its line
+    number: a moved test then reads as another failure, an unmoved one as the same."""
+    theirs = unittest_how(_unittest(tmp_path, "        self.assertEqual(1, 2)\n"), _unread)
+    if moved:
+        (tmp_path / "test_v.py").write_text(
+            _T.replace("class T", "X = 1\n\n\nclass T") + "        self.assertEqual(1, 2)\n"
+        )
+    here = subprocess.run(
+        [sys.executable, "-m", "unittest"], cwd=tmp_path, capture_output=True, text=True
+    )
+    mine = unittest_how(here.stdout + here.stderr, _unread)
+    assert mine is not None and theirs is not None
+    assert (mine == theirs) is same
+
+
+def _unread(path: str) -> str | None:
+    return None
