@@ -55,6 +55,29 @@ _LEAKY_PREFIXES = (
 _RUNTIME_MARKERS = tuple(name for name, _, _ in RUNTIME_ENV)
 
 
+#: The test files the ``slow`` marker covers (one path per line below the repository's top, ``#``
+#: comments): outside the default run (README "Quick start"), run with ``-m slow``.
+_SLOW_FILES = Path(__file__).with_name("slow_files.txt")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every test of a file :data:`_SLOW_FILES` names ``slow``; a listed file that no
+    longer exists is an error (the list would silently shrink otherwise)."""
+    top = Path(__file__).parent.parent
+    names = [
+        line.strip()
+        for line in _SLOW_FILES.read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+    missing = [n for n in names if not (top / n).is_file()]
+    if missing:
+        raise pytest.UsageError(f"{_SLOW_FILES.name} names files that do not exist: {missing}")
+    slow = frozenset(names)
+    for item in items:
+        if item.nodeid.split("::", 1)[0] in slow:
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(autouse=True)
 def isolated_git(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Isolate HOME, git's global/system config, author identity and default branch."""
