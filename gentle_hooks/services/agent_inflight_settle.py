@@ -28,11 +28,9 @@ from gentle_hooks.ledger.probe import CALLS_DIR, calls_open
 from gentle_hooks.services import agent_shell
 from gentle_hooks.services.agent_inflight import read_call, text
 from gentle_hooks.services.agent_record import record_written
+from gentle_hooks.services.agent_window_settle import without_writer
 from gentle_hooks.services.shell_files import is_spent, read_snapshot
 from gentle_hooks.values.frozen import replace
-
-#: The environment's word on the writer (a gate's is a person's shell): never the call's.
-_WRITER_VARS = ("GENTLE_WRITER_MODEL", "GENTLE_WRITER_EFFORT")
 
 
 def settle(root: str, common: str, env: Mapping[str, str]) -> list[str]:
@@ -44,7 +42,7 @@ def settle(root: str, common: str, env: Mapping[str, str]) -> list[str]:
     from gentle_hooks.agents.runtimes import NAMES, runtime
 
     where = os.path.join(common, STATE_DIR, *CALLS_DIR)
-    clean = {k: v for k, v in env.items() if k not in _WRITER_VARS}
+    clean = without_writer(env)
     top = os.path.realpath(root)
     said: list[str] = []
     try:

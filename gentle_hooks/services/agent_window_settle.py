@@ -30,6 +30,12 @@ _MAX_FILE = 64 * 1024
 _WRITER_VARS = ("GENTLE_WRITER_MODEL", "GENTLE_WRITER_EFFORT")
 
 
+def without_writer(env: Mapping[str, str]) -> dict[str, str]:
+    """``env`` without :data:`_WRITER_VARS`: a gate moving an agent's window or call runs
+    in a person's shell, whose writer variables are never the agent's."""
+    return {k: v for k, v in env.items() if k not in _WRITER_VARS}
+
+
 def settle(root: str, common: str, env: Mapping[str, str]) -> list[str]:
     """Move every open window of the repository (work tree ``root``, common directory
     ``common``; see the module docstring); one line per window moved. Failures are not the
@@ -42,7 +48,7 @@ def settle(root: str, common: str, env: Mapping[str, str]) -> list[str]:
     from gentle_hooks.services import agent_record, agent_windows
 
     said: list[str] = []
-    clean = {k: v for k, v in env.items() if k not in _WRITER_VARS}
+    clean = without_writer(env)
     for name, session in _sessions(os.path.join(common, STATE_DIR, *WINDOWS_DIR)):
         rt = runtime(name)
         event = RuntimeEvent(

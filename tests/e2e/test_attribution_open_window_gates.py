@@ -68,13 +68,7 @@ def test_the_commit_gate_records_an_open_windows_write_first(based: World, tmp_p
 def test_the_push_gate_records_an_open_windows_write_first(based: World, tmp_path: Path) -> None:
     w = based
     _written(w, tmp_path)
-    w.ok("commit", "-q", "--no-verify", "-am", "human: tidy")  # no commit gate ran
-    commit = w.rev("HEAD")
-    push = w.git("push", "-q", "origin", "main")
-    assert push.code == 1 and f"BLOCKED commit {commit[:12]}" in push.err, push
-    assert w.remote_ref("refs/heads/main") != commit
-    entries = w.ledger("SELECT path, blob FROM writer_entry")
-    assert entries == [(PATH, w.rev(f"{commit}:{PATH}"))], entries
+    _pushed_without_a_commit_gate_is_blocked(w)
 
 
 def test_a_persons_own_file_committed_while_a_window_is_open_passes(
@@ -114,13 +108,7 @@ def test_the_commit_gate_records_a_running_calls_write_first(based: World) -> No
 def test_the_push_gate_records_a_running_calls_write_first(based: World) -> None:
     w = based
     _running(w)
-    w.ok("commit", "-q", "--no-verify", "-am", "human: tidy")
-    commit = w.rev("HEAD")
-    push = w.git("push", "-q", "origin", "main")
-    assert push.code == 1 and f"BLOCKED commit {commit[:12]}" in push.err, push
-    assert w.remote_ref("refs/heads/main") != commit
-    entries = w.ledger("SELECT path, blob FROM writer_entry")
-    assert entries == [(PATH, w.rev(f"{commit}:{PATH}"))], entries
+    _pushed_without_a_commit_gate_is_blocked(w)
     post = _hook(w, _claude(w, "PostToolUse", f"{SED}; sleep 600", "toolu_fg"))
     assert "recorded: pending mutation" not in post, post  # the gate recorded it
 
@@ -145,3 +133,16 @@ def test_a_call_that_never_ended_before_stop_is_not_moved_after_it(based: World)
     r = w.git("commit", "-qam", "human: formatter")
     assert r.code == 0, r
     assert "Gentle-Writer" not in w.ok("log", "-1", "--format=%B")
+
+
+def _pushed_without_a_commit_gate_is_blocked(w: World) -> None:
+    """A person commits everything with ``--no-verify`` (no commit gate runs) and pushes: the
+    push is blocked, the remote keeps its ref, and the ledger holds the writer's entry for
+    the committed blob of :data:`PATH`."""
+    w.ok("commit", "-q", "--no-verify", "-am", "human: tidy")
+    commit = w.rev("HEAD")
+    push = w.git("push", "-q", "origin", "main")
+    assert push.code == 1 and f"BLOCKED commit {commit[:12]}" in push.err, push
+    assert w.remote_ref("refs/heads/main") != commit
+    entries = w.ledger("SELECT path, blob FROM writer_entry")
+    assert entries == [(PATH, w.rev(f"{commit}:{PATH}"))], entries
