@@ -28,6 +28,12 @@ from gentle_hooks.services.room_dirs import require_real_dirs
 SCRATCH = "scratch"
 #: The directory in :data:`SCRATCH` that holds one run's tool caches (pytest's).
 SCRATCH_CACHE = "cache"
+#: The directory in :data:`SCRATCH` kept from one run to the next: Python's bytecode cache
+#: (``PYTHONPYCACHEPREFIX``) of the sources outside the room the runs import (the standard
+#: library, the interpreter's site-packages), each compiled once per room instead of once
+#: per run; the part of it that mirrors the room (its tree, base and scratch sources) is
+#: emptied before every run (:func:`scratch_env`).
+SCRATCH_BYTECODE = "bytecode"
 
 #: Names tools look up in the directories above the one they run in (first found wins, or
 #: all are merged), by the tools that read them: a room under a directory holding one
@@ -107,19 +113,23 @@ def scratch_env(room_path: str) -> dict[str, str]:
     """Fresh, empty ``HOME``, ``TMPDIR`` and XDG directories for one run of a check, under
     the room's :data:`SCRATCH` part (emptied first: a run finds nothing an earlier one
     left), and the variables naming them; the run's empty :data:`SCRATCH_CACHE` directory
-    is made beside them. A :data:`SCRATCH` that is not the room's own directory (a link
-    to another folder) is refused before anything in it is removed (UsageError,
-    :func:`~gentle_hooks.services.room_dirs.require_real_dirs`); links in it are unlinked,
-    never followed."""
+    is made beside them. The :data:`SCRATCH_BYTECODE` directory is kept, without the part
+    that mirrors the room (:func:`_forget_room_bytecode`). A :data:`SCRATCH` that is not
+    the room's own directory (a link to another folder) is refused before anything in it
+    is removed (UsageError, :func:`~gentle_hooks.services.room_dirs.require_real_dirs`);
+    links in it are unlinked, never followed."""
     require_real_dirs(room_path, SCRATCH)
     scratch = os.path.join(room_path, SCRATCH)
     os.makedirs(scratch, mode=0o700, exist_ok=True)
     for name in os.listdir(scratch):
         full = os.path.join(scratch, name)
-        if os.path.isdir(full) and not os.path.islink(full):
+        if name == SCRATCH_BYTECODE and os.path.isdir(full) and not os.path.islink(full):
+            _forget_room_bytecode(full, room_path)
+        elif os.path.isdir(full) and not os.path.islink(full):
             shutil.rmtree(full, ignore_errors=True)
         else:
             os.unlink(full)
+    os.makedirs(os.path.join(scratch, SCRATCH_BYTECODE), mode=0o700, exist_ok=True)
     home, tmp, run, cache = (
         os.path.join(scratch, p) for p in ("home", "tmp", "run", SCRATCH_CACHE)
     )
@@ -134,3 +144,24 @@ def scratch_env(room_path: str) -> dict[str, str]:
         "XDG_STATE_HOME": os.path.join(home, ".local", "state"),
         "XDG_RUNTIME_DIR": run,
     }
+
+
+def _forget_room_bytecode(prefix: str, room_path: str) -> None:
+    """Remove from the bytecode cache ``prefix`` every file compiled from a source inside
+    the room at ``room_path``: Python puts the bytecode of ``/a/b.py`` at
+    ``prefix/a/b.cpython-XY.pyc`` (``PYTHONPYCACHEPREFIX``), and the room's sources change
+    from one run to the next at the same paths (every checkout is swapped into ``tree/``),
+    where a cached file with the same size and modification second would run in place of
+    its source. The room's path is taken as given and resolved (a run's working directory
+    is its resolved path). Links are unlinked, never followed."""
+    for root in {os.path.abspath(room_path), os.path.realpath(room_path)}:
+        at = prefix
+        for part in root.lstrip(os.sep).split(os.sep):
+            at = os.path.join(at, part)
+            if os.path.islink(at):  # a link a run put there would lead the removal elsewhere
+                os.unlink(at)
+                break
+            if not os.path.isdir(at):
+                break
+        else:
+            shutil.rmtree(at, ignore_errors=True)

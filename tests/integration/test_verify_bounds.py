@@ -119,25 +119,50 @@ def test_no_run_reads_bytecode_another_run_compiled(env: Env) -> None:
     assert out["status"] == "pass", out["outcomes"]
 
 
+#: A check that records every bytecode file of the room's own sources it finds when it
+#: starts (in the room, or where the room's Python cache prefix mirrors the room) to the
+#: file ``MARKER`` names, and how many the room's Python cache prefix holds of other sources
+#: to ``KEPT``; it passes when ``app.add`` adds.
+_BYTECODE_PROBE = """\
+import os, sys
+room = os.path.dirname(os.environ["PWD"])
+prefix = sys.pycache_prefix or ""
+assert prefix.startswith(room + "/scratch/"), prefix
+cache = os.environ["PYTEST_ADDOPTS"]
+assert cache.startswith("-o cache_dir=" + room + "/scratch/"), cache
+mirrors = [os.path.join(prefix, r.lstrip("/")) for r in {room, os.path.realpath(room)}]
+def pycs(top, skip=""):
+    return [os.path.join(d, f) for d, _, fs in os.walk(top)
+            if not (skip and (d + "/").startswith(skip + "/")) for f in fs if f.endswith(".pyc")]
+# what this run's own start compiled (the room's sitecustomize) is no earlier run's
+own = {getattr(m, "__cached__", None) for m in list(sys.modules.values())}
+left = [f for f in pycs(room, skip=prefix) + [f for m in mirrors for f in pycs(m)] if f not in own]
+if left:
+    open(MARKER, "a").write(repr(left))
+open(KEPT, "a").write(repr(len(pycs(prefix))) + "\\n")
+import app
+sys.exit(app.add(2, 2) != 4)
+"""
+
+
 def test_no_run_leaves_bytecode_for_the_next(env: Env, tmp_path: Path) -> None:
     """Refuter 18r item 3, whatever the clock: after a run imports the tree's code, no
     bytecode of it is left where another run at the same ``tree/`` path would read it (in
-    the room, or in a bytecode cache), and pytest's cache is the run's own."""
-    marker = tmp_path / "bytecode-left-for-the-next-run"
-    probe = (
-        'python3 -c \'import os, sys, app; room = os.path.dirname(os.environ["PWD"]); '
-        "places = [room] + [p for p in [sys.pycache_prefix] if p]; "
-        'left = [f for d in places for _, _, fs in os.walk(d) for f in fs if f.endswith(".pyc")]; '
-        f'left and open("{marker}", "a").write(repr(left)); '
-        'cache = os.environ["PYTEST_ADDOPTS"]; '
-        'assert cache.startswith("-o cache_dir=" + room + "/scratch/"), cache; '
-        'prefix = sys.pycache_prefix or ""; '
-        'assert prefix.startswith(room + "/scratch/"), prefix; '
-        "sys.exit(app.add(2, 2) != 4)'"
-    )
+    the room, or where the room's bytecode cache mirrors the room), and pytest's cache is
+    the run's own. What was compiled from sources outside the room (the standard library)
+    is kept for the next run: a later run starts with it there."""
+    marker, kept = tmp_path / "bytecode-left-for-the-next-run", tmp_path / "kept"
+    script = tmp_path / "probe.py"
+    script.write_text(_BYTECODE_PROBE, encoding="utf-8")
+    # run as -c code: a check's words name no absolute path (a file of another tree)
+    probe = f'python3 -c \'MARKER, KEPT = "{marker}", "{kept}"; exec(open("{script}").read())\''
     out = env.json("verify", "run", "--brief", str(env.brief_path), "--check", probe)
     assert out["status"] == "pass", out["outcomes"]
     assert not marker.exists(), marker.read_text()
+    # the probe ran on the candidate and on the base; each found the bytecode the runs
+    # before it compiled from the standard library
+    counts = [int(n) for n in kept.read_text().split()]
+    assert len(counts) >= 2 and min(counts) > 0, counts
 
 
 def test_a_checks_parent_process_shows_nothing_of_the_caller(env: Env, tmp_path: Path) -> None:
