@@ -22,7 +22,16 @@ import jsonschema  # type: ignore[import-untyped]
 import pytest
 
 from gentle_hooks.artifacts.recorded import RECORDED_ONLY
-from tests.conftest import PASSING_VERDICT, bound_verdict, commit_all, gh, git, share, write
+from tests.conftest import (
+    PASSING_VERDICT,
+    bound_verdict,
+    commit_all,
+    gh,
+    git,
+    share,
+    user_path,
+    write,
+)
 
 ARTIFACTS = ".agents/skills/platform/artifacts/verify-delegation"
 
@@ -69,8 +78,7 @@ class Env:
     def gh(self, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
         # PYTHONPATH: the checks import the room's src/app.py, as the project's own tests would;
         # PATH: the user who runs gentle-hook has it on PATH, so the commands it prints name it
-        bin_dir = str(Path(sys.executable).parent)
-        path = f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"
+        path = user_path()
         extra = {"TMPDIR": str(self.tmp), "PYTHONPATH": "src", "PATH": path, **(env or {})}
         return gh(self.repo, *args, env=extra)
 

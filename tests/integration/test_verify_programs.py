@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import write
+from tests.conftest import user_path, write
 from tests.integration.test_verify import BRIEF, Env, make_env
 
 
@@ -44,8 +44,7 @@ def test_each_check_records_the_program_it_started(env: Env) -> None:
     names = [p["name"] for p in suite["programs"]]
     assert names == ["sh", "python3"], suite
     python3 = next(p for p in suite["programs"] if p["name"] == "python3")
-    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
-    real = os.path.realpath(shutil.which("python3", path=path) or "")
+    real = os.path.realpath(shutil.which("python3", path=user_path()) or "")
     digest = "sha256:" + hashlib.sha256(Path(real).read_bytes()).hexdigest()
     assert (python3["path"], python3["sha256"]) == (real, digest)
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import user_path
 from tests.integration.test_verify import BRIEF, Env, make_env
 
 
@@ -30,9 +31,7 @@ def _killed_run(env: Env) -> None:
     row, and kill it (and its checks) with SIGKILL: no end row, no cleanup."""
     slow = {"criterion": "slow", "run": "python3 -c 'import time; time.sleep(60)'"}
     env.brief({**BRIEF, "successCriteria": [slow, *BRIEF["successCriteria"]]})
-    bin_dir = str(Path(sys.executable).parent)
-    extra = {"TMPDIR": str(env.tmp), "PYTHONPATH": "src"}
-    extra["PATH"] = f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"
+    extra = {"TMPDIR": str(env.tmp), "PYTHONPATH": "src", "PATH": user_path()}
     proc = subprocess.Popen(
         [sys.executable, "-m", "gentle_hooks", "verify", "run", "--brief", str(env.brief_path)],
         cwd=env.repo,
