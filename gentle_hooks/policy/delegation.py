@@ -163,16 +163,18 @@ IDENTITY_ENV = ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME")
 _ROLE = {"GIT_AUTHOR_NAME": "author", "GIT_COMMITTER_NAME": "committer"}
 
 
-#: ``AI_AGENT`` values that say no agent runs (compared without case, blanks stripped).
-NOT_AN_AGENT = ("", "0", "false", "no", "off")
+#: Values of a runtime variable that say no agent runs (compared without case, blanks
+#: stripped): a switch set off, or a word for nobody or for a person, never a tool's name.
+NOT_AN_AGENT = ("", "0", "false", "no", "off", "none", "null", "human", "person", "user")
 
 
 def names_agent(value: str) -> bool:
-    """Whether ``AI_AGENT=value`` names an agent. The AI_AGENT standard's value is the
-    tool's name (vercel/vercel packages/detect-agent README, "The AI_AGENT Standard":
-    ``export AI_AGENT="your-tool-name"``; its ``src/index.ts`` trims the value and takes
-    an empty one for none): a blank value, or one of :data:`NOT_AN_AGENT` (a switch set
-    off, never a tool's name), names none."""
+    """Whether a runtime variable set to ``value`` says an agent runs. The AI_AGENT
+    standard's value is the tool's name (vercel/vercel packages/detect-agent README, "The
+    AI_AGENT Standard": ``export AI_AGENT="your-tool-name"``; its ``src/index.ts`` trims
+    the value and takes an empty one for none), a runtime's own variable a flag
+    (``CURSOR_AGENT=1``): a blank value, or one of :data:`NOT_AN_AGENT` (a switch set off,
+    a word for nobody or a person), says none."""
     return value.strip().lower() not in NOT_AN_AGENT
 
 
@@ -205,10 +207,8 @@ def runtime_evidence(env: Mapping[str, str]) -> Evidence | None:
     before editing, too)."""
     for name, value, agent in RUNTIME_ENV:
         got = env.get(name)
-        if got and (value is None or got == value):
+        if got and (got == value if value is not None else names_agent(got)):
             if name == AI_AGENT:
-                if not names_agent(got):
-                    continue
                 agent = _agent_named(got)
             return Evidence(agent, f"{name} is set in the hook's environment")
     for entry in env.get("PATH", "").split(":"):

@@ -75,6 +75,11 @@ def _pi_path(w: World) -> dict[str, str]:
         (lambda w: {"AI_AGENT": "0"}, None),
         (lambda w: {"AI_AGENT": "false"}, None),
         (lambda w: {"AI_AGENT": "FALSE"}, None),
+        # a word for nobody or a person is no tool's name; a runtime's flag set off is off
+        (lambda w: {"AI_AGENT": "none"}, None),
+        (lambda w: {"AI_AGENT": "human"}, None),
+        (lambda w: {"CURSOR_AGENT": "0"}, None),
+        (lambda w: {"CURSOR_AGENT": "1"}, "Gentle-Writer: cursor (agent runtime)"),
     ],
     ids=[
         "pi-path",
@@ -86,6 +91,10 @@ def _pi_path(w: World) -> dict[str, str]:
         "ai-agent-0",
         "ai-agent-false",
         "ai-agent-FALSE",
+        "ai-agent-none",
+        "ai-agent-human",
+        "cursor-agent-0",
+        "cursor-agent-1",
     ],
 )
 def test_a_commit_made_in_pi_or_a_declared_agent_carries_its_trailer(

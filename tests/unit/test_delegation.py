@@ -121,8 +121,12 @@ def test_no_runtime_evidence() -> None:
     assert runtime_evidence({"AI_AGENT": "", "PATH": "/usr/bin:/bin"}) is None
     # the AI_AGENT standard's value is the tool's name (vercel/vercel packages/detect-agent
     # README; src/index.ts trims it): blank, or a word saying no, names none
-    for value in (" ", "\t", "0", "false", "FALSE", " no ", "off"):
+    for value in (" ", "\t", "0", "false", "FALSE", " no ", "off", "none", "Human", "null"):
         assert runtime_evidence({"AI_AGENT": value}) is None, value
+    # a runtime's own flag set off is no runtime either (CURSOR_AGENT=1 is Cursor's)
+    for name in ("CURSOR_AGENT", "CLAUDECODE", "GEMINI_CLI", "OPENCODE", "AUGMENT_AGENT"):
+        for value in ("0", "false", " off ", "no"):
+            assert runtime_evidence({name: value}) is None, (name, value)
     for path in (
         "/home/ann/.pi/agent",
         "/x/.pi/agent/bin/sub",
