@@ -1,0 +1,85 @@
+"""A push's block for a delegated commit that is not HEAD verifies it in a worktree of its
+own (``git worktree add`` under the common git directory), which holds none of the work
+tree's ignored files: the spot check it prints re-runs the writer's test in a temporary
+linked checkout with the ignored files of the work tree the writer's report ran in (else
+the one the user pastes in; a ``.env`` the test reads), so pasting the block gets the user
+out and the writer's change is not refuted for what the room lacked (issue 14, SPEC §5
+"Spot check"). Real git, ``gentle-hook install``, a bare remote.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from tests.e2e.conftest import World, paste_first_way
+
+#: The writer's test: it needs the ignored ``.env`` (and ``src/app.py`` as committed).
+READS_ENV = (
+    sys.executable,
+    "-c",
+    "import pathlib; assert pathlib.Path('.env').read_text() == 'TOKEN=1\\n'; "
+    "assert 'writer' in pathlib.Path('src/app.py').read_text()",
+)
+
+
+def _range_blocked(
+    w: World, test: tuple[str, ...], where: Path | None = None
+) -> tuple[str, list[str]]:
+    """A delegated commit (its report ``test`` recorded, passing in the work tree, which
+    holds the ignored ``.env``) with a person's commit on top, pushed from ``where`` (a
+    linked worktree made there on that commit, without ``.env``; default: the work tree):
+    the delegated commit's id and what the blocked push said."""
+    w.write(".gitignore", "__pycache__/\n.pytest_cache/\n.env\n")
+    w.ok("add", ".gitignore")
+    w.ok("commit", "-qm", "human: ignore .env")
+    w.ok("push", "-q", "origin", "main")
+    w.write(".env", "TOKEN=1\n")
+    w.write("src/app.py", "def add(a, b):\n    return a + b  # writer\n")
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    ran = w.gh("receipt", "run", "--", *test)
+    assert ran.code == 0, ran
+    w.ok("add", "src/app.py")
+    w.ok("commit", "-q", "--no-verify", "-m", "writer: change")
+    delegated = w.rev("HEAD")
+    w.write("README.md", "# demo, by a person\n")
+    w.ok("add", "README.md")
+    w.person_commits("-qm", "human: readme")
+    assert w.rev("HEAD~1") == delegated
+    if where is not None:
+        w.ok("worktree", "add", "-q", "-b", "topic", str(where), "main")
+        assert not (where / ".env").exists()
+    pushed = w.git("push", "-q", "origin", "main", cwd=where)
+    assert pushed.code == 1, pushed
+    said = "\n".join(pushed.said)
+    assert f"BLOCKED commit {delegated[:12]}" in said, pushed
+    assert "git worktree add" in said, pushed  # not HEAD: verified in a worktree of its own
+    return delegated, pushed.said
+
+
+def test_the_blocks_worktree_spot_check_sees_the_ignored_env_file(native: World) -> None:
+    w = native
+    _, said = _range_blocked(w, READS_ENV)
+    ran = paste_first_way(w, said, w.work, None)
+    assert any("spot-check --committed --cwd" in c for c in ran), ran
+    assert w.ledger("SELECT agreed FROM spot_check") == [(1,)]
+    again = w.git("push", "-q", "origin", "main")
+    assert again.code == 0, again
+    assert w.remote_ref("refs/heads/main") == w.rev("HEAD")
+    assert (w.work / ".env").read_text() == "TOKEN=1\n"  # the user's file stayed
+    assert w.ok("worktree", "list", "--porcelain").count("worktree ") == 1
+
+
+def test_pasted_in_a_linked_worktree_lacking_env_it_gets_the_reports_work_trees(
+    native: World,
+) -> None:
+    """Pasted in a linked worktree that has no ``.env`` (git shares no ignored file between
+    worktrees), the spot check still gets the ignored files of the work tree the writer's
+    report ran in, so it agrees; that worktree stays without ``.env``."""
+    w = native
+    wt = w.base / "wt"
+    _, said = _range_blocked(w, READS_ENV, wt)
+    paste_first_way(w, said, wt, None)
+    assert w.ledger("SELECT agreed FROM spot_check") == [(1,)]
+    assert w.git("push", "-q", "origin", "main", cwd=wt).code == 0
+    assert not (wt / ".env").exists()
