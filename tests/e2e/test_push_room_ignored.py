@@ -4,11 +4,14 @@ tree's ignored files: the spot check it prints re-runs the writer's test in a te
 linked checkout with the ignored files of the work tree the writer's report ran in (else
 the one the user pastes in; a ``.env`` the test reads), so pasting the block gets the user
 out and the writer's change is not refuted for what the room lacked (issue 14, SPEC §5
-"Spot check"). Real git, ``gentle-hook install``, a bare remote.
+"Spot check"). A re-run that fails for a reason no missing ignored file explains still
+refutes, and the way out then acts on the blocked commit, not on HEAD. Real git,
+``gentle-hook install``, a bare remote.
 """
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -83,3 +86,39 @@ def test_pasted_in_a_linked_worktree_lacking_env_it_gets_the_reports_work_trees(
     assert w.ledger("SELECT agreed FROM spot_check") == [(1,)]
     assert w.git("push", "-q", "origin", "main", cwd=wt).code == 0
     assert not (wt / ".env").exists()
+
+
+def test_a_failure_the_room_does_not_explain_refutes_and_the_fix_acts_on_that_commit(
+    native: World,
+) -> None:
+    """The report passed while a file outside the repository was there (``flag``); it is
+    gone before the spot check, so the re-run fails for a reason no ignored file explains
+    and refutes the commit, as before. The way out names the blocked commit (a fixup folded
+    into it), never ``git commit --amend``, which would amend the person's commit on top;
+    run as printed, it changes that commit and leaves the person's on top."""
+    w = native
+    flag = w.base / "flag"
+    flag.write_text("up\n", encoding="utf-8")
+    reads_flag = (sys.executable, "-c", f"open({str(flag)!r}).read()")
+    _, said = _range_blocked(w, reads_flag)
+    flag.unlink()
+    runs = [ln.split("run: ", 1)[1] for ln in said if "run: " in ln]
+    assert "git worktree add" in runs[0] and "spot-check --committed --cwd" in runs[1], said
+    for cmd in runs[:2]:  # the worktree, then its spot check: it disagrees
+        w.run(["sh", "-c", cmd])
+    refuted = w.git("push", "-q", "origin", "main")
+    assert refuted.code == 1, refuted
+    text = "\n".join(refuted.said)
+    assert "is refuted" in text, refuted
+    assert "git commit --amend" not in text, refuted
+    fold = re.search(r"\((git commit -q --fixup=[^)]*)\)", text)
+    assert fold is not None, refuted
+    human = w.ok("log", "-1", "--format=%s %an")
+    w.write("src/app.py", "def add(a, b):\n    return a + b  # writer, fixed\n")
+    w.ok("add", "src/app.py")
+    done = w.run(["sh", "-c", fold.group(1)])
+    assert done.code == 0, (fold.group(1), done)
+    assert w.ok("log", "-1", "--format=%s %an") == human  # the person's commit stays on top
+    assert "fixed" in w.ok("show", "HEAD~1:src/app.py")
+    assert w.ok("log", "-1", "--format=%s", "HEAD~1").strip() == "writer: change"
+    assert w.ok("status", "--porcelain", "--untracked-files=no") == ""
