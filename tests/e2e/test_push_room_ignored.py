@@ -12,6 +12,7 @@ refutes, and the way out then acts on the blocked commit, not on HEAD. Real git,
 from __future__ import annotations
 
 import re
+import shlex
 import sys
 from pathlib import Path
 
@@ -27,7 +28,7 @@ READS_ENV = (
 
 
 def _range_blocked(
-    w: World, test: tuple[str, ...], where: Path | None = None
+    w: World, test: tuple[str, ...] | None, where: Path | None = None
 ) -> tuple[str, list[str]]:
     """A delegated commit (its report ``test`` recorded, passing in the work tree, which
     holds the ignored ``.env``) with a person's commit on top, pushed from ``where`` (a
@@ -40,8 +41,9 @@ def _range_blocked(
     w.write(".env", "TOKEN=1\n")
     w.write("src/app.py", "def add(a, b):\n    return a + b  # writer\n")
     assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
-    ran = w.gh("receipt", "run", "--", *test)
-    assert ran.code == 0, ran
+    if test is not None:  # None: the writer reported nothing
+        ran = w.gh("receipt", "run", "--", *test)
+        assert ran.code == 0, ran
     w.ok("add", "src/app.py")
     w.ok("commit", "-q", "--no-verify", "-m", "writer: change")
     delegated = w.rev("HEAD")
@@ -86,6 +88,21 @@ def test_pasted_in_a_linked_worktree_lacking_env_it_gets_the_reports_work_trees(
     assert w.ledger("SELECT agreed FROM spot_check") == [(1,)]
     assert w.git("push", "-q", "origin", "main", cwd=wt).code == 0
     assert not (wt / ".env").exists()
+
+
+def test_with_no_report_the_blocks_receipt_run_there_sees_the_env_file_too(
+    native: World,
+) -> None:
+    """No report was made: the block's ``prefix:`` line runs the writer's test in the
+    commit's worktree; that run, and the spot check after it, get the work tree's ignored
+    ``.env``, so the block pasted with the test ends it."""
+    w = native
+    _, said = _range_blocked(w, None)
+    assert any("prefix: " in ln and "receipt run --committed" in ln for ln in said), said
+    paste_first_way(w, said, w.work, shlex.join(READS_ENV))
+    assert w.ledger("SELECT exit_code FROM receipt") == [(0,)]
+    assert w.ledger("SELECT agreed FROM spot_check") == [(1,)]
+    assert w.git("push", "-q", "origin", "main").code == 0
 
 
 def test_a_failure_the_room_does_not_explain_refutes_and_the_fix_acts_on_that_commit(
