@@ -39,7 +39,7 @@ import os
 from collections.abc import Callable, Mapping
 from typing import IO
 
-from gentle_hooks.errors import Command, UsageError, cli
+from gentle_hooks.errors import EXIT_BLOCKED, Command, GentleError, UsageError, cli
 from gentle_hooks.git.checkout import open_checkout
 from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.ledger.records import Receipt, SpotCheck
@@ -58,6 +58,7 @@ from gentle_hooks.services.record import (
     open_store,
     refuse_unsignable,
 )
+from gentle_hooks.services.room_lacks import room_lack
 from gentle_hooks.services.runner import Observation, stopped_cleanly
 from gentle_hooks.services.spot_refusal import (
     checkout_refusal,
@@ -317,6 +318,12 @@ def run_spot_check(
                 repo = open_checkout(co.root)
                 rerun = rerun_in(repo, co.root, receipt, cand.tree, env, stdout, stderr, named)
         obs = rerun.observation
+        if receipt.exit_code == 0 and obs.exit_code not in (0, None):
+            # a failure the place lacks an ignored file for is that place's, not the
+            # change's: refused, nothing recorded, so it refutes nothing (issue 14)
+            lacked = room_lack(*((bound.repo, bound.root) if in_place else (source, top)), obs)
+            if lacked is not None:
+                raise GentleError(lacked, exit_code=EXIT_BLOCKED)
         after = candidate_identity(cand.base.tree, rerun.after_tree) if rerun.after_tree else None
         if rerun.problem:
             said.insert(0, rerun.problem)

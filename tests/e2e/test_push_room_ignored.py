@@ -90,6 +90,32 @@ def test_pasted_in_a_linked_worktree_lacking_env_it_gets_the_reports_work_trees(
     assert not (wt / ".env").exists()
 
 
+def test_a_rerun_lacking_an_ignored_file_records_nothing_and_prints_the_copy(
+    native: World,
+) -> None:
+    """The work tree the report ran in no longer holds ``.env``; another linked worktree
+    does: the spot check fails for that, records nothing (no refutation), and says so in
+    one line with the ``cp`` that brings it back; pasted, then the block again, it ends."""
+    w = native
+    _, said = _range_blocked(w, READS_ENV)
+    side = w.base / "side"
+    w.ok("worktree", "add", "-q", "-b", "side", str(side), "main")
+    (w.work / ".env").rename(side / ".env")
+    runs = [ln.split("run: ", 1)[1] for ln in said if "run: " in ln]
+    assert "git worktree add" in runs[0] and "spot-check --committed --cwd" in runs[1], said
+    assert w.run(["sh", "-c", runs[0]]).code == 0
+    spot = w.run(["sh", "-c", runs[1]])
+    assert spot.code == 1, spot
+    assert "lacking the file .env, which git ignores" in spot.err, spot
+    assert "nothing was recorded (the change is not refuted)" in spot.err, spot
+    assert w.ledger("SELECT count(*) FROM spot_check") == [(0,)]
+    copy = spot.err.split("to copy it, run: ", 1)[1].splitlines()[0]
+    assert w.run(["sh", "-c", copy]).code == 0, copy
+    paste_first_way(w, said, w.work, None)
+    assert w.ledger("SELECT agreed FROM spot_check") == [(1,)]
+    assert w.git("push", "-q", "origin", "main").code == 0
+
+
 def test_with_no_report_the_blocks_receipt_run_there_sees_the_env_file_too(
     native: World,
 ) -> None:
