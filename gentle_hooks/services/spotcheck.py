@@ -24,6 +24,10 @@ the bound candidate's exact tree:
   the ignored files (a ``.env`` the tests read), so the checkout gets those of the work
   tree the command was started in (else the main one), not the worktree's none.
 
+A re-run that fails after a report of success lacking a file git ignores, which the place
+it ran in lacks and another work tree holds, is the place's failure, not the change's: it
+is refused in one line with the copy that brings the file, and nothing is recorded.
+
 The re-run agrees only when it succeeds too, and counts only when it left the candidate's
 files as they were (files it creates, such as caches, do not matter). In a snapshot, the
 files the reported run created (a ``--junitxml`` report: ``Receipt.created``) are that
@@ -235,6 +239,10 @@ def run_spot_check(
             candidate; the command cannot be started.
         GitError / StoreError: as :func:`gentle_hooks.services.record.bind` / ``open_store``;
             the temporary checkout could not be made.
+        GentleError: exit 1, nothing recorded: the re-run failed after a report of success
+            lacking a file git ignores that the place it ran in lacks and another work tree
+            holds (:func:`~gentle_hooks.services.room_lacks.room_lack`: the place's
+            failure, not the change's, so no refutation), with the copy that brings it.
     """
     bound = bind(binding, env)
     cand = bound.candidate
