@@ -50,6 +50,18 @@ def override_line(again: Sequence[str], identities: Sequence[str] = ()) -> str:
     return f"GENTLE_HOOKS_SKIP={quote(SKIP_REASON)}{only} {join(again)}"
 
 
+def fold_line(commit: str) -> str:
+    """The git line that folds what is staged into ``commit`` (a full id), runnable as
+    printed where the user is: a fixup commit, then a non-interactive autosquash rebase from
+    its parent (``GIT_SEQUENCE_EDITOR=:`` accepts the list git made; ``--autostash`` keeps
+    unstaged changes). A local push's block names a commit only when it is not HEAD, where
+    ``git commit --amend`` would change another commit (the one on top)."""
+    return (
+        f"git commit -q --fixup={commit} && GIT_SEQUENCE_EDITOR=: "
+        f"git rebase -q -i --autosquash --autostash {commit}~1"
+    )
+
+
 #: Where the CI recipes say to prepare what ``--reverify``'s re-runs need.
 CI_DOC = 'docs/ci.md ("--reverify: re-run instead of believing")'
 
@@ -91,7 +103,8 @@ def refuted_steps(
             candidate); share: the judge reads notes (CI, a server): no local override
             line, the branch rewritten instead; again: the git command the block's hook ran
             under, as typed (empty: not known, the override in words); committed: the
-            candidate is a commit (its change is amended, not committed again);
+            candidate is HEAD's commit (its change is amended, not committed again; with
+            ``commit``, it is folded into that commit instead: :func:`fold_line`);
             identities: the candidates the printed override names (:data:`SKIP_ONLY`: this
             one, and those an override of this git command already named), or empty.
     """
@@ -136,7 +149,13 @@ def refuted_steps(
             )
         )
         return out
-    amend = "amend the commit (git commit --amend)" if commit or committed else "commit again"
+    amend = (
+        f"fold it into commit {commit[:12]} ({fold_line(commit)})"
+        if commit
+        else "amend the commit (git commit --amend)"
+        if committed
+        else "commit again"
+    )
     fix = (
         "make the command runnable where the spot check re-runs it (on the PATH it gets "
         "there, executable); then let it through on purpose (the failure is not the "

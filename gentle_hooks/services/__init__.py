@@ -40,6 +40,8 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.spot_refusal` — why a spot check will not re-run a receipt, and what to run instead
 * :mod:`.own_receipts` — a receipt whose command runs a file the change writes: the gate and
   ``receipt run`` judge it as the spot check does (it does not count)
+* :mod:`.commit_worktree` — the worktree a block checks a commit out in, and the work tree
+  whose ignored files a spot check bound to it gets
 * :mod:`.checkout` — the temporary linked checkout a spot check re-runs in
 * :mod:`.reverify` — CI re-runs of the spot checks notes claim (``gate --range --reverify``)
 * :mod:`.verdict_filing` — file a DelegationVerdict (JSON and Markdown), list and show the

@@ -5,7 +5,9 @@
 committed tree (ignored files aside), else in a temporary linked checkout of that tree
 (:func:`gentle_hooks.services.checkout.candidate_checkout`), so uncommitted or unstaged
 edits never decide a receipt bound to the index or the commit, and the user's work tree
-and index are never changed.
+and index are never changed. A run from a block's commit worktree (no ignored file there:
+:mod:`~gentle_hooks.services.commit_worktree`) runs in such a checkout too, with the
+ignored files of the work tree it was started in (else the main one).
 
 Room ``services``.
 """
@@ -24,6 +26,7 @@ from gentle_hooks.policy.loadenv import without_loading
 from gentle_hooks.policy.outputs import is_output
 from gentle_hooks.policy.toolmissing import LACKED_IGNORED
 from gentle_hooks.services.checkout import candidate_checkout, run_env
+from gentle_hooks.services.commit_worktree import ignored_holder, is_commit_worktree
 from gentle_hooks.services.room_lacks import copy_line, lacked_here
 from gentle_hooks.services.runner import Observation, stopped_cleanly
 from gentle_hooks.values.binding import Binding
@@ -242,6 +245,13 @@ def run_place(
     other = _OTHER_CHANGES.get(cand.projection)
     env, dropped = without_loading(env)
     left_out = f"ran without {', '.join(dropped)} (it changes what a test runner loads)"
+    # a block's commit worktree holds none of the user's ignored files (a .env the tests
+    # read): the run gets, in a checkout, those of the work tree it was started in
+    holder = ignored_holder(repo, root, (os.getcwd(),)) if is_commit_worktree(repo, root) else None
+    if holder is not None:
+        with _held_place(holder, root, cand, cwd, dependency_dirs, left_out * bool(dropped)) as p:
+            yield p
+        return
     snapshot = None if other is None else _snapshot(repo)
     if other is None or snapshot == cand.tree:
         with scratch_dir("gentle-hooks-pycache-") as pycache:
@@ -269,6 +279,33 @@ def run_place(
             f"{named or 'files'} the run did not see: if it needed one, "
             f"{_WANT[cand.projection]} or list it in .gitignore (ignored files are linked "
             "in), then report again" + _add_words(repo, cand.tree, cand.projection),
+        )
+
+
+@contextlib.contextmanager
+def _held_place(
+    holder: Repository,
+    root: str,
+    cand: Candidate,
+    cwd: str,
+    dependency_dirs: Sequence[str],
+    left_out: str,
+) -> Iterator[RunPlace]:
+    """:func:`run_place` for a run from the commit worktree ``root``: in a temporary linked
+    checkout of ``cand``'s tree made from the work tree ``holder``, whose ignored files and
+    dependency folders are linked in (:mod:`~gentle_hooks.services.commit_worktree`), in
+    the directory ``cwd`` maps to (the checkout's top when the tree does not hold it)."""
+    top = holder.paths.toplevel or root
+    rel = os.path.relpath(os.path.realpath(cwd), os.path.realpath(root))
+    with stopped_cleanly(), candidate_checkout(holder, top, cand, dependency_dirs) as co:
+        run_dir = os.path.normpath(os.path.join(co.root, "." if rel.startswith("..") else rel))
+        yield RunPlace(
+            run_dir if os.path.isdir(run_dir) else co.root,
+            run_env(co, without_loading(scrubbed_env())[0]),
+            f"ran in a temporary linked checkout of the {cand.projection.value} tree"
+            f"{co.said} with the ignored files of the work tree {top} (the commit's worktree "
+            "has none)" + f"; {left_out}" * bool(left_out),
+            co.root,
         )
 
 

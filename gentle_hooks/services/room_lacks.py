@@ -9,7 +9,8 @@ tree holds and git ignores: no brief can fix that, and no option passes such a f
 the room. :func:`lacked_here` does the same for a ``receipt run`` in a work tree that
 lacks the file another work tree of the repository holds (git shares no ignored file
 between worktrees), :func:`holder_of` finds that work tree again for a block, and
-:func:`copy_line` is the copy they print. ``gate --reverify`` says the same of a CI
+:func:`copy_line` is the copy they print; :func:`room_lack` is the line a spot check refuses
+with instead of recording a re-run such a lack failed. ``gate --reverify`` says the same of a CI
 clone in the same words (:func:`gentle_hooks.services.reverify._ignored_absent`).
 """
 
@@ -23,6 +24,7 @@ from gentle_hooks.errors import GitError
 from gentle_hooks.git.checkout import other_worktrees
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.policy.toolmissing import missing_files
+from gentle_hooks.services.runner import Observation
 
 #: A module an interpreter could not import, as its error names it.
 _NO_MODULE = re.compile(r"No module named '?([\w.]+)'?")
@@ -69,6 +71,25 @@ def lacked_here(repo: Repository, root: str, output: str) -> tuple[str, str] | N
     except GitError:
         return None
     return None
+
+
+def room_lack(repo: Repository, root: str, obs: Observation) -> str | None:
+    """For a spot check's re-run that failed (``obs``) in the work tree ``root`` of ``repo``,
+    or in a checkout with ``root``'s ignored files linked in: the one line saying it lacked
+    a file git ignores that ``root`` lacks and another work tree holds
+    (:func:`lacked_here`), so the failure is the place's, not the change's, nothing is
+    recorded, and the copy to run before the spot check again; None otherwise."""
+    found = lacked_here(repo, root, obs.tail)
+    if found is None:
+        return None
+    rel, other = found
+    return (
+        f"spot check: the re-run failed (exit {obs.exit_code}) lacking the file {rel}, which "
+        f"git ignores: the work tree {other} holds it, {root} does not, so the failure is "
+        "where it ran, not the change's; nothing was recorded (the change is not refuted): "
+        f"copy it, then run the same spot check again; to copy it, run: "
+        f"{copy_line(other, root, rel)}"
+    )
 
 
 def holder_of(root: str, rel: str) -> str | None:

@@ -19,7 +19,14 @@ the bound candidate's exact tree:
   (an ignored ``conftest.py``, ``pytest.ini``, ``*.pth``) sends the re-run to the checkout;
 * else in a temporary linked checkout of the tree, with the project's ignored dependency
   folders linked in, removed afterwards. Nothing is stashed, and the user's index and work
-  tree are never written.
+  tree are never written. Always so for a spot check bound to the worktree a block checked
+  a commit out in (:mod:`~gentle_hooks.services.commit_worktree`): git gave it none of
+  the ignored files (a ``.env`` the tests read), so the checkout gets those of the work
+  tree the command was started in (else the main one), not the worktree's none.
+
+A re-run that fails after a report of success lacking a file git ignores, which the place
+it ran in lacks and another work tree holds, is the place's failure, not the change's: it
+is refused in one line with the copy that brings the file, and nothing is recorded.
 
 The re-run agrees only when it succeeds too, and counts only when it left the candidate's
 files as they were (files it creates, such as caches, do not matter). In a snapshot, the
@@ -32,10 +39,11 @@ re-ran, and no other, naming both results.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from typing import IO
 
-from gentle_hooks.errors import Command, UsageError, cli
+from gentle_hooks.errors import EXIT_BLOCKED, Command, GentleError, UsageError, cli
 from gentle_hooks.git.checkout import open_checkout
 from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.ledger.records import Receipt, SpotCheck
@@ -44,6 +52,7 @@ from gentle_hooks.policy.outputs import declared_outputs
 from gentle_hooks.policy.selfcheck import rerun_agrees
 from gentle_hooks.policy.shellwords import shown as one_line_command
 from gentle_hooks.services.checkout import candidate_checkout, run_env, sweep
+from gentle_hooks.services.commit_worktree import ignored_holder, is_commit_worktree
 from gentle_hooks.services.delivered import refresh_notes_kept
 from gentle_hooks.services.record import (
     Binding,
@@ -53,6 +62,7 @@ from gentle_hooks.services.record import (
     open_store,
     refuse_unsignable,
 )
+from gentle_hooks.services.room_lacks import room_lack
 from gentle_hooks.services.runner import Observation, stopped_cleanly
 from gentle_hooks.services.spot_refusal import (
     checkout_refusal,
@@ -229,6 +239,10 @@ def run_spot_check(
             candidate; the command cannot be started.
         GitError / StoreError: as :func:`gentle_hooks.services.record.bind` / ``open_store``;
             the temporary checkout could not be made.
+        GentleError: exit 1, nothing recorded: the re-run failed after a report of success
+            lacking a file git ignores that the place it ran in lacks and another work tree
+            holds (:func:`~gentle_hooks.services.room_lacks.room_lack`: the place's
+            failure, not the change's, so no refutation), with the copy that brings it.
     """
     bound = bind(binding, env)
     cand = bound.candidate
@@ -236,10 +250,16 @@ def run_spot_check(
         # the work tree is the snapshot's candidate, but an ignored runner file there (a
         # conftest.py) would be run with it: then a checkout of the candidate's tree
         snapshot = binding.projection is Projection.SNAPSHOT
-        in_place = (snapshot and not runner_files_here(bound.repo)) or holds_tree(
-            bound.repo, cand.tree
+        # a block's commit worktree holds none of the user's ignored files (a .env): the
+        # re-run gets, in a checkout, those of the work tree the writer's report ran in
+        # (else the one the user pasted the block in)
+        room = is_commit_worktree(bound.repo, bound.root)
+        in_place = not room and (
+            (snapshot and not runner_files_here(bound.repo)) or holds_tree(bound.repo, cand.tree)
         )
         receipt = choose_receipt(led, bound, receipt_id, command, env, in_checkout=not in_place)
+        places = (receipt.root, os.getcwd())
+        holder = ignored_holder(bound.repo, bound.root, places) if room else None
         if sign_key is not None:
             refuse_unsignable(
                 led,
@@ -258,7 +278,7 @@ def run_spot_check(
         # and the reports its command names (--junitxml report.xml), tracked or not: written
         # after the re-run tested the tree, its output, not what it tested
         named = declared_outputs(receipt.command, bound.root, receipt.cwd)
-        if not in_place and named and holds_tree(bound.repo, cand.tree, named):
+        if not room and not in_place and named and holds_tree(bound.repo, cand.tree, named):
             # the work tree differs only in the report an earlier run rewrote: the re-run
             # writes it there again, and its spot check binds the state commit -a stages
             in_place = refusal_of(bound, receipt, env, False) is None
@@ -280,7 +300,9 @@ def run_spot_check(
             )
         else:
             deps = bound.settings.verification.dependency_dirs
-            with stopped_cleanly(), candidate_checkout(bound.repo, bound.root, cand, deps) as co:
+            source = bound.repo if holder is None else holder
+            top = source.paths.toplevel or bound.root
+            with stopped_cleanly(), candidate_checkout(source, top, cand, deps) as co:
                 env = run_env(co, scrubbed_env())
                 # the PYTHONPATH the checkout really has (an install only the interpreter
                 # showed put src/ first): a src/pytest.py the change adds is its runner
@@ -288,20 +310,28 @@ def run_spot_check(
                 if late is not None:
                     raise late
                 linked = co.said
+                # recorded words name no local path (a note travels); the announcement does
+                why, shown = _why_checkout(room, holder is not None, top)
                 said.append(
                     f"re-ran in a temporary linked checkout of the {binding.projection.value} "
-                    f"candidate's tree{linked}: the work tree has other changes"
+                    f"candidate's tree{linked}: {why}"
                 )
                 if announce is not None:
                     announce(
                         f"re-running receipt #{receipt.id} ({one_line_command(receipt.command)}) "
                         "in a temporary "
                         f"linked checkout of the {binding.projection.value} candidate's tree, "
-                        f"{co.root}{linked}: the work tree has other changes"
+                        f"{co.root}{linked}: {shown}"
                     )
                 repo = open_checkout(co.root)
                 rerun = rerun_in(repo, co.root, receipt, cand.tree, env, stdout, stderr, named)
         obs = rerun.observation
+        if receipt.exit_code == 0 and obs.exit_code not in (0, None):
+            # a failure the place lacks an ignored file for is that place's, not the
+            # change's: refused, nothing recorded, so it refutes nothing (issue 14)
+            lacked = room_lack(*((bound.repo, bound.root) if in_place else (source, top)), obs)
+            if lacked is not None:
+                raise GentleError(lacked, exit_code=EXIT_BLOCKED)
         after = candidate_identity(cand.base.tree, rerun.after_tree) if rerun.after_tree else None
         if rerun.problem:
             said.insert(0, rerun.problem)
@@ -332,6 +362,23 @@ def run_spot_check(
         stored, *_ = led.add_all([check, *(replace(check, identity=i) for i in also)])
         kept = refresh_notes_kept(bound.repo, led, cand, sign_key)
         return SpotOutcome(Recorded(led.path, stored, cand, kept), receipt, obs, not in_place)
+
+
+def _why_checkout(room: bool, held: bool, top: str) -> tuple[str, str]:
+    """Why a re-run ran in a temporary checkout, as recorded (no local path) and as
+    announced: the work tree had other changes, or it was bound to a block's commit
+    worktree (``room``) and got the ignored files of the work tree at ``top`` (``held``),
+    or of none (git listed no other work tree)."""
+    if not room:
+        return ("the work tree has other changes",) * 2
+    if not held:
+        words = "the commit's worktree holds no ignored file and no other work tree was found"
+        return words, words
+    # which work tree: the one the report ran in, else the one the command started in
+    return (
+        "with the ignored files of another work tree (the commit's worktree has none)",
+        f"with the ignored files of the work tree {top} (the commit's worktree has none)",
+    )
 
 
 def _outputs_aside(bound: Bound, receipt: Receipt, rerun: Rerun) -> tuple[str, ...]:

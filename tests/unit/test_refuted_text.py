@@ -55,14 +55,26 @@ def test_a_commit_block_prints_the_override_with_the_users_own_git_command() -> 
     assert len(got) == 4
 
 
-def test_a_push_block_says_amend_and_keeps_the_push_arguments() -> None:
+def test_a_push_block_folds_into_its_commit_and_keeps_the_push_arguments() -> None:
+    """A push block names a commit only when it is not HEAD: ``git commit --amend`` would
+    change the commit on top, so the way out folds the staged fix into the named one."""
     got = refuted_steps([D], "a" * 40, False, ["git", "push", "origin", "HEAD"], True)
     assert got[0][1].startswith("commit aaaaaaaaaaaa is refuted, a re-run of it disagreed: ")
-    assert "stage it and amend the commit (git commit --amend)" in got[1][1]
+    assert "git commit --amend" not in got[1][1]
+    fold = (
+        f"git commit -q --fixup={'a' * 40} && GIT_SEQUENCE_EDITOR=: "
+        f"git rebase -q -i --autosquash --autostash {'a' * 40}~1"
+    )
+    assert f"stage it and fold it into commit aaaaaaaaaaaa ({fold})" in got[1][1]
     assert got[-1] == (
         "run",
         "GENTLE_HOOKS_SKIP='a re-run of this change disagreed (flaky test?)' git push origin HEAD",
     )
+
+
+def test_heads_committed_candidate_says_amend() -> None:
+    got = refuted_steps([D], None, False, ["git", "push"], True)
+    assert "stage it and amend the commit (git commit --amend)" in got[1][1]
 
 
 def test_the_override_is_bound_to_the_candidates_it_names() -> None:
