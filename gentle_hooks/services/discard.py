@@ -64,6 +64,19 @@ reset threw it away since (:func:`~gentle_hooks.services.discard_refusals.droppe
 or while one of ``HEAD``'s unpushed commits holds it: its commit was the writer's, so its
 content kept is the writer's, never a person's (issue 13).
 
+Records are bound to content, so a discard ends only the records of content nobody keeps:
+it is refused too while a commit that a local branch or tag holds, and neither ``HEAD``
+nor a remote-tracking ref does (a branch not checked out, not pushed), holds the writer
+content of an entry it would end
+(:func:`~gentle_hooks.services.discard_refusals.held_off_head`), in one line naming the
+commits, the branches and tags, and the ``git branch -D`` / ``git tag -d`` that throws them
+away (:func:`~gentle_hooks.services.discard_refusals.off_head_refusal`): checked out,
+merged or cherry-picked (its trailer kept or not) that content is the writer's, and the
+record kept makes every gate judge it so. An entry this work tree's change carries by the
+shape of its change alone (a person's own version of the writer's place) is left out of
+that refusal: the discard is how that person's change passes. Commits only a reflog holds
+are thrown away, as after a ``git reset --hard``; stash entries are refused below.
+
 A discard is refused too while a stash entry holds the writer content of an entry it
 would end (:func:`~gentle_hooks.services.settle.stash_holders`), in one line naming the
 entries and the ``git stash drop`` that throws them away (:func:`stash_refusal`): popped
@@ -108,7 +121,9 @@ from gentle_hooks.services.discard_refusals import (
     copy_refusal,
     dropped_takes,
     elsewhere_hint,
+    held_off_head,
     moved_refusal,
+    off_head_refusal,
     refusal,
     stash_refusal,
 )
@@ -205,6 +220,13 @@ def discard(
         committed = committed_here(repo, led, never_left, rewrote, alike) if never_left else {}
         if committed:  # committed with hooks off: the push gate judges it the writer's
             raise UsageError(committed_refusal(committed))
+        # a commit on another branch or tag keeps the writer's content: cherry-picked, it is
+        # the writer's; a person's own version here (the change carries it by shape) is not
+        ends = [e for e in named if e.root == root and e.id not in gone]
+        shaped = carried_here(repo, led, [e.id for e in ends]) if ends else set()
+        off = held_off_head(repo, led, [e for e in ends if e.id not in shaped], alike)
+        if off:
+            raise UsageError(off_head_refusal(off))
         stashed = stash_holders(repo, named)
         if stashed:  # popped again it is the writer's pending work: never claimed so
             raise UsageError(
