@@ -11,6 +11,12 @@ the writer's commit cherry-picked onto ``main`` (``git cherry-pick``, or ``cherr
 -n`` and a fresh ``git commit -m`` with no trailer) is blocked at the commit gate, and,
 made with hooks off, at the push gate and the server (issue 13, refuter r13v).
 
+A fixup of the writer's commit squashed into it on ``b`` (``git commit --fixup``, or
+``--fixup=amend:`` which drops the trailer, then ``git rebase -i --autosquash``) keeps the
+writer's content there: refused and blocked alike. Open (the xfail row): a discard run on
+the branch whose ``HEAD`` holds the writer's commit is accepted ("not cleared") and ends the
+entry, so that commit's content cherry-picked onto another branch passes.
+
 A person's own case stays theirs: the branch deleted as printed, the discard is accepted
 and the person's next commit passes with no writer trailer.
 """
@@ -57,13 +63,13 @@ def _refused(w: World, held_by: str, drop: str) -> None:
 
 
 def _blocked_at_push(w: World) -> None:
-    """The push of ``main`` is blocked by the local gate and by the server gate."""
+    """The push of the branch is blocked by the local gate and by the server gate."""
     head = w.rev("HEAD")
     blocked = w.git("push", "origin", "HEAD")
     assert blocked.code == 1 and any("BLOCKED commit" in s for s in blocked.said), blocked
     served = w.git("push", "--no-verify", "origin", "HEAD")
     assert served.code != 0, served
-    assert w.remote_ref("main") != head
+    assert w.remote_ref(w.ok("rev-parse", "--abbrev-ref", "HEAD").strip()) != head
 
 
 def test_a_plain_cherry_pick_of_the_writers_commit_stays_blocked(on_b: World) -> None:
@@ -104,3 +110,43 @@ def test_the_printed_deletion_lets_the_discard_through(on_b: World) -> None:
     w.person_commits("-qam", "human")
     pushed = w.git("push", "origin", "HEAD")
     assert pushed.code == 0, pushed
+
+
+@pytest.mark.parametrize("fixup", ["--fixup=HEAD", "--fixup=amend:HEAD"])
+def test_an_autosquashed_writer_commit_on_the_branch_stays_held(on_b: World, fixup: str) -> None:
+    """A person's fixup of the writer's commit on ``b`` squashed into it (``git rebase -i
+    --autosquash``; ``amend:`` replaces its message, trailer and all): the squashed commit
+    still holds the writer's content, so the discard on ``main`` is refused and the
+    squashed commit cherry-picked onto ``main`` is blocked at push."""
+    w = on_b
+    quiet = {"GIT_SEQUENCE_EDITOR": ":", "GIT_EDITOR": ":"}
+    w.ok("checkout", "-q", "b")
+    w.write("app.py", WRITER + "\n# tidy\n")
+    w.ok("commit", "-qa", "--no-verify", fixup, env=quiet)
+    w.ok("rebase", "-q", "-i", "--autosquash", "origin/main", env=quiet)
+    assert w.ok("rev-list", "--count", "origin/main..b").strip() == "1"
+    w.ok("checkout", "-q", "main")
+    _refused(w, "b", "git branch -D b")
+    w.ok("-c", "core.hooksPath=/dev/null", "cherry-pick", "b")
+    _blocked_at_push(w)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="open (issue 13): a discard run on the branch whose HEAD holds the writer's "
+    "commit is accepted ('not cleared': that commit's record keeps the push of the branch "
+    "blocked) and ends the entry, so the commit's content cherry-picked onto another "
+    "branch with a fresh message is judged a person's",
+)
+def test_a_discard_beside_the_writers_head_commit_does_not_launder_a_pick(
+    native: World,
+) -> None:
+    w = native.serve({"app.py": BASE})
+    w.write("app.py", WRITER)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("commit", "-q", "--no-verify", "-am", "agent")
+    assert w.gh("discard", "--all", "--reason", "mine").code == 0
+    w.ok("checkout", "-q", "-b", "c", "origin/main")
+    w.ok("cherry-pick", "-n", "main")
+    w.ok("-c", "core.hooksPath=/dev/null", "commit", "-qm", "mine")
+    _blocked_at_push(w)
