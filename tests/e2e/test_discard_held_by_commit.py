@@ -15,7 +15,9 @@ A fixup of the writer's commit squashed into it on ``b`` (``git commit --fixup``
 ``--fixup=amend:`` which drops the trailer, then ``git rebase -i --autosquash``) keeps the
 writer's content there: refused and blocked alike. Open (the xfail row): a discard run on
 the branch whose ``HEAD`` holds the writer's commit is accepted ("not cleared") and ends the
-entry, so that commit's content cherry-picked onto another branch passes.
+entry, so that commit's content cherry-picked onto another branch passes; so does the
+writer's commit picked onto a branch where a person's own version of its place was
+discarded (that discard is left out of the refusal: the person's commit needs it).
 
 A person's own case stays theirs: the branch deleted as printed, the discard is accepted
 and the person's next commit passes with no writer trailer.
@@ -147,6 +149,29 @@ def test_a_discard_beside_the_writers_head_commit_does_not_launder_a_pick(
     w.ok("commit", "-q", "--no-verify", "-am", "agent")
     assert w.gh("discard", "--all", "--reason", "mine").code == 0
     w.ok("checkout", "-q", "-b", "c", "origin/main")
+    w.ok("cherry-pick", "-n", "main")
+    w.ok("-c", "core.hooksPath=/dev/null", "commit", "-qm", "mine")
+    _blocked_at_push(w)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="open (issue 13): a person's own version of the writer's place on another "
+    "branch is discarded (the change carries the entry by shape alone, so the refusal "
+    "leaves it out, or the person's commit would have no way through); the entry ended, "
+    "that version thrown away and the writer's commit cherry-picked there passes",
+)
+def test_a_persons_version_discarded_then_the_writers_commit_picked_is_blocked(
+    native: World,
+) -> None:
+    w = native.serve({"app.py": BASE})
+    w.write("app.py", WRITER)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("commit", "-q", "--no-verify", "-am", "agent")
+    w.ok("checkout", "-q", "-b", "side", "HEAD~1")
+    w.write("app.py", "def add(a, b):\n    total = a\n    total -= -b\n    return total\n")
+    assert w.gh("discard", "--all", "--reason", "my own fix").code == 0
+    w.ok("checkout", "-q", "--", "app.py")
     w.ok("cherry-pick", "-n", "main")
     w.ok("-c", "core.hooksPath=/dev/null", "commit", "-qm", "mine")
     _blocked_at_push(w)
