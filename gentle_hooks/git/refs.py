@@ -380,6 +380,18 @@ class Refs(RepositoryCore):
         args = ["rev-list", "--topo-order", "--reverse", tip, "--not", "--branches", "--tags"]
         return self.out(args).split()
 
+    def unpushed_off_head(self, limit: int) -> list[str]:
+        """Commits of a local branch or tag that neither ``HEAD`` nor a remote-tracking ref
+        holds (a branch not checked out and not pushed), newest first, at most ``limit``."""
+        head = ["HEAD"] if self.head() is not None else []
+        args = ["rev-list", f"--max-count={limit}", "--branches", "--tags", "--not", *head]
+        return self.out([*args, "--remotes"]).split()
+
+    def local_refs_holding(self, commit: str) -> list[str]:
+        """The full names of the local branches and tags holding ``commit``, sorted."""
+        args = ["for-each-ref", "--format=%(refname)", "--contains", commit]
+        return sorted(self.out([*args, "refs/heads/", "refs/tags/"]).split())
+
     def is_ancestor(self, ancestor: str, descendant: str) -> bool:
         """Whether ``ancestor`` is ``descendant`` or one of its ancestors
         (``git merge-base --is-ancestor``)."""

@@ -189,7 +189,7 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
         others = sorted({w for p, w in facts.held_at if w != p} - {e.path for e in facts.entries})
         if others:
             from gentle_hooks.ledger.store import Ledger
-            from gentle_hooks.services.discard import held_alone_here, left_its_path
+            from gentle_hooks.services.discard_claims import held_alone_here, left_its_path
 
             alone = set(held_alone_here(repo, facts.entries, others))
             # the writer's path moved there (``HEAD`` has it, the candidate not) stays the

@@ -34,6 +34,8 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.runner` — run a reported command in the foreground and observe it
 * :mod:`.discard` — abandon pending writer work on purpose
 * :mod:`.discard_refusals` — the one-line refusals of a discard, with the honest ways out
+* :mod:`.discard_claims` — the person's claims a discard records instead of ending writer
+  work (own paths holding copied writer lines, the same fix made in another worktree)
 * :mod:`.spotcheck` — the parent's spot check (a re-run, or a readback)
 * :mod:`.spot_rerun` — where a spot check re-runs a receipt (the work tree when it holds the
   candidate), and one re-run there

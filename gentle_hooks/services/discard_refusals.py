@@ -2,7 +2,8 @@
 cleanly", §6 ``discard``; :mod:`gentle_hooks.services.discard`), each naming the paths and
 the honest ways out, runnable exactly as printed, and the checks only a refusal needs
 (:func:`committed_here`: open work a commit made with hooks off holds;
-:func:`dropped_takes`: work a commit took that is on no commit ``HEAD`` holds any more).
+:func:`dropped_takes`: work a commit took that is on no commit ``HEAD`` holds any more;
+:func:`held_off_head`: work a commit on another local branch or tag holds).
 
 Room ``services``.
 """
@@ -108,6 +109,62 @@ def committed_here(
             if e.id not in rewrote or repo.blobs_in(info.tree, [e.path]).get(e.path) == e.blob:
                 found.setdefault(e.path, set()).add(info.id)
     return {p: sorted(cs) for p, cs in sorted(found.items())}
+
+
+def held_off_head(
+    repo: Repository, led: Ledger, entries: Sequence[WriterEntryRecord], alike: Set[int]
+) -> dict[str, dict[str, list[str]]]:
+    """Of this work tree's ``entries`` (none thrown away by a ``git reset`` or expired), the
+    paths of those whose writer content (not only its shape, nor an edit a human makes
+    alike, unless the entry is of ``alike``: taken by a commit, which was the writer's) a
+    commit holds that a local branch or tag holds and neither ``HEAD`` nor a
+    remote-tracking ref does (the newest
+    :data:`~gentle_hooks.services.status.UNPUSHED_READ`: a branch not checked out, not
+    pushed), each with those commits' ids and the full names of the branches and tags
+    holding each (sorted). Such a commit keeps the writer's content: checked out, merged or
+    cherry-picked (with or without its trailer) it is the writer's, so a discard must not
+    end its record (issue 13). Not covered: commits only a reflog holds (a reset or a
+    branch deletion threw them away), and another worktree's detached ``HEAD``.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be read.
+    """
+    from gentle_hooks.services.attribution import carried_by_commits
+    from gentle_hooks.services.status import UNPUSHED_READ
+
+    if not entries:
+        return {}
+    infos = repo.read_commits(repo.unpushed_off_head(UNPUSHED_READ))
+    wanted = {e.id: e for e in entries}
+    works = carried_by_commits(repo, led, infos)
+    found: dict[str, dict[str, list[str]]] = {}
+    for info in infos:
+        work = works[info.id]
+        held = {e.id for e in work.entries} - work.by_shape - (work.claimable - alike)
+        for i in sorted(held & set(wanted)):
+            found.setdefault(wanted[i].path, {})[info.id] = repo.local_refs_holding(info.id)
+    return {p: found[p] for p in sorted(found)}
+
+
+def off_head_refusal(held: Mapping[str, Mapping[str, Sequence[str]]]) -> str:
+    """The one line refusing a discard of writer work commits on another local branch or
+    tag hold, not pushed (``held``: :func:`held_off_head`), with the ways out: verify it
+    there as the push block says, or delete those branches and tags (the command,
+    runnable as printed) and discard then."""
+    commits = sorted({c[:12] for cs in held.values() for c in cs})
+    refs = sorted({r for cs in held.values() for rs in cs.values() for r in rs})
+    shown = [r.removeprefix("refs/heads/").removeprefix("refs/tags/") for r in refs]
+    drops = [
+        join(["git", "branch", "-D", n] if r.startswith("refs/heads/") else ["git", "tag", "-d", n])
+        for r, n in zip(refs, shown, strict=True)
+    ]
+    return (
+        f"{', '.join(shown_paths(sorted(held)))}: the writer's change is in commit "
+        f"{', '.join(commits)} on {', '.join(shown)}, not pushed; a discard would not make it "
+        "yours (the push gate judges a commit holding it the writer's, checked out, merged or "
+        "cherry-picked): verify it there as the push block says, or delete it with "
+        f"`{' && '.join(drops)}` (it drops every commit only those hold) and discard then"
+    )
 
 
 def dropped_takes(
