@@ -37,6 +37,7 @@ G3     what a package makes others install and builds with: its dependencies    
        backend other than theirs (:data:`BUILD_BACKENDS`), a backend path
 G4     what runs: entry points and scripts (a key or a section header naming    ``entry:
        them: ``console_scripts``, ``[project.scripts]``), a hook's ``entry``,    ./run.sh``
+       pytest's plugins (``pytest_plugins``, a list not empty),
        a hook language running the machine's own programs (``language:
        system``), a local hook repository (``repo: local``), what a package
        manager runs scripts with or loads first (``node-options``,
@@ -122,6 +123,9 @@ BUILD_BACKENDS = frozenset(
 )
 #: Keys and section name parts naming entry points or scripts (row G4).
 SCRIPT_KEYS = frozenset(b"consolescripts guiscripts entrypoints scripts".split())
+#: Keys naming what a tool runs or loads (row G4, a value not empty): a hook's command,
+#: pytest's plugins (as ``-p`` in ``addopts``, row G1).
+LOADED_KEYS = frozenset(b"entry pytestplugins".split())
 #: Keys of what a package manager runs scripts with or loads into each process (row G4).
 RUNNER_KEYS = frozenset(b"scriptshell nodeoptions".split())
 #: Hook languages that run the machine's own programs or a file of the repository (G4).
@@ -134,7 +138,8 @@ JOINED_KEYS = frozenset(
     {b"collectignore", b"collectignoreglob", b"addopts", b"pytestaddopts", b"requires"}
     | DEPENDENCY_KEYS
     | SCRIPT_KEYS
-    | {b"entry", b"on"}
+    | LOADED_KEYS
+    | {b"on"}
 )
 
 
@@ -182,7 +187,7 @@ def _pep503(name: bytes) -> bytes:
 def _runs(key: bytes, value: bytes) -> bool:
     word = value.strip(b"\"' ,").lower()
     return (
-        ((key in SCRIPT_KEYS or key == b"entry") and word not in _EMPTY)
+        ((key in SCRIPT_KEYS or key in LOADED_KEYS) and word not in _EMPTY)
         or key in RUNNER_KEYS
         or (key == b"language" and word.replace(b"_", b"") in HOOK_LANGUAGES)
         or (key == b"repo" and word == b"local")

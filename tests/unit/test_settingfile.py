@@ -41,6 +41,8 @@ ROWS: dict[str, tuple[str, bytes]] = {
     "S10-pre-commit-system": ("S10", b"language: system"),
     "S10-pre-commit-entry": ("S10", b"entry: ./scripts/check.sh"),
     "S10-star-import": ("S10", b"from evil import *"),
+    "S10-pytest-plugins": ("S10", b'pytest_plugins = ["evil_plugin"]'),
+    "S10-pypirc-index-servers": ("S10", b"index-servers ="),
     "S3-shell-command": ("S3", b"sh install.sh"),
     "S3-call": ("S3", b"setup()"),
     "S4-section": ("S4", b"[tool.pytest.ini_options]"),

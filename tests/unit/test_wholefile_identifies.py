@@ -102,6 +102,8 @@ WRITERS = {
     "ssh-no-host-key-checking": b"Host *\n  StrictHostKeyChecking no\n",
     "selinux-disabled": b"SELINUX=disabled\nSELINUXTYPE=targeted\n",
     "star-import": b"from evil import *\n",
+    "conftest-pytest-plugins": b'pytest_plugins = ["evil_plugin"]\n',
+    "pypirc-index-servers": b"[distutils]\nindex-servers =\n    pypi\n    private\n",
 }
 
 
