@@ -85,8 +85,8 @@ from gentle_hooks.policy.linekeys import (
 #: word lowercased.
 SECURITY_WORDS = frozenset(
     b"""
-    acl admin allow allowed apikey apparmor auth authn authz authentication authorization billing
-    cert certs certificate cipher cookie cookies cors credential credentials crypto csrf
+    acl admin allow allowed apikey apparmor auth authn authz authentication authorization
+    billing cert certs certificate cipher cookie cookies cors credential credentials crypto csrf
     debug encryption expose firewall host hosts hsts https insecure jwt key keys login
     oauth origin origins passphrase passwd password passwords payment payments permission
     permissions pwd saml sandbox secret secrets secure security selinux session sso ssl
@@ -98,7 +98,10 @@ _KEY = rb'(?:-\s+)?(?P<key>"[\w.@/ -]+"|\'[\w.@/ -]+\'|[A-Za-z_][\w.@/-]*)'
 _SETTING = re.compile(_KEY + rb"\s*(?:=|:(?=\s|$))\s*(?P<value>.*)")
 #: An ssh-style setting (``ssh_config``, ``sshd_config``): a key of two capitalised words or
 #: more, then one value that is no sentence's last word (``OAuth tokens.`` is prose).
-_SPACED = re.compile(rb"(?P<key>[A-Z][a-z0-9]+(?:[A-Z]+[a-z0-9]*)+)[ \t]+[^\s.!?,:]\S*(?<![.!?,:])")
+_SPACED = re.compile(
+    rb"(?P<key>[A-Z][a-z0-9]+(?:[A-Z]+[a-z0-9]*)+)[ \t]+"  # StrictHostKeyChecking
+    rb"[^\s.!?,:]\S*(?<![.!?,:])"  # no, /dev/null; not ``tokens.``
+)
 _KEY_WORDS = re.compile(rb"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _SECTION = re.compile(rb"\[\[?[\w.*?{},:\"'/@ -]+\]\]?")
 #: One value of a plain setting: a word, number, glob or version, quoted or not.
@@ -228,9 +231,8 @@ def setting_only(data: bytes) -> tuple[bytes, ...] | None:
         if tells_alone(s):  # rows S1, S2, S10, trivial or not
             return None
         trivial = trivial_row(s)
-        if (
-            trivial == "L5" and _setting(s) is None
-        ):  # an import: code (``package = x`` is no import)
+        # an import is code, trivial as it is (``package = demo`` is a setting, no import)
+        if trivial == "L5" and _setting(s) is None:
             return None
         if trivial is not None:
             continue
