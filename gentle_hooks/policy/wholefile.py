@@ -106,7 +106,7 @@ def identifies_writer(data: bytes) -> bool:
     telling: set[str] = set()
     for line in data.splitlines():
         s = line.strip()
-        if s and tells_alone(s):  # rows S1-S2 of settingfile: however short
+        if s and tells_alone(s):  # rows S1, S2, S10 of settingfile: however short
             return True
         if not s or trivial_row(s) is not None or boilerplate_row(s) is not None:
             continue
