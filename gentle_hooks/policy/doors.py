@@ -71,7 +71,7 @@ _WORDS = re.compile(rb"[^\s,\[\]{}\"']+")
 #: A requirement's name and version bounds only (``setuptools>=61``); extras, a URL or a
 #: marker make it something else.
 _REQUIREMENT = re.compile(
-    rb"(?P<name>[A-Za-z0-9][\w.-]*)\s*(?:(?:[<>=!~]=?|===)\s*[\w.*+]+\s*,?\s*)*"
+    rb"(?P<name>[A-Za-z0-9][\w.-]*)\s*(?:(?:[<>=!~]=?|===)\s*[\w.*+]+\s*(?:,\s*)?)*"
 )
 _EMPTY = (b"", b"[]", b"{}", b'""', b"''")
 #: Lines a joined statement reads at most (a list longer than that is read as far).
@@ -205,8 +205,7 @@ def _section(stripped: bytes) -> bytes | None:
     return m.group("name").strip().strip(b"\"'").lower() if m else None
 
 
-@lru_cache(maxsize=LINES_KEPT)
-def _parsed(stripped: bytes) -> tuple[bytes, bytes, bytes] | None:
+def _parse(stripped: bytes) -> tuple[bytes, bytes, bytes] | None:
     """(the key as written, the key as the rows read it, the value stripped of a trailing
     comma) of a setting, or None for a line that is no setting."""
     m = _SETTING.fullmatch(stripped)
@@ -216,8 +215,15 @@ def _parsed(stripped: bytes) -> tuple[bytes, bytes, bytes] | None:
     return raw, _key(raw), m.group("value").strip().rstrip(b",").strip()
 
 
-def _of_setting(row: str, stripped: bytes) -> bool:
-    parsed = _parsed(stripped)
+#: :func:`_parse` of one line, cached (a joined statement is parsed once, uncached).
+_parsed = lru_cache(maxsize=LINES_KEPT)(_parse)
+
+
+def _of_setting(row: str, stripped: bytes, *, joined: bool = False) -> bool:
+    """Whether a setting is of ``row`` (G1-G5). ``joined``: ``stripped`` is a statement
+    joined (:func:`statements`), read as far as it goes; else a value left open on its
+    line opens nothing (rows G1, G3, G4: decided joined)."""
+    parsed = _parse(stripped) if joined else _parsed(stripped)
     if parsed is None:
         return False
     raw, key, value = parsed
@@ -225,7 +231,7 @@ def _of_setting(row: str, stripped: bytes) -> bool:
         return _secret_event(raw, value)
     if row == "G2":  # a package source's key alone decides
         return key in SOURCE_KEYS
-    if _open(value):
+    if not joined and _open(value):
         return False  # decided by the statement joined (:func:`statements`)
     if row == "G1":
         return _collected(key, value)
@@ -264,24 +270,33 @@ DOOR_ROWS: tuple[LineRow, ...] = (
 )
 
 
+#: The rows :func:`_of_setting` reads (a joined statement is read by these alone).
+_SETTING_ROWS = ("G1", "G2", "G3", "G4", "G5")
+
+
 def door_row(stripped: bytes) -> str | None:
     """The id of the first row of :data:`DOOR_ROWS` a stripped statement is of, or None
     (no door; a statement whose value is left open on its line: module docstring)."""
     return first_row(DOOR_ROWS, stripped)
 
 
-def statements(data: bytes) -> Iterator[bytes]:
-    """Each non-blank line of ``data`` stripped, and after a setting of :data:`JOINED_KEYS`
-    whose value is open (module docstring) that setting joined with the lines that continue
-    it: up to its closing bracket, or, below an empty value, the more-indented lines and
-    the YAML items (``- x``) at its own indentation; at most :data:`MAX_JOINED_LINES`
-    lines, joined by a space."""
+def statements(data: bytes) -> Iterator[tuple[bytes, bool]]:
+    """(statement, joined) for each non-blank line of ``data`` stripped (joined False), and
+    after a setting of :data:`JOINED_KEYS` whose value is open (module docstring) that
+    setting joined with the lines that continue it (joined True): up to its closing
+    bracket, or, below an empty value, the more-indented lines and the YAML items (``- x``)
+    at its own indentation; at most :data:`MAX_JOINED_LINES` lines, joined by a space. A
+    setting among the lines another joined is read within that one only (each line is
+    joined once: linear in the lines)."""
     lines = data.splitlines()
+    until = 0  # lines before this index were joined to an earlier setting
     for i, line in enumerate(lines):
         s = line.strip()
         if not s:
             continue
-        yield s
+        yield s, False
+        if i < until:
+            continue
         parsed = _parsed(s)
         if parsed is None or parsed[1] not in JOINED_KEYS or not _open(parsed[2]):
             continue
@@ -298,7 +313,8 @@ def statements(data: bytes) -> Iterator[bytes]:
             depth += _depth(t)
             if value and depth <= 0:
                 break  # the list or mapping closed
-        yield b" ".join(joined)
+        until = i + len(joined)
+        yield b" ".join(joined), True
 
 
 def _depth(text: bytes) -> int:
@@ -308,5 +324,11 @@ def _depth(text: bytes) -> int:
 
 def opens_door(data: bytes) -> bool:
     """Whether one statement of ``data`` (:func:`statements`) is of a row of
-    :data:`DOOR_ROWS`."""
-    return any(door_row(s) is not None for s in statements(data))
+    :data:`DOOR_ROWS`: a line as :func:`door_row` reads it, a joined statement as far as
+    it goes (rows G1-G5)."""
+    return any(
+        any(_of_setting(r, s, joined=True) for r in _SETTING_ROWS)
+        if joined
+        else door_row(s) is not None
+        for s, joined in statements(data)
+    )

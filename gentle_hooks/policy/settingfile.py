@@ -99,7 +99,7 @@ _SETTING = re.compile(_KEY + rb"\s*(?:=|:(?=\s|$))\s*(?P<value>.*)")
 #: An ssh-style setting (``ssh_config``, ``sshd_config``): a key of two capitalised words or
 #: more, then one value that is no sentence's last word (``OAuth tokens.`` is prose).
 _SPACED = re.compile(
-    rb"(?P<key>[A-Z][a-z0-9]+(?:[A-Z]+[a-z0-9]*)+)[ \t]+"  # StrictHostKeyChecking
+    rb"(?P<key>[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+)[ \t]+"  # StrictHostKeyChecking
     rb"[^\s.!?,:]\S*(?<![.!?,:])"  # no, /dev/null; not ``tokens.``
 )
 _KEY_WORDS = re.compile(rb"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")

@@ -7,9 +7,18 @@ joined (:func:`~gentle_hooks.policy.doors.opens_door`)."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from gentle_hooks.policy.doors import DOOR_ROWS, door_row, opens_door, statements
+from gentle_hooks.policy.doors import (
+    DOOR_ROWS,
+    MAX_JOINED_LINES,
+    door_row,
+    opens_door,
+    statements,
+)
+from gentle_hooks.policy.wholefile import identifies_writer
 
 ROWS: dict[str, tuple[str, bytes]] = {
     "G1-collect-ignore": ("G1", b'collect_ignore = ["tests/test_auth.py"]'),
@@ -133,10 +142,41 @@ def test_an_open_statement_is_decided_joined(data: bytes, opens: bool) -> None:
 def test_statements_join_a_list_to_its_closing_bracket() -> None:
     data = b'a = 1\nrequires = [\n  "x",\n]\nb = 2\n'
     assert list(statements(data)) == [
-        b"a = 1",
-        b"requires = [",
-        b'requires = [ "x", ]',
-        b'"x",',
-        b"]",
-        b"b = 2",
+        (b"a = 1", False),
+        (b"requires = [", False),
+        (b'requires = [ "x", ]', True),
+        (b'"x",', False),
+        (b"]", False),
+        (b"b = 2", False),
     ]
+
+
+def test_a_list_left_open_is_read_as_far_as_it_goes() -> None:
+    data = b"[project]\ndependencies = [\n" + b'  "x",\n' * (MAX_JOINED_LINES + 5)
+    assert opens_door(data) is True
+
+
+def test_lines_joined_once_are_not_joined_again() -> None:
+    """Each line is joined to one setting at most: many settings left open read the lines
+    once (linear), the first deciding for those within it."""
+    data = b"requires = [\n" * 3 + b"]\n"
+    assert [s for s, joined in statements(data) if joined] == [
+        b"requires = [ requires = [ requires = [ ]"
+    ]
+
+
+#: Lines shaped to make a backtracking pattern take exponential time, and a file of settings
+#: each left open (each would join the next lines again): each read in well under a second.
+HOSTILE: dict[str, bytes] = {
+    "requirement-of-many-bounds": b'requires = ["a' + b" = b" * 40 + b' !"]\n',
+    "camel-case-key-of-capitals": b"Ab" + b"A" * 40 + b"! x\n" + b"Ab" + b"A" * 40 + b" x!\n",
+    "settings-left-open": b"dependencies = [\n" * 100_000,
+    "empty-values-nested": b"requires =\n" + b"  requires =\n" * 100_000,
+}
+
+
+@pytest.mark.parametrize("data", HOSTILE.values(), ids=HOSTILE.keys())
+def test_hostile_content_is_read_in_linear_time(data: bytes) -> None:
+    start = time.monotonic()
+    identifies_writer(data)
+    assert time.monotonic() - start < 5
