@@ -102,6 +102,8 @@ One module per table or rule set:
 * :mod:`.boilerplate` — lines every project writes alike: idioms are nobody's evidence alone
 * :mod:`.settingfile` — content of settings, patterns, headings and one sentence: what every
   project copies from a template, and the lines that tell its writer however short
+* :mod:`.doors` — settings that open a door (what runs, which tests are collected, where
+  packages come from, what is trusted): the writer's evidence however short
 * :mod:`.wholefile` — a file the writer created, moved or copied whole to another path;
   whether a whole file's content tells who wrote it
 * :mod:`.movedfile` — a writer's file moved or copied to another path with one line's

