@@ -469,3 +469,16 @@ def paste_first_way(
                 ran.append(nxt.removeprefix("run: "))
     assert ran, said
     return ran
+
+
+def blocked_at_push(w: World) -> None:
+    """The push of ``w``'s branch to ``origin`` is blocked by the local push gate, with no
+    ``human:`` way out printed (the content is the writer's), and refused by the server gate
+    with hooks off: the remote's branch does not get ``HEAD``."""
+    head = w.rev("HEAD")
+    blocked = w.git("push", "origin", "HEAD")
+    assert blocked.code == 1 and any("BLOCKED commit" in s for s in blocked.said), blocked
+    assert not any("  human: " in s for s in blocked.said), blocked
+    served = w.git("push", "--no-verify", "origin", "HEAD")
+    assert served.code != 0, served
+    assert w.remote_ref(w.ok("rev-parse", "--abbrev-ref", "HEAD").strip()) != head

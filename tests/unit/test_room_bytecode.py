@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from gentle_hooks.services.room_bounds import SCRATCH, SCRATCH_BYTECODE, scratch_env
 
 
@@ -49,31 +51,21 @@ def test_the_rooms_resolved_path_is_mirrored_too(tmp_path: Path) -> None:
     assert not pyc.exists()
 
 
-def test_a_link_in_the_cache_is_unlinked_not_followed(tmp_path: Path) -> None:
-    room, prefix = _room(tmp_path)
-    elsewhere = tmp_path / "elsewhere"
-    keep = elsewhere / str(room).lstrip("/").split("/", 1)[1] / "kept.txt"
-    keep.parent.mkdir(parents=True)
-    keep.write_text("mine")
-    top = prefix / str(room).lstrip("/").split("/", 1)[0]
-    top.symlink_to(elsewhere)
-    scratch_env(str(room))
-    assert not os.path.lexists(top)
-    assert keep.read_text() == "mine"
-
-
-def test_a_link_deeper_in_the_mirror_is_unlinked_not_followed(tmp_path: Path) -> None:
+@pytest.mark.parametrize("depth", [1, 2], ids=["top", "deeper"])
+def test_a_link_in_the_mirror_is_unlinked_not_followed(tmp_path: Path, depth: int) -> None:
+    """A link a run put at the first (or second) part of the room's mirror in the cache,
+    leading to another folder: the link goes, what it leads to stays."""
     room, prefix = _room(tmp_path)
     parts = str(room).lstrip("/").split("/")
     elsewhere = tmp_path / "elsewhere"
-    keep = elsewhere.joinpath(*parts[2:]) / "kept.txt"
+    keep = elsewhere.joinpath(*parts[depth:]) / "kept.txt"
     keep.parent.mkdir(parents=True)
     keep.write_text("mine")
-    second = prefix / parts[0] / parts[1]
-    second.parent.mkdir(parents=True)
-    second.symlink_to(elsewhere)
+    link = prefix.joinpath(*parts[:depth])
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(elsewhere)
     scratch_env(str(room))
-    assert not os.path.lexists(second)
+    assert not os.path.lexists(link)
     assert keep.read_text() == "mine"
 
 
