@@ -15,6 +15,8 @@ commit holds ``.gitignore`` (``__pycache__/``) and ``src/app.py``; the server re
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.e2e.conftest import World
@@ -115,18 +117,28 @@ def test_the_writers_very_tree_of_a_telling_file_is_still_rejected(served: World
     ), push
 
 
+def _committed_elsewhere(
+    w: World, other: Path, first: str, rel: str, text: str, message: str
+) -> str:
+    """A clone of the remote at ``other`` commits ``rel`` holding ``text`` with
+    ``message``, the very blob the writer's noted commit ``first`` holds there; returns
+    that commit's id."""
+    w.ok("clone", "-q", str(w.remote), str(other), cwd=w.base)
+    w.write(rel, text, cwd=other)
+    w.ok("add", rel, cwd=other)
+    w.ok("commit", "-q", "-m", message, cwd=other)
+    mine = w.rev("HEAD", cwd=other)
+    assert w.rev(f"{mine}:{rel}", cwd=other) == w.rev(f"{first}:{rel}")
+    return mine
+
+
 def _a_persons_copy_passes(w: World, rel: str, text: str, *, alone: bool = False) -> None:
     """The writer's noted commit holds ``rel`` (``text``) and its own ``src/app.py`` (or,
     ``alone``, that file only); another person, in a clone of their own, commits the same
     ``rel``: CI's range gate and the server read it as the person's."""
     first = _noted(w, {rel: text} if alone else {rel: text, "src/app.py": NEW})
     other = w.base / "other"
-    w.ok("clone", "-q", str(w.remote), str(other), cwd=w.base)
-    w.write(rel, text, cwd=other)
-    w.ok("add", rel, cwd=other)
-    w.ok("commit", "-q", "-m", "human: boilerplate", cwd=other)
-    mine = w.rev("HEAD", cwd=other)
-    assert w.rev(f"{mine}:{rel}", cwd=other) == w.rev(f"{first}:{rel}")
+    mine = _committed_elsewhere(w, other, first, rel, text, "human: boilerplate")
     # CI: a clone with the notes and no ledger reads it as the person's
     w.ok("fetch", "-q", str(other), "main:refs/remotes/other/main")
     ci = ci_range_gate(w, mine)
@@ -148,12 +160,7 @@ def test_a_writers_door_opening_workflow_committed_elsewhere_is_still_rejected(
     w = served
     first = _noted(w, {WORKFLOW: DOOR} if alone else {WORKFLOW: DOOR, "src/app.py": NEW})
     other = w.base / "other"
-    w.ok("clone", "-q", str(w.remote), str(other), cwd=w.base)
-    w.write(WORKFLOW, DOOR, cwd=other)
-    w.ok("add", WORKFLOW, cwd=other)
-    w.ok("commit", "-q", "-m", "ci: workflow", cwd=other)
-    mine = w.rev("HEAD", cwd=other)
-    assert w.rev(f"{mine}:{WORKFLOW}", cwd=other) == w.rev(f"{first}:{WORKFLOW}")
+    mine = _committed_elsewhere(w, other, first, WORKFLOW, DOOR, "ci: workflow")
     why = (
         "records writer work for this tree"
         if alone
